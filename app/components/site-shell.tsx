@@ -1,0 +1,69 @@
+import { Stethoscope } from "lucide-react";
+import { Link, NavLink, useLocation } from "react-router";
+import { useAppData, useT } from "~/lib/app-data";
+import { cn } from "~/lib/cn";
+
+// spec 000 §2 "Layout shell": these pages are shown without the sticky header.
+const HEADERLESS_PATHS = new Set(["/", "/auth", "/politica-privacidad", "/terminos-servicio"]);
+
+const patientLinks = [
+  { to: "/paciente", key: "shell.dashboard", end: true },
+  { to: "/paciente/citas", key: "shell.appointments", end: false },
+  { to: "/paciente/asesor", key: "shell.advisor", end: false },
+  { to: "/paciente/perfil", key: "shell.profile", end: false },
+] as const;
+
+export function SiteShell({ children }: { children: React.ReactNode }) {
+  const { pathname } = useLocation();
+  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (HEADERLESS_PATHS.has(normalized)) return <>{children}</>;
+  return (
+    <>
+      <SiteHeader showPatientNav={normalized.startsWith("/paciente")} />
+      <main id="contenido">{children}</main>
+    </>
+  );
+}
+
+function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
+  const { clinic } = useAppData();
+  const t = useT();
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+        <Link to="/" className="flex items-center gap-2 font-bold text-ink">
+          <Stethoscope aria-hidden className="size-6 text-brand-700" />
+          <span>{clinic.shortName}</span>
+        </Link>
+        <Link
+          to="/"
+          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
+        >
+          {t("shell.start")}
+        </Link>
+      </div>
+      {showPatientNav && (
+        <nav aria-label={t("shell.patientNav")} className="border-t border-slate-100">
+          <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm">
+            {patientLinks.map((link) => (
+              <li key={link.to}>
+                <NavLink
+                  to={link.to}
+                  end={link.end}
+                  className={({ isActive }) =>
+                    cn(
+                      "block rounded-md px-3 py-1.5 font-medium",
+                      isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100",
+                    )
+                  }
+                >
+                  {t(link.key)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * The clinic's facts: one source for every page, reply, legal text and e-mail.
+ * Demo values are fictional (DESIGN decision 7). Deployments override them through CLINIC_* variables,
+ * read in `lib/env.server.ts` and handed to the client through the root loader.
+ */
+export interface ClinicFacts {
+  name: string;
+  shortName: string;
+  tagline: string;
+  /** Landline, E.164. */
+  phone: string;
+  /** Mobile / WhatsApp, E.164. */
+  mobile: string;
+  email: string;
+  adminEmail: string;
+  privacyEmail: string;
+  address: string;
+  streetAddress: string;
+  locality: string;
+  region: string;
+  hoursShort: string;
+  hoursLong: string;
+  saturday: string;
+  emergencyNumber: string;
+  reviewsUrl: string;
+  siteUrl: string;
+  foundedYear: number;
+}
+
+export const defaultClinic: ClinicFacts = {
+  name: "Río Clínica Dental y Estética Facial",
+  shortName: "Río Clínica",
+  tagline: "La primera clínica híbrida con IA de Latinoamérica",
+  phone: "+56223456789",
+  mobile: "+56987654321",
+  email: "contacto@clinica.example",
+  adminEmail: "administracion@clinica.example",
+  privacyEmail: "privacidad@clinica.example",
+  address: "Av. Providencia 1234, piso 18, oficina 189, Providencia, Santiago",
+  streetAddress: "Av. Providencia 1234, piso 18, oficina 189",
+  locality: "Providencia, Santiago",
+  region: "Región Metropolitana",
+  hoursShort: "Lun - Vie: 9:00 AM - 18:00 hrs",
+  hoursLong: "Lunes a viernes, 9:00 a 18:00 hrs",
+  saturday: "Sábados: consultar disponibilidad",
+  emergencyNumber: "131",
+  reviewsUrl: "https://www.google.com/search?q=R%C3%ADo+Cl%C3%ADnica+Dental+Providencia+opiniones",
+  siteUrl: "http://localhost:3000",
+  foundedYear: 2008,
+};
+
+/** Replaces `{{clinic.key}}` placeholders in content files with the clinic's facts. */
+export function fillClinicPlaceholders(text: string, clinic: ClinicFacts, formatPhone: (e164: string) => string) {
+  const values: Record<string, string> = {
+    name: clinic.name,
+    phone: formatPhone(clinic.phone),
+    mobile: formatPhone(clinic.mobile),
+    email: clinic.email,
+    privacyEmail: clinic.privacyEmail,
+    address: clinic.address,
+    hours: clinic.hoursLong,
+  };
+  return text.replace(/\{\{clinic\.(\w+)\}\}/g, (match, key: string) => values[key] ?? match);
+}

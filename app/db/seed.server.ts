@@ -1,0 +1,68 @@
+import { scoreLead, type Budget, type Treatment, type Urgency } from "~/domain/lead-scoring";
+import type { Database } from "./client.server";
+import { leads } from "./schema";
+
+interface DemoLead {
+  submissionId: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  treatment: Treatment;
+  urgency: Urgency;
+  budget: Budget;
+  message: string;
+  source: string;
+  status: string;
+  hoursAgo: number;
+}
+
+// Fixed ids make the seed idempotent: running it again inserts nothing.
+const demoLeads: DemoLead[] = [
+  {
+    submissionId: "00000000-0000-4000-8000-000000000001",
+    name: "Camila Rojas",
+    phone: "+56912345001",
+    email: "camila.rojas@correo.example",
+    treatment: "implantes",
+    urgency: "inmediato",
+    budget: "alto",
+    message: "Perdí un molar hace un mes y quiero saber si puedo ponerme un implante pronto.",
+    source: "web",
+    status: "new",
+    hoursAgo: 1,
+  },
+  {
+    submissionId: "00000000-0000-4000-8000-000000000002",
+    name: "Matías González",
+    phone: "+56912345002",
+    email: null,
+    treatment: "ortodoncia",
+    urgency: "1-mes",
+    budget: "medio",
+    message: "Quiero información sobre alineadores invisibles para mi hija de 16 años.",
+    source: "asistente",
+    status: "contacted",
+    hoursAgo: 20,
+  },
+  {
+    submissionId: "00000000-0000-4000-8000-000000000003",
+    name: "Valentina Muñoz",
+    phone: "+56912345003",
+    email: "vale.munoz@correo.example",
+    treatment: "evaluacion",
+    urgency: "evaluando",
+    budget: "consultar",
+    message: "",
+    source: "web",
+    status: "new",
+    hoursAgo: 50,
+  },
+];
+
+export async function seedDemoData(db: Database, now = new Date()) {
+  const rows = demoLeads.map(({ hoursAgo, ...lead }) => {
+    const createdAt = new Date(now.getTime() - hoursAgo * 3_600_000);
+    return { ...lead, ...scoreLead(lead), consentAt: createdAt, createdAt, updatedAt: createdAt };
+  });
+  await db.insert(leads).values(rows).onConflictDoNothing({ target: leads.submissionId });
+}

@@ -1,0 +1,104 @@
+/** es-CL formatting and Chilean phone numbers. Pure. */
+
+export const CLINIC_TIME_ZONE = "America/Santiago";
+
+/**
+ * Parses a Chilean phone number typed in any common way ("9 8765 4321", "+56 (2) 2345-6789", "56987654321")
+ * into E.164 (+56 followed by 9 digits). Mobiles start with 9, Santiago landlines with 2, other regions with an
+ * area code 32–75. Returns null when it is not a valid Chilean number.
+ */
+export function parseChileanPhone(input: string): string | null {
+  const trimmed = input.trim();
+  if (!/^[+\d\s().-]+$/.test(trimmed)) return null;
+  let digits = trimmed.replace(/\D/g, "");
+  if (trimmed.startsWith("+") && !digits.startsWith("56")) return null;
+  if (digits.length === 11 && digits.startsWith("56")) digits = digits.slice(2);
+  if (digits.length !== 9) return null;
+  const mobile = /^9\d{8}$/.test(digits);
+  const santiago = /^2\d{8}$/.test(digits);
+  const regional = /^(3[2-5]|4[1-5]|5[1-8]|6[1-7]|7[1-5])\d{7}$/.test(digits);
+  return mobile || santiago || regional ? `+56${digits}` : null;
+}
+
+/** "+56987654321" → "+56 9 8765 4321"; "+56223456789" → "+56 2 2345 6789"; "+56322345678" → "+56 32 234 5678". */
+export function formatChileanPhone(e164: string): string {
+  const digits = e164.replace(/^\+56/, "");
+  if (!/^\d{9}$/.test(digits)) return e164;
+  if (digits.startsWith("9") || digits.startsWith("2")) {
+    return `+56 ${digits.slice(0, 1)} ${digits.slice(1, 5)} ${digits.slice(5)}`;
+  }
+  return `+56 ${digits.slice(0, 2)} ${digits.slice(2, 5)} ${digits.slice(5)}`;
+}
+
+/** "+56987654321" → "56987654321", as wa.me expects. */
+export function whatsappNumber(e164: string): string {
+  return e164.replace(/\D/g, "");
+}
+
+const clpFormatter = new Intl.NumberFormat("es-CL", {
+  style: "currency",
+  currency: "CLP",
+  maximumFractionDigits: 0,
+});
+
+/** 1500000 → "$1.500.000". */
+export function formatCLP(amount: number): string {
+  return clpFormatter.format(Math.round(amount));
+}
+
+const longDateFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+const weekdayDateFormatter = new Intl.DateTimeFormat("es-CL", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
+function parseIsoDate(isoDate: string): Date {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) throw new RangeError(`Fecha inválida: ${isoDate}`);
+  return new Date(`${isoDate}T00:00:00Z`);
+}
+
+/** A calendar date ("2024-01-15") → "15 de enero de 2024". Calendar dates carry no zone, so none shifts them. */
+export function formatDate(isoDate: string): string {
+  return longDateFormatter.format(parseIsoDate(isoDate));
+}
+
+/** A calendar date → "lunes, 15 de enero de 2024". */
+export function formatDateWithWeekday(isoDate: string): string {
+  return weekdayDateFormatter.format(parseIsoDate(isoDate));
+}
+
+const timeFormatter = new Intl.DateTimeFormat("es-CL", {
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: CLINIC_TIME_ZONE,
+});
+
+/** An instant → "HH:mm" on the clinic's clock. */
+export function formatClinicTime(instant: Date): string {
+  return timeFormatter.format(instant);
+}
+
+const dateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: CLINIC_TIME_ZONE,
+});
+
+/** An instant → "15 de enero de 2024 a las 09:30" on the clinic's clock. */
+export function formatClinicDateTime(instant: Date): string {
+  return dateTimeFormatter.format(instant);
+}

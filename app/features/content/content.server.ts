@@ -1,0 +1,67 @@
+import { marked } from "marked";
+import { fillClinicPlaceholders, type ClinicFacts } from "~/config/clinic";
+import { articles, type ArticleMeta } from "~/content/articles";
+import { guides, type GuideMeta } from "~/content/guides";
+import { formatChileanPhone } from "~/domain/format";
+
+const articleBodies = import.meta.glob<string>("../../content/articles/*.md", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+const guideBodies = import.meta.glob<string>("../../content/guides/*.md", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+const legalBodies = import.meta.glob<string>("../../content/legal/*.md", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
+function bodyFor(bodies: Record<string, string>, folder: string, slug: string): string | undefined {
+  return bodies[`../../content/${folder}/${slug}.md`];
+}
+
+export function markdownSource(text: string, clinic: ClinicFacts): string {
+  return fillClinicPlaceholders(text, clinic, formatChileanPhone);
+}
+
+/** Our own content only (no user input reaches here), rendered once per process. */
+const htmlCache = new Map<string, string>();
+function renderOnce(key: string, markdown: string, clinic: ClinicFacts): string {
+  const cacheKey = `${key}|${clinic.name}|${clinic.phone}|${clinic.email}`;
+  let html = htmlCache.get(cacheKey);
+  if (html === undefined) {
+    html = marked.parse(markdownSource(markdown, clinic), { async: false, gfm: true });
+    htmlCache.set(cacheKey, html);
+  }
+  return html;
+}
+
+export function findArticle(slug: string): ArticleMeta | undefined {
+  return articles.find((article) => article.slug === slug);
+}
+
+export function articleHtml(slug: string, clinic: ClinicFacts): string | undefined {
+  const body = bodyFor(articleBodies, "articles", slug);
+  return body === undefined ? undefined : renderOnce(`article:${slug}`, body, clinic);
+}
+
+export function findGuide(slug: string): GuideMeta | undefined {
+  return guides.find((guide) => guide.slug === slug);
+}
+
+export function guideMarkdown(slug: string, clinic: ClinicFacts): string | undefined {
+  const body = bodyFor(guideBodies, "guides", slug);
+  return body === undefined ? undefined : markdownSource(body, clinic);
+}
+
+export type LegalDocument = "politica-privacidad" | "terminos-servicio";
+
+export function legalHtml(document: LegalDocument, clinic: ClinicFacts): string {
+  const body = bodyFor(legalBodies, "legal", document);
+  if (body === undefined) throw new Error(`missing legal text ${document}`);
+  return renderOnce(`legal:${document}`, body, clinic);
+}

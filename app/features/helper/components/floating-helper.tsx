@@ -1,0 +1,56 @@
+import { ClipboardList, MessageCircle } from "lucide-react";
+import { lazy, Suspense, useRef, useState } from "react";
+
+export type HelperMode = "closed" | "chat" | "wizard";
+
+// The panel (chat, wizard, their state) is a separate chunk fetched on the first click (DESIGN §5).
+const HelperPanel = lazy(() => import("./helper-panel"));
+
+export function FloatingHelper() {
+  const [mode, setMode] = useState<HelperMode>("closed");
+  const launcher = useRef<HTMLButtonElement>(null);
+
+  const close = () => {
+    setMode("closed");
+    launcher.current?.focus();
+  };
+
+  return (
+    <div className="fixed bottom-4 right-4 z-50 flex flex-col items-end gap-3">
+      {mode !== "closed" && (
+        <Suspense
+          fallback={
+            <div role="status" className="rounded-xl bg-white px-4 py-3 text-sm shadow-lg ring-1 ring-slate-200">
+              Cargando asistente...
+            </div>
+          }
+        >
+          <HelperPanel mode={mode} onModeChange={setMode} onClose={close} />
+        </Suspense>
+      )}
+      {mode === "closed" && (
+        <div className="flex flex-col gap-3">
+          <button
+            type="button"
+            onClick={() => setMode("wizard")}
+            className="flex size-14 items-center justify-center rounded-full bg-white text-brand-800 shadow-lg ring-1 ring-slate-200 hover:bg-brand-50"
+            aria-label="Abrir asistente guiado"
+            title="Asistente guiado"
+          >
+            <ClipboardList aria-hidden className="size-6" />
+          </button>
+          <button
+            ref={launcher}
+            type="button"
+            onClick={() => setMode("chat")}
+            className="flex size-14 items-center justify-center rounded-full bg-brand-700 text-white shadow-lg hover:bg-brand-800"
+            aria-label="Abrir chat con Rio, asistente IA"
+            title="Chat IA"
+          >
+            <MessageCircle aria-hidden className="size-6" />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

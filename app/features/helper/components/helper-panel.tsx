@@ -1,0 +1,72 @@
+import { Minus, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { cn } from "~/lib/cn";
+import type { HelperMode } from "./floating-helper";
+import { HelperChat } from "./helper-chat";
+import { HelperWizard } from "./helper-wizard";
+
+interface HelperPanelProps {
+  mode: Exclude<HelperMode, "closed">;
+  onModeChange: (mode: HelperMode) => void;
+  onClose: () => void;
+}
+
+export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanelProps) {
+  const [minimized, setMinimized] = useState(false);
+  // spec 000 §4: the minimized flag resets when the mode changes.
+  useEffect(() => setMinimized(false), [mode]);
+
+  const title = mode === "chat" ? "Rio · Chat IA" : "Asistente guiado";
+  return (
+    <div
+      role="dialog"
+      aria-label={title}
+      className="flex w-[min(24rem,calc(100vw-2rem))] flex-col overflow-hidden rounded-2xl bg-white shadow-2xl ring-1 ring-slate-200"
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onClose();
+      }}
+    >
+      <div className="flex items-center justify-between bg-brand-700 px-4 py-3 text-white">
+        <p className="font-semibold">{title}</p>
+        <div className="flex gap-1">
+          <button
+            type="button"
+            className="rounded p-1.5 hover:bg-white/15"
+            aria-label={minimized ? "Expandir" : "Minimizar"}
+            aria-expanded={!minimized}
+            onClick={() => setMinimized((value) => !value)}
+          >
+            <Minus aria-hidden className="size-4" />
+          </button>
+          <button type="button" className="rounded p-1.5 hover:bg-white/15" aria-label="Cerrar" onClick={onClose}>
+            <X aria-hidden className="size-4" />
+          </button>
+        </div>
+      </div>
+      <div hidden={minimized}>
+        {mode === "chat" ? <HelperChat /> : <HelperWizard onDone={onClose} />}
+        <div className="flex gap-1 border-t border-slate-200 bg-slate-50 p-2" role="group" aria-label="Modo del asistente">
+          {(
+            [
+              ["chat", "Chat IA"],
+              ["wizard", "Asistente"],
+            ] as const
+          ).map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={mode === value}
+              onClick={() => onModeChange(value)}
+              className={cn(
+                "rounded-lg px-3 py-1.5 text-sm font-medium",
+                mode === value ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-200",
+              )}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import { useEffect, useRef } from "react";
+import { Link } from "react-router";
+import { useAppData } from "~/lib/app-data";
+import { mediaUrl } from "~/lib/media";
+import { claims } from "../landing-content";
+
+export function Hero() {
+  const { media, clinic, user } = useAppData();
+  const video = useRef<HTMLVideoElement>(null);
+
+  // The loop starts only after hydration and never for people who asked for less motion; until then (and without
+  // JavaScript) the poster is shown, which also keeps the first paint light.
+  useEffect(() => {
+    const element = video.current;
+    if (!element) return;
+    const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+    const sync = () => {
+      if (reduced.matches) element.pause();
+      else void element.play().catch(() => undefined);
+    };
+    sync();
+    reduced.addEventListener("change", sync);
+    return () => reduced.removeEventListener("change", sync);
+  }, []);
+
+  return (
+    <section id="home" className="relative isolate overflow-hidden bg-ink text-white">
+      <video
+        ref={video}
+        className="absolute inset-0 -z-10 size-full object-cover opacity-60"
+        poster={mediaUrl(media, "hero-poster.webp")}
+        muted
+        loop
+        playsInline
+        preload="none"
+        aria-hidden
+        tabIndex={-1}
+        data-testid="hero-video"
+      >
+        <source src={mediaUrl(media, "hero.webm")} type="video/webm" />
+        <source src={mediaUrl(media, "hero.mp4")} type="video/mp4" />
+      </video>
+      <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink via-ink/85 to-ink/40" />
+      <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
+        <p className="text-sm font-semibold uppercase tracking-wider text-brand-100">{clinic.tagline}</p>
+        <h1 className="mt-4 max-w-3xl text-4xl font-extrabold leading-tight sm:text-5xl">
+          Odontología y estética facial con inteligencia artificial en Santiago
+        </h1>
+        <p className="mt-5 max-w-2xl text-lg text-slate-200">
+          Diagnóstico asistido por IA, planificación digital y especialistas con años de experiencia para que
+          sepas exactamente qué necesitas, cuánto cuesta y cómo quedará tu sonrisa.
+        </p>
+        <div className="mt-8 flex flex-wrap gap-3">
+          <a
+            href="#lead-capture"
+            className="rounded-lg bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-red-800"
+          >
+            Agenda tu evaluación gratuita
+          </a>
+          <Link
+            to={user ? "/paciente" : "/auth"}
+            className="rounded-lg border border-white/70 px-6 py-3 font-semibold text-white hover:bg-white/10"
+          >
+            {user ? "Mi Portal" : "Portal Paciente"}
+          </Link>
+        </div>
+        <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-4">
+          {claims.map((claim) => (
+            <div key={claim.label} className="rounded-xl bg-white/10 p-4 backdrop-blur">
+              <dt className="text-sm text-slate-200">{claim.label}</dt>
+              <dd className="order-first text-3xl font-extrabold">
+                {claim.value}
+                {claim.suffix}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import { Menu, Stethoscope, X } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { useAppData, useT } from "~/lib/app-data";
+
+export function LandingHeader() {
+  const [open, setOpen] = useState(false);
+  const { clinic, user } = useAppData();
+  const t = useT();
+  const links = [
+    { href: "#home", label: t("nav.home") },
+    { href: "#tratamientos", label: t("nav.treatments") },
+    { href: "/blog", label: t("nav.ebooks") },
+    { href: "#contacto", label: t("nav.contact") },
+  ];
+  const portal = user
+    ? { to: "/paciente", label: t("nav.myPortal") }
+    : { to: "/auth", label: t("nav.portal") };
+
+  return (
+    <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/95 backdrop-blur">
+      <a href="#contenido" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">
+        {t("nav.skipToContent")}
+      </a>
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+        <a href="#home" className="flex items-center gap-2 font-bold text-ink">
+          <Stethoscope aria-hidden className="size-7 text-brand-700" />
+          <span className="leading-tight">{clinic.shortName}</span>
+        </a>
+        <nav aria-label={t("nav.mainLabel")} className="hidden md:block">
+          <ul className="flex items-center gap-6 text-sm font-medium text-slate-700">
+            {links.map((link) => (
+              <li key={link.href}>
+                <a href={link.href} className="hover:text-brand-700">
+                  {link.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center gap-2">
+          <Link
+            to={portal.to}
+            className="hidden rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 sm:inline-flex"
+          >
+            {portal.label}
+          </Link>
+          <button
+            type="button"
+            className="inline-flex size-11 items-center justify-center rounded-lg text-ink hover:bg-slate-100 md:hidden"
+            aria-expanded={open}
+            aria-controls="menu-movil"
+            aria-label={open ? t("nav.closeMenu") : t("nav.openMenu")}
+            onClick={() => setOpen((value) => !value)}
+          >
+            {open ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
+          </button>
+        </div>
+      </div>
+      <nav id="menu-movil" aria-label={t("nav.mainLabel")} hidden={!open} className="border-t border-slate-200 md:hidden">
+        <ul className="space-y-1 px-4 py-3">
+          {links.map((link) => (
+            <li key={link.href}>
+              <a
+                href={link.href}
+                className="block rounded-md px-3 py-2.5 font-medium text-slate-800 hover:bg-slate-100"
+                onClick={() => setOpen(false)}
+              >
+                {link.label}
+              </a>
+            </li>
+          ))}
+          <li>
+            <Link
+              to={portal.to}
+              className="mt-2 block rounded-md bg-brand-700 px-3 py-2.5 text-center font-semibold text-white"
+            >
+              {portal.label}
+            </Link>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
+import {
+  boundedText,
+  chileanPhone,
+  consentAccepted,
+  optionalEmail,
+  personName,
+  submissionId,
+} from "~/lib/validation";
+
+export const leadSources = ["web", "asistente"] as const;
+
+export const leadFormSchema = z.object({
+  submissionId,
+  name: personName,
+  phone: chileanPhone,
+  email: optionalEmail.default(""),
+  treatment: z.enum(treatments, { error: "Elige el tratamiento que te interesa." }),
+  urgency: z.enum(urgencies, { error: "Indica cuándo te gustaría comenzar." }),
+  budget: z.enum(budgets, { error: "Elige un rango de presupuesto." }),
+  message: boundedText(2000, "El mensaje"),
+  consent: consentAccepted,
+  source: z.enum(leadSources).default("web"),
+});
+
+export type LeadFormInput = z.input<typeof leadFormSchema>;
+export type LeadForm = z.output<typeof leadFormSchema>;
+

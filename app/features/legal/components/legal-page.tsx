@@ -1,0 +1,23 @@
+import { ArrowLeft } from "lucide-react";
+import { Link } from "react-router";
+
+interface LegalPageProps {
+  title: string;
+  html: string;
+  actions: React.ReactNode;
+}
+
+/** Shared frame of the privacy policy and the terms (shown without the site header, spec 000 §2). */
+export function LegalPage({ title, html, actions }: LegalPageProps) {
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-12">
+      <Link to="/" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft aria-hidden className="size-4" /> Volver al inicio
+      </Link>
+      <h1 className="mt-6 text-3xl font-extrabold sm:text-4xl">{title}</h1>
+      {/* Our own legal text (markdown from app/content/legal), rendered on the server. */}
+      <div className="prose-content mt-6" dangerouslySetInnerHTML={{ __html: html }} />
+      <div className="mt-12 flex flex-wrap gap-3 border-t border-slate-200 pt-8">{actions}</div>
+    </main>
+  );
+}

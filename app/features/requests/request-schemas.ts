@@ -1,0 +1,41 @@
+import { z } from "zod";
+import {
+  boundedText,
+  chileanPhone,
+  consentAccepted,
+  emailAddress,
+  optionalChileanPhone,
+  optionalEmail,
+  personName,
+  submissionId,
+} from "~/lib/validation";
+import { callbackTimes, dataRightsTypes } from "./request-options";
+
+export const dataRightsRequestSchema = z.object({
+  submissionId,
+  requestType: z.enum(dataRightsTypes, { error: "Elige el derecho que quieres ejercer." }),
+  name: personName,
+  email: emailAddress,
+  phone: optionalChileanPhone.default(""),
+  rut: z
+    .string()
+    .trim()
+    .max(12, "El RUT puede tener hasta 12 caracteres.")
+    .regex(/^$|^[0-9.]{7,10}-?[0-9kK]$/, "Ingresa el RUT con dígito verificador, por ejemplo 12.345.678-5.")
+    .default(""),
+  details: boundedText(2000, "El detalle"),
+  consent: consentAccepted,
+});
+
+export const callbackRequestSchema = z.object({
+  submissionId,
+  name: personName,
+  phone: chileanPhone,
+  email: optionalEmail.default(""),
+  preferredTime: z.enum(callbackTimes, { error: "Elige un horario para llamarte." }),
+  reason: boundedText(1000, "El motivo"),
+  consent: consentAccepted,
+});
+
+export type DataRightsRequest = z.output<typeof dataRightsRequestSchema>;
+export type CallbackRequest = z.output<typeof callbackRequestSchema>;

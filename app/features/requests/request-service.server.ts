@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { callbackRequests, dataRightsRequests } from "~/db/schema";
+import { logger } from "~/lib/logger.server";
+import type { CallbackRequest, DataRightsRequest } from "./request-schemas";
+
+/** Stores a data-subject request once per submission id; resolves after the commit. */
+export async function recordDataRightsRequest(db: Database, input: DataRightsRequest): Promise<{ id: string }> {
+  const submissionId = input.submissionId ?? randomUUID();
+  const [row] = await db
+    .insert(dataRightsRequests)
+    .values({
+      submissionId,
+      requestType: input.requestType,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      rut: input.rut ? input.rut.toUpperCase() : null,
+      details: input.details,
+    })
+    .onConflictDoNothing({ target: dataRightsRequests.submissionId })
+    .returning({ id: dataRightsRequests.id });
+  if (row) {
+    logger.info({ requestId: row.id, type: input.requestType }, "data-rights request recorded");
+    return row;
+  }
+  const [existing] = await db
+    .select({ id: dataRightsRequests.id })
+    .from(dataRightsRequests)
+    .where(eq(dataRightsRequests.submissionId, submissionId));
+  if (!existing) throw new Error("data-rights request vanished after a conflict");
+  return existing;
+}
+
+/** Stores a callback request once per submission id; resolves after the commit. */
+export async function recordCallbackRequest(db: Database, input: CallbackRequest): Promise<{ id: string }> {
+  const submissionId = input.submissionId ?? randomUUID();
+  const [row] = await db
+    .insert(callbackRequests)
+    .values({
+      submissionId,
+      name: input.name,
+      phone: input.phone,
+      email: input.email,
+      preferredTime: input.preferredTime,
+      reason: input.reason,
+    })
+    .onConflictDoNothing({ target: callbackRequests.submissionId })
+    .returning({ id: callbackRequests.id });
+  if (row) {
+    logger.info({ requestId: row.id }, "callback request recorded");
+    return row;
+  }
+  const [existing] = await db
+    .select({ id: callbackRequests.id })
+    .from(callbackRequests)
+    .where(eq(callbackRequests.submissionId, submissionId));
+  if (!existing) throw new Error("callback request vanished after a conflict");
+  return existing;
+}

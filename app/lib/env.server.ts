@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { defaultClinic, type ClinicFacts } from "~/config/clinic";
+
+/** The only reader of process.env. Fails at boot listing every bad variable. */
+const booleanFlag = z
+  .enum(["0", "1", "true", "false"])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+
+const optionalUrl = z.url().optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres:// o postgresql://")
+    .optional(),
+  SEED_DEMO: booleanFlag,
+  PUBLIC_BASE_URL: optionalUrl,
+  MEDIA_BASE_URL: z.string().min(1).default("/media"),
+  MEDIA_ACCOUNT_ID: z.string().regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -").default("clinica-demo"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: z.string().default("loopback"),
+  SSR_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  CLINIC_NAME: z.string().min(1).optional(),
+  CLINIC_PHONE: z.string().regex(/^\+56\d{9}$/, "formato E.164 chileno, p. ej. +56223456789").optional(),
+  CLINIC_MOBILE: z.string().regex(/^\+569\d{8}$/, "móvil E.164 chileno, p. ej. +56987654321").optional(),
+  CLINIC_EMAIL: z.email().optional(),
+  CLINIC_ADMIN_EMAIL: z.email().optional(),
+  CLINIC_PRIVACY_EMAIL: z.email().optional(),
+  CLINIC_ADDRESS: z.string().min(1).optional(),
+  CLINIC_REVIEWS_URL: optionalUrl,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Configuración inválida:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Demo data is seeded on the embedded database, or on PostgreSQL when SEED_DEMO=1. */
+export function isDemoMode(current: Env = env()) {
+  return !current.DATABASE_URL || current.SEED_DEMO;
+}
+
+export function clinicFacts(current: Env = env()): ClinicFacts {
+  return {
+    ...defaultClinic,
+    name: current.CLINIC_NAME ?? defaultClinic.name,
+    phone: current.CLINIC_PHONE ?? defaultClinic.phone,
+    mobile: current.CLINIC_MOBILE ?? defaultClinic.mobile,
+    email: current.CLINIC_EMAIL ?? defaultClinic.email,
+    adminEmail: current.CLINIC_ADMIN_EMAIL ?? defaultClinic.adminEmail,
+    privacyEmail: current.CLINIC_PRIVACY_EMAIL ?? defaultClinic.privacyEmail,
+    address: current.CLINIC_ADDRESS ?? defaultClinic.address,
+    reviewsUrl: current.CLINIC_REVIEWS_URL ?? defaultClinic.reviewsUrl,
+    siteUrl: current.PUBLIC_BASE_URL ?? `http://localhost:${current.PORT}`,
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { parseChileanPhone } from "~/domain/format";
+
+export const PHONE_ERROR = "Ingresa un teléfono chileno válido, por ejemplo +56 9 1234 5678.";
+
+/** A Chilean phone typed any common way, stored as E.164. */
+export const chileanPhone = z
+  .string({ error: PHONE_ERROR })
+  .trim()
+  .min(1, "Ingresa tu teléfono.")
+  .max(30, PHONE_ERROR)
+  .transform((value, ctx) => {
+    const parsed = parseChileanPhone(value);
+    if (!parsed) {
+      ctx.addIssue({ code: "custom", message: PHONE_ERROR });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+export const optionalChileanPhone = z.union([z.literal("").transform(() => null), chileanPhone]);
+
+export const personName = z
+  .string({ error: "Ingresa tu nombre." })
+  .trim()
+  .min(2, "Ingresa tu nombre (al menos 2 caracteres).")
+  .max(100, "El nombre puede tener hasta 100 caracteres.");
+
+export const emailAddress = z
+  .string({ error: "Ingresa tu e-mail." })
+  .trim()
+  .toLowerCase()
+  .max(254, "El e-mail es demasiado largo.")
+  .pipe(z.email("Ingresa un e-mail válido, por ejemplo nombre@correo.cl."));
+
+export const optionalEmail = z.union([z.literal("").transform(() => null), emailAddress]);
+
+/** Empty until the browser hydrates the form (see use-submission-id). */
+export const submissionId = z
+  .union([z.literal("").transform(() => undefined), z.uuid("Solicitud inválida.")])
+  .optional();
+
+export const consentAccepted = z.literal("on", {
+  error: "Debes aceptar la Política de Privacidad para continuar.",
+});
+
+export function boundedText(max: number, label: string) {
+  return z
+    .string()
+    .trim()
+    .max(max, `${label} puede tener hasta ${max.toLocaleString("es-CL")} caracteres.`)
+    .default("");
+}

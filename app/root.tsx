@@ -1,0 +1,73 @@
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import type { Route } from "./+types/root";
+import { SiteShell } from "~/components/site-shell";
+import { ErrorPage, NotFoundPage } from "~/components/error-pages";
+import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
+import { clinicFacts, env } from "~/lib/env.server";
+import { useAppData } from "~/lib/app-data";
+import "./app.css";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/media/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/media/apple-touch-icon.png" },
+];
+
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { locale, remember } = resolveLocale(url, request.headers.get("cookie"));
+  const current = env();
+  const body = {
+    locale,
+    clinic: clinicFacts(current),
+    media: { baseUrl: current.MEDIA_BASE_URL, accountId: current.MEDIA_ACCOUNT_ID },
+    user: null as null | { name: string },
+  };
+  const headers = remember ? { "Set-Cookie": localeCookie(locale, url.protocol === "https:") } : undefined;
+  return data(body, { headers });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const { locale } = useAppData();
+  return (
+    <html lang={htmlLang[locale]}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f766e" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return (
+    <SiteShell>
+      <Outlet />
+    </SiteShell>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <SiteShell>
+        <NotFoundPage />
+      </SiteShell>
+    );
+  }
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const detail = import.meta.env.DEV && error instanceof Error ? error.stack : undefined;
+  return (
+    <SiteShell>
+      <ErrorPage status={status} detail={detail} />
+    </SiteShell>
+  );
+}

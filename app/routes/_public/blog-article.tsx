@@ -1,0 +1,74 @@
+import { ArrowLeft, Calendar, Clock, User } from "lucide-react";
+import { data, Link } from "react-router";
+import type { Route } from "./+types/blog-article";
+import { formatDate } from "~/domain/format";
+import { articleHtml, findArticle } from "~/features/content/content.server";
+import { useAppData } from "~/lib/app-data";
+import { clinicFacts } from "~/lib/env.server";
+import { mediaUrl } from "~/lib/media";
+import { pageMeta } from "~/lib/seo";
+
+export function loader({ params }: Route.LoaderArgs) {
+  const article = findArticle(params.slug);
+  const html = article && articleHtml(article.slug, clinicFacts());
+  if (!article || html === undefined) throw data(null, { status: 404 });
+  return { article, html, clinic: clinicFacts() };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData
+    ? pageMeta({
+        title: `${loaderData.article.title} | Blog Río Clínica`,
+        description: loaderData.article.excerpt,
+        path: `/blog/${loaderData.article.slug}`,
+        clinic: loaderData.clinic,
+        image: `/media/${loaderData.article.image}`,
+        type: "article",
+      })
+    : [];
+
+export default function BlogArticle({ loaderData }: Route.ComponentProps) {
+  const { article, html } = loaderData;
+  const { media } = useAppData();
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-12">
+      <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+        <ArrowLeft aria-hidden className="size-4" /> Volver al blog
+      </Link>
+      <p className="mt-6">
+        <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-800">{article.category}</span>
+      </p>
+      <h1 className="mt-3 text-3xl font-extrabold leading-tight sm:text-4xl">{article.title}</h1>
+      <p className="mt-4 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">
+        <span className="inline-flex items-center gap-1">
+          <User aria-hidden className="size-4" /> {article.author}
+        </span>
+        <span className="inline-flex items-center gap-1">
+          <Calendar aria-hidden className="size-4" />
+          <time dateTime={article.date}>{formatDate(article.date)}</time>
+        </span>
+        <span className="inline-flex items-center gap-1">
+          <Clock aria-hidden className="size-4" /> {article.readTimeMinutes} min de lectura
+        </span>
+      </p>
+      <img
+        src={mediaUrl(media, article.image)}
+        alt={article.imageAlt}
+        width={800}
+        height={450}
+        className="mt-8 aspect-video w-full rounded-2xl bg-slate-100 object-cover"
+      />
+      {/* Our own markdown, rendered on the server; no user input reaches it. */}
+      <div className="prose-content mt-8" dangerouslySetInnerHTML={{ __html: html }} />
+      <aside className="mt-12 rounded-2xl bg-brand-50 p-6 text-center">
+        <p className="text-lg font-semibold">¿Quieres saber qué tratamiento es para ti?</p>
+        <Link
+          to="/#lead-capture"
+          className="mt-4 inline-flex rounded-lg bg-accent px-6 py-3 font-semibold text-white hover:bg-red-800"
+        >
+          Agendar Consulta Gratuita
+        </Link>
+      </aside>
+    </article>
+  );
+}

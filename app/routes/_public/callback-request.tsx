@@ -1,0 +1,76 @@
+import { data } from "react-router";
+import type { Route } from "./+types/callback-request";
+import { Field, Input, Select, Textarea } from "~/components/ui/field";
+import { getDb } from "~/db/client.server";
+import { RequestFormPage, type RequestActionResult } from "~/features/requests/components/request-form-page";
+import { callbackTimeLabels, callbackTimes } from "~/features/requests/request-options";
+import { callbackRequestSchema } from "~/features/requests/request-schemas";
+import { recordCallbackRequest } from "~/features/requests/request-service.server";
+import { fieldErrors } from "~/lib/form-errors";
+import { readForm } from "~/lib/request.server";
+import { clinicFromMatches, pageMeta } from "~/lib/seo";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta({
+    title: "Te llamamos | Río Clínica",
+    description: "Déjanos tu teléfono y te llamamos para resolver tus dudas o atender otros derechos sobre tus datos.",
+    path: "/devolver-llamada",
+    clinic: clinicFromMatches(matches),
+  });
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = callbackRequestSchema.safeParse(await readForm(request));
+  if (!parsed.success) {
+    return data<RequestActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
+  }
+  const { id } = await recordCallbackRequest(await getDb(), parsed.data);
+  return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
+}
+
+export default function CallbackRequestPage({ actionData }: Route.ComponentProps) {
+  return (
+    <RequestFormPage
+      title="Te llamamos"
+      result={actionData}
+      successTitle="Recibimos tu solicitud de llamada"
+      successBody="Te llamaremos en el horario que elegiste, de lunes a viernes entre 9:00 y 18:00 hrs."
+      submitLabel="Solicitar llamada"
+      intro={
+        <p>
+          Déjanos tu teléfono y el motivo: consultas sobre tratamientos, tus datos personales u otros derechos. Un
+          asesor te llamará en horario de atención.
+        </p>
+      }
+    >
+      {(errors) => (
+        <>
+          <Field label="Nombre completo" error={errors.name}>
+            {(props) => <Input {...props} name="name" autoComplete="name" required maxLength={100} />}
+          </Field>
+          <Field label="Teléfono" error={errors.phone}>
+            {(props) => (
+              <Input {...props} name="phone" type="tel" autoComplete="tel" placeholder="+56 9 1234 5678" required maxLength={30} />
+            )}
+          </Field>
+          <Field label="E-mail (opcional)" error={errors.email}>
+            {(props) => <Input {...props} name="email" type="email" autoComplete="email" maxLength={254} />}
+          </Field>
+          <Field label="¿Cuándo te llamamos?" error={errors.preferredTime}>
+            {(props) => (
+              <Select {...props} name="preferredTime" required defaultValue="cualquiera">
+                {callbackTimes.map((value) => (
+                  <option key={value} value={value}>
+                    {callbackTimeLabels[value]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field label="Motivo (opcional)" error={errors.reason}>
+            {(props) => <Textarea {...props} name="reason" rows={4} maxLength={1000} />}
+          </Field>
+        </>
+      )}
+    </RequestFormPage>
+  );
+}

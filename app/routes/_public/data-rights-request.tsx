@@ -1,0 +1,80 @@
+import { data } from "react-router";
+import type { Route } from "./+types/data-rights-request";
+import { Field, Input, Select, Textarea } from "~/components/ui/field";
+import { getDb } from "~/db/client.server";
+import { RequestFormPage, type RequestActionResult } from "~/features/requests/components/request-form-page";
+import { dataRightsLabels, dataRightsTypes } from "~/features/requests/request-options";
+import { dataRightsRequestSchema } from "~/features/requests/request-schemas";
+import { recordDataRightsRequest } from "~/features/requests/request-service.server";
+import { fieldErrors } from "~/lib/form-errors";
+import { readForm } from "~/lib/request.server";
+import { clinicFromMatches, pageMeta } from "~/lib/seo";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta({
+    title: "Solicitud de eliminación y derechos sobre tus datos | Río Clínica",
+    description: "Ejerce tus derechos de acceso, rectificación, eliminación, portabilidad u oposición.",
+    path: "/eliminar-datos",
+    clinic: clinicFromMatches(matches),
+  });
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = dataRightsRequestSchema.safeParse(await readForm(request));
+  if (!parsed.success) {
+    return data<RequestActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
+  }
+  const { id } = await recordDataRightsRequest(await getDb(), parsed.data);
+  return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
+}
+
+export default function DataRightsRequestPage({ actionData }: Route.ComponentProps) {
+  return (
+    <RequestFormPage
+      title="Solicitud sobre tus datos personales"
+      result={actionData}
+      successTitle="Recibimos tu solicitud"
+      successBody="Te responderemos por e-mail dentro del plazo legal. Si necesitamos verificar tu identidad, te contactaremos antes de actuar sobre tus datos."
+      submitLabel="Enviar solicitud"
+      intro={
+        <>
+          <p>
+            Puedes pedir acceso, rectificación, eliminación, portabilidad u oposición al uso de tus datos. Ten en
+            cuenta que la ficha clínica debe conservarse al menos 15 años por ley; en ese caso te explicaremos qué
+            datos podemos eliminar y cuáles no.
+          </p>
+        </>
+      }
+    >
+      {(errors) => (
+        <>
+          <Field label="¿Qué derecho quieres ejercer?" error={errors.requestType}>
+            {(props) => (
+              <Select {...props} name="requestType" required defaultValue="eliminacion">
+                {dataRightsTypes.map((value) => (
+                  <option key={value} value={value}>
+                    {dataRightsLabels[value]}
+                  </option>
+                ))}
+              </Select>
+            )}
+          </Field>
+          <Field label="Nombre completo" error={errors.name}>
+            {(props) => <Input {...props} name="name" autoComplete="name" required maxLength={100} />}
+          </Field>
+          <Field label="E-mail" error={errors.email} hint="Te responderemos a este e-mail.">
+            {(props) => <Input {...props} name="email" type="email" autoComplete="email" required maxLength={254} />}
+          </Field>
+          <Field label="Teléfono (opcional)" error={errors.phone}>
+            {(props) => <Input {...props} name="phone" type="tel" autoComplete="tel" placeholder="+56 9 1234 5678" maxLength={30} />}
+          </Field>
+          <Field label="RUT (opcional)" error={errors.rut} hint="Nos ayuda a encontrar tu ficha si eres paciente.">
+            {(props) => <Input {...props} name="rut" placeholder="12.345.678-5" maxLength={12} />}
+          </Field>
+          <Field label="Detalle de tu solicitud (opcional)" error={errors.details}>
+            {(props) => <Textarea {...props} name="details" rows={4} maxLength={2000} />}
+          </Field>
+        </>
+      )}
+    </RequestFormPage>
+  );
+}

@@ -1,0 +1,60 @@
+import { data } from "react-router";
+import type { Route } from "./+types/home";
+import { getDb } from "~/db/client.server";
+import { FloatingHelper } from "~/features/helper/components/floating-helper";
+import { ContactSection } from "~/features/landing/components/contact-section";
+import { EbooksSection } from "~/features/landing/components/ebooks-section";
+import { Hero } from "~/features/landing/components/hero";
+import { LandingHeader } from "~/features/landing/components/landing-header";
+import { SiteFooter } from "~/features/landing/components/site-footer";
+import { TestimonialsSection } from "~/features/landing/components/testimonials-section";
+import { TreatmentsSection } from "~/features/landing/components/treatments-section";
+import { LeadCaptureSection } from "~/features/leads/components/lead-capture-section";
+import type { LeadActionResult } from "~/features/leads/lead-action-result";
+import { leadFormSchema } from "~/features/leads/lead-schema";
+import { captureLead } from "~/features/leads/lead-service.server";
+import { dentistJsonLd } from "~/features/seo/dentist-json-ld";
+import { fieldErrors } from "~/lib/form-errors";
+import { readForm } from "~/lib/request.server";
+import { clinicFromMatches, pageMeta } from "~/lib/seo";
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const clinic = clinicFromMatches(matches);
+  return [
+    ...pageMeta({
+      title: `${clinic.name} | Implantes, estética dental y facial con IA en Santiago`,
+      description:
+        "Clínica dental y de estética facial en Providencia, Santiago: implantes, carillas, ortodoncia y armonización facial con diagnóstico asistido por IA. Evaluación gratuita.",
+      path: "/",
+      clinic,
+    }),
+    { "script:ld+json": dentistJsonLd(clinic) },
+  ];
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = leadFormSchema.safeParse(await readForm(request));
+  if (!parsed.success) {
+    return data<LeadActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
+  }
+  const outcome = await captureLead(await getDb(), parsed.data);
+  return data<LeadActionResult>({ ok: true, promise: outcome.promise });
+}
+
+export default function Home() {
+  return (
+    <>
+      <LandingHeader />
+      <main id="contenido">
+        <Hero />
+        <TreatmentsSection />
+        <TestimonialsSection />
+        <EbooksSection />
+        <LeadCaptureSection />
+        <ContactSection />
+      </main>
+      <SiteFooter />
+      <FloatingHelper />
+    </>
+  );
+}

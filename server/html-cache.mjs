@@ -1,0 +1,57 @@
+// Anonymous public pages are the same for everyone: keep their HTML for a short while so a burst of visitors
+// costs one render (DESIGN §5: SSR of / ≥ 1,000 req/s). Only GET documents of anonymous visitors (no cookie but
+// the language one) are cached, never a response that sets a cookie. The CSP nonce is swapped on every send.
+
+const NONCE_PATTERN = /'nonce-([A-Za-z0-9_-]+)'/;
+
+export function createHtmlCache({ ttlSeconds, maxEntries }) {
+  const entries = new Map();
+
+  function keyFor(req) {
+    if (ttlSeconds <= 0 || req.method !== "GET") return null;
+    const cookies = (req.get("cookie") || "").split(";").map((part) => part.trim()).filter(Boolean);
+    if (cookies.some((cookie) => !cookie.startsWith("lang="))) return null;
+    if (req.path.endsWith(".data") || req.path.startsWith("/api/")) return null;
+    const accept = req.get("accept") || "";
+    if (!accept.includes("text/html")) return null;
+    return `${req.originalUrl}|${cookies.join(";")}`;
+  }
+
+  function get(key) {
+    const entry = entries.get(key);
+    if (!entry) return null;
+    if (entry.expires < Date.now()) {
+      entries.delete(key);
+      return null;
+    }
+    return entry;
+  }
+
+  function cacheable(response) {
+    return (
+      response.status === 200 &&
+      !response.headers.has("set-cookie") &&
+      (response.headers.get("content-type") || "").startsWith("text/html") &&
+      NONCE_PATTERN.test(response.headers.get("content-security-policy") || "")
+    );
+  }
+
+  async function store(key, response) {
+    const html = await response.text();
+    const csp = response.headers.get("content-security-policy");
+    const nonce = NONCE_PATTERN.exec(csp)[1];
+    const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== "content-length"));
+    const entry = { html, csp, nonce, headers, expires: Date.now() + ttlSeconds * 1000 };
+    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  function send(res, entry, freshNonce) {
+    for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", entry.csp.replace(entry.nonce, freshNonce));
+    res.status(200).send(entry.html.replaceAll(`nonce="${entry.nonce}"`, `nonce="${freshNonce}"`));
+  }
+
+  return { keyFor, get, cacheable, store, send };
+}

@@ -1,0 +1,40 @@
+import { defineConfig } from "vitest/config";
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          env: { DATA_DIR: "memory://", LOG_LEVEL: "silent", NODE_ENV: "test", DATABASE_URL: "" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "integration-postgres",
+                include: ["tests/integration/**/*.test.ts"],
+                env: { LOG_LEVEL: "silent", NODE_ENV: "test", TEST_POSTGRES_ADMIN_URL: postgresUrl },
+                globalSetup: ["tests/setup/postgres-global.ts"],
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});

@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx"], environment: "node" },
+        test: { name: "unit", include: ["app/**/*.test.ts", "app/**/*.test.tsx", "server/**/*.test.ts"], environment: "node" },
       },
       {
         extends: true,
@@ -27,7 +27,7 @@ export default defineConfig({
               test: {
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
-                env: { LOG_LEVEL: "silent", NODE_ENV: "test", TEST_POSTGRES_ADMIN_URL: postgresUrl },
+                env: { LOG_LEVEL: "silent", NODE_ENV: "test" },
                 globalSetup: ["tests/setup/postgres-global.ts"],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,

@@ -21,6 +21,7 @@ export function loader({ request }: Route.LoaderArgs) {
     clinic: clinicFacts(current),
     media: { baseUrl: current.MEDIA_BASE_URL, accountId: current.MEDIA_ACCOUNT_ID },
     user: null as null | { name: string },
+    year: new Date().getFullYear(),
   };
   const headers = remember ? { "Set-Cookie": localeCookie(locale, url.protocol === "https:") } : undefined;
   return data(body, { headers });

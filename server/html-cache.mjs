@@ -4,6 +4,21 @@
 
 const NONCE_PATTERN = /'nonce-([A-Za-z0-9_-]+)'/;
 
+function cacheable(response) {
+  return (
+    response.status === 200 &&
+    !response.headers.has("set-cookie") &&
+    (response.headers.get("content-type") || "").startsWith("text/html") &&
+    NONCE_PATTERN.test(response.headers.get("content-security-policy") || "")
+  );
+}
+
+function send(res, entry, freshNonce) {
+  for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
+  res.setHeader("Content-Security-Policy", entry.csp.replace(entry.nonce, freshNonce));
+  res.status(200).send(entry.html.replaceAll(`nonce="${entry.nonce}"`, `nonce="${freshNonce}"`));
+}
+
 export function createHtmlCache({ ttlSeconds, maxEntries }) {
   const entries = new Map();
 
@@ -27,15 +42,6 @@ export function createHtmlCache({ ttlSeconds, maxEntries }) {
     return entry;
   }
 
-  function cacheable(response) {
-    return (
-      response.status === 200 &&
-      !response.headers.has("set-cookie") &&
-      (response.headers.get("content-type") || "").startsWith("text/html") &&
-      NONCE_PATTERN.test(response.headers.get("content-security-policy") || "")
-    );
-  }
-
   async function store(key, response) {
     const html = await response.text();
     const csp = response.headers.get("content-security-policy");
@@ -45,12 +51,6 @@ export function createHtmlCache({ ttlSeconds, maxEntries }) {
     if (entries.size >= maxEntries) entries.delete(entries.keys().next().value);
     entries.set(key, entry);
     return entry;
-  }
-
-  function send(res, entry, freshNonce) {
-    for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
-    res.setHeader("Content-Security-Policy", entry.csp.replace(entry.nonce, freshNonce));
-    res.status(200).send(entry.html.replaceAll(`nonce="${entry.nonce}"`, `nonce="${freshNonce}"`));
   }
 
   return { keyFor, get, cacheable, store, send };

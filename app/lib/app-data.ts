@@ -11,6 +11,7 @@ const fallback: RootData = {
   clinic: defaultClinic,
   media: { baseUrl: "/media", accountId: "clinica-demo" },
   user: null,
+  year: new Date().getFullYear(),
 };
 
 export function useAppData(): RootData {

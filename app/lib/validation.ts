@@ -35,7 +35,7 @@ export const emailAddress = z
 
 export const optionalEmail = z.union([z.literal("").transform(() => null), emailAddress]);
 
-/** Empty until the browser hydrates the form (see use-submission-id). */
+/** Empty when the form was sent without JavaScript (see lib/submission-id.tsx). */
 export const submissionId = z
   .union([z.literal("").transform(() => undefined), z.uuid("Solicitud inválida.")])
   .optional();

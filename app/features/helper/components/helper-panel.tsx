@@ -12,9 +12,17 @@ interface HelperPanelProps {
 }
 
 export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanelProps) {
-  const [minimized, setMinimized] = useState(false);
-  // spec 000 §4: the minimized flag resets when the mode changes.
-  useEffect(() => setMinimized(false), [mode]);
+  // spec 000 §4: the minimized flag resets when the mode changes, so it is kept per mode.
+  const [minimizedIn, setMinimizedIn] = useState<HelperPanelProps["mode"] | null>(null);
+  const minimized = minimizedIn === mode;
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [onClose]);
 
   const title = mode === "chat" ? "Rio · Chat IA" : "Asistente guiado";
   return (
@@ -22,9 +30,6 @@ export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanel
       role="dialog"
       aria-label={title}
       className="flex w-[min(24rem,calc(100vw-2rem))] flex-col overflow-hidden rounded-2xl bg-white shadow-2xl ring-1 ring-slate-200"
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onClose();
-      }}
     >
       <div className="flex items-center justify-between bg-brand-700 px-4 py-3 text-white">
         <p className="font-semibold">{title}</p>
@@ -34,7 +39,7 @@ export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanel
             className="rounded p-1.5 hover:bg-white/15"
             aria-label={minimized ? "Expandir" : "Minimizar"}
             aria-expanded={!minimized}
-            onClick={() => setMinimized((value) => !value)}
+            onClick={() => setMinimizedIn(minimized ? null : mode)}
           >
             <Minus aria-hidden className="size-4" />
           </button>

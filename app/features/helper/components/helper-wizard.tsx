@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import type { LeadActionResult } from "~/features/leads/lead-action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
-import { useSubmissionId } from "~/lib/use-submission-id";
+import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 
 const choiceSteps = [
   { name: "treatment", question: "¿Qué tratamiento te interesa?", values: treatments, labels: treatmentLabels },
@@ -19,7 +19,6 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
   const [step, setStep] = useState(0);
   const [choices, setChoices] = useState<Partial<Record<ChoiceName, string>>>({});
   const fetcher = useFetcher<LeadActionResult>({ key: "helper-wizard" });
-  const [submissionId] = useSubmissionId();
   const heading = useRef<HTMLHeadingElement>(null);
   const result = fetcher.data;
   const errors = result && !result.ok ? result.errors : {};
@@ -72,11 +71,11 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
           </div>
         </fieldset>
       ) : (
-        <fetcher.Form method="post" action="/?index" className="mt-2 space-y-3">
+        <fetcher.Form method="post" action="/?index" onSubmit={ensureSubmissionId} className="mt-2 space-y-3">
           <h3 ref={heading} tabIndex={-1} className="font-semibold">
             ¿Cómo te contactamos?
           </h3>
-          <input type="hidden" name="submissionId" value={submissionId} />
+          <SubmissionIdField />
           <input type="hidden" name="source" value="asistente" />
           {choiceSteps.map(({ name }) => (
             <input key={name} type="hidden" name={name} value={choices[name] ?? ""} />

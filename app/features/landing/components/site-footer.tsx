@@ -4,7 +4,7 @@ import { useAppData } from "~/lib/app-data";
 import { footerColumns } from "../landing-content";
 
 export function SiteFooter() {
-  const { clinic } = useAppData();
+  const { clinic, year } = useAppData();
   return (
     <footer className="bg-ink text-slate-300">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 md:grid-cols-4">
@@ -30,7 +30,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/10">
         <div className="mx-auto flex max-w-6xl flex-wrap justify-between gap-3 px-4 py-6 text-sm">
-          <p>© {new Date().getFullYear()} {clinic.name}. Todos los derechos reservados.</p>
+          <p>© {year} {clinic.name}. Todos los derechos reservados.</p>
           <p className="flex gap-4">
             <Link to="/politica-privacidad" className="hover:text-white">
               Política de Privacidad

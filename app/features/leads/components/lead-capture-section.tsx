@@ -3,7 +3,7 @@ import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
-import { useSubmissionId } from "~/lib/use-submission-id";
+import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import type { LeadActionResult } from "../lead-action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "../lead-options";
 
@@ -27,7 +27,6 @@ export function LeadCaptureSection() {
   // Without JavaScript the form posts as a document and the answer comes back as the route's action data.
   const documentResult = useActionData<LeadActionResult>();
   const result = fetcher.data ?? documentResult;
-  const [submissionId, renewSubmissionId] = useSubmissionId();
   const busy = fetcher.state !== "idle";
   const errors = result && !result.ok ? result.errors : {};
 
@@ -58,17 +57,19 @@ export function LeadCaptureSection() {
                 type="button"
                 variant="secondary"
                 className="mt-6"
-                onClick={() => {
-                  renewSubmissionId();
-                  fetcher.reset();
-                }}
+                onClick={() => fetcher.reset()}
               >
                 Enviar otra solicitud
               </Button>
             </div>
           ) : (
-            <fetcher.Form method="post" action="/?index" className="grid gap-4 sm:grid-cols-2">
-              <input type="hidden" name="submissionId" value={submissionId} />
+            <fetcher.Form
+              method="post"
+              action="/?index"
+              onSubmit={ensureSubmissionId}
+              className="grid gap-4 sm:grid-cols-2"
+            >
+              <SubmissionIdField />
               <input type="hidden" name="source" value="web" />
               {errors.form && (
                 <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2">

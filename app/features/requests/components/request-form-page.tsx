@@ -1,7 +1,7 @@
 import { CheckCircle2 } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { useSubmissionId } from "~/lib/use-submission-id";
+import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import type { FieldErrors } from "~/lib/form-errors";
 
 export type RequestActionResult = { ok: true; reference: string } | { ok: false; errors: FieldErrors };
@@ -20,7 +20,6 @@ interface RequestFormPageProps {
 export function RequestFormPage({ title, intro, result, successTitle, successBody, submitLabel, children }: RequestFormPageProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const [submissionId] = useSubmissionId();
   const errors = result && !result.ok ? result.errors : {};
 
   return (
@@ -41,8 +40,8 @@ export function RequestFormPage({ title, intro, result, successTitle, successBod
       ) : (
         <>
           <div className="mt-4 space-y-3 text-slate-700">{intro}</div>
-          <Form method="post" className="mt-8 space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
-            <input type="hidden" name="submissionId" value={submissionId} />
+          <Form method="post" onSubmit={ensureSubmissionId} className="mt-8 space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+            <SubmissionIdField />
             {Object.keys(errors).length > 0 && (
               <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
                 Revisa los campos marcados.

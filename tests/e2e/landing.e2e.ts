@@ -1,0 +1,181 @@
+import { expect, test } from "@playwright/test";
+import { openLanding } from "./support";
+
+const navLinks = [
+  { name: "Home", href: "#home" },
+  { name: "Tratamientos", href: "#tratamientos" },
+  { name: "E-books", href: "/blog" },
+  { name: "Contacto", href: "#contacto" },
+] as const;
+
+test.describe("landing page", () => {
+  test.beforeEach(async ({ page }) => {
+    await page.goto("/");
+  });
+
+  test("header: navigation links and the patient portal", async ({ page }) => {
+    const header = page.getByRole("banner");
+    const nav = header.getByRole("navigation", { name: "Navegación principal" });
+    await expect(nav).toBeVisible();
+    for (const link of navLinks) {
+      await expect(nav.getByRole("link", { name: link.name, exact: true })).toHaveAttribute("href", link.href);
+    }
+    await expect(header.getByRole("link", { name: "Portal Paciente" })).toHaveAttribute("href", "/auth");
+  });
+
+  test("hero: headline, claims and a muted looping background video", async ({ page }) => {
+    const hero = page.locator("#home");
+    await expect(hero.getByRole("heading", { level: 1 })).toContainText("Odontología y estética facial");
+    for (const claim of ["18 años", "20.000+", "94%"]) {
+      await expect(hero.getByText(claim, { exact: true })).toBeVisible();
+    }
+    await expect(hero.getByRole("link", { name: "Agenda tu evaluación gratuita" })).toHaveAttribute(
+      "href",
+      "#lead-capture",
+    );
+
+    const video = page.getByTestId("hero-video");
+    await expect(video).toHaveAttribute("loop", "");
+    await expect(video).toHaveAttribute("playsinline", "");
+    await expect(video).toHaveAttribute("poster", /account_id=/);
+    // `muted` must be in the HTML (autoplay policies read the attribute before any script runs) and in effect.
+    await expect(video).toHaveAttribute("muted", "");
+    expect(await video.evaluate((element: HTMLVideoElement) => element.muted)).toBe(true);
+  });
+
+  test("treatments section", async ({ page }) => {
+    const section = page.locator("#tratamientos");
+    await expect(section.getByRole("heading", { name: "Tratamientos", level: 2 })).toBeVisible();
+    await expect(section.getByRole("listitem")).toHaveCount(6);
+    await expect(section.getByRole("heading", { name: "Implantes dentales" })).toBeVisible();
+  });
+
+  test("testimonials: four verified Google reviews, rating and video", async ({ page }) => {
+    const section = page.getByRole("region", { name: "Lo que dicen nuestros pacientes" });
+    await expect(section).toBeVisible();
+    const reviews = section.getByRole("listitem");
+    await expect(reviews).toHaveCount(4);
+    for (const review of await reviews.all()) {
+      await expect(review).toContainText("Verificado");
+      await expect(review).toContainText("Google Reviews");
+      await expect(review.getByRole("img", { name: "5 de 5 estrellas" })).toBeVisible();
+    }
+    await expect(section.getByText("4.9/5", { exact: true })).toBeVisible();
+    await expect(section).toContainText("en Google Reviews");
+
+    const allReviews = section.getByRole("link", { name: /Ver Todas las Opiniones/ });
+    await expect(allReviews).toHaveAttribute("target", "_blank");
+    await expect(allReviews).toHaveAttribute("rel", /\bnoopener\b/);
+    await expect(allReviews).toHaveAttribute("href", /^https:\/\//);
+
+    const video = page.getByTestId("testimonial-video");
+    await expect(video).toBeVisible();
+    await expect(video).toHaveAttribute("controls", "");
+    await expect(video).toHaveAttribute("poster", /account_id=/);
+  });
+
+  test("e-books: three guides that lead to the blog", async ({ page }) => {
+    const section = page.getByRole("region", { name: "E-books y guías gratuitas" });
+    const cards = section.getByRole("listitem");
+    await expect(cards).toHaveCount(3);
+    const expected = [
+      { title: "Guía Completa de Implantes Dentales", pages: "45 páginas" },
+      { title: "Estética Facial Avanzada", pages: "38 páginas" },
+      { title: "Carillas y Estética Dental", pages: "32 páginas" },
+    ];
+    for (const [index, guide] of expected.entries()) {
+      const card = cards.nth(index);
+      await expect(card.getByRole("heading", { name: guide.title })).toBeVisible();
+      await expect(card).toContainText(guide.pages);
+      await expect(card.getByRole("link", { name: "Descargar Gratis" })).toHaveAttribute("href", "/blog");
+      await expect(card.getByRole("img")).toHaveAttribute("src", /account_id=/);
+    }
+    await expect(section.getByRole("link", { name: "Ver Blog Completo" })).toHaveAttribute("href", "/blog");
+  });
+
+  test("lead capture form is present", async ({ page }) => {
+    const section = page.locator("#lead-capture");
+    await expect(section.getByRole("heading", { name: "Agenda tu evaluación gratuita" })).toBeVisible();
+    await expect(section.locator("form")).toBeVisible();
+    await expect(section.getByRole("button", { name: "Quiero mi evaluación gratuita" })).toBeVisible();
+  });
+
+  test("contact section: hours and the patient portal card", async ({ page }) => {
+    const section = page.locator("#contacto");
+    await expect(section.getByRole("heading", { name: "Contacto", level: 2 })).toBeVisible();
+    await expect(section.getByText("Lun - Vie: 9:00 AM - 18:00 hrs")).toBeVisible();
+    await expect(section.getByRole("link", { name: "+56 2 2345 6789" })).toHaveAttribute("href", "tel:+56223456789");
+    await expect(section.getByRole("heading", { name: "Accede a tu Portal IA" })).toBeVisible();
+    await expect(section.getByRole("link", { name: "Iniciar Sesión" })).toHaveAttribute("href", "/auth");
+  });
+
+  test("footer: three link columns and the legal pages", async ({ page }) => {
+    const footer = page.getByRole("contentinfo");
+    for (const column of ["Servicios", "IA Dental", "Recursos"]) {
+      const nav = footer.getByRole("navigation", { name: column });
+      await expect(nav).toBeVisible();
+      await expect(nav.getByRole("heading", { name: column })).toBeVisible();
+      expect(await nav.getByRole("link").count()).toBeGreaterThan(0);
+    }
+    await expect(footer.locator('a[href="/politica-privacidad"]').first()).toBeVisible();
+    await expect(footer.locator('a[href="/terminos-servicio"]').first()).toBeVisible();
+    await expect(footer.getByRole("link", { name: "Política de Privacidad" }).last()).toHaveAttribute(
+      "href",
+      "/politica-privacidad",
+    );
+    await expect(footer.getByRole("link", { name: "Términos de Servicio" }).last()).toHaveAttribute(
+      "href",
+      "/terminos-servicio",
+    );
+  });
+
+  test("the footer's privacy link opens the privacy policy", async ({ page }) => {
+    await openLanding(page);
+    await page.getByRole("contentinfo").getByRole("link", { name: "Política de Privacidad" }).last().click();
+    await expect(page).toHaveURL(/\/politica-privacidad$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Política de Privacidad" })).toBeVisible();
+  });
+});
+
+test.describe("mobile menu (375 px)", () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("the toggle opens the menu with the same links, and a link closes it and scrolls to its anchor", async ({
+    page,
+  }) => {
+    await openLanding(page);
+    const header = page.getByRole("banner");
+    // The desktop navigation is hidden; the mobile one is closed.
+    await expect(header.locator("nav:not(#menu-movil)")).toBeHidden();
+    await expect(page.locator("#menu-movil")).toBeHidden();
+
+    const toggle = header.getByRole("button", { name: "Abrir menú" });
+    await expect(toggle).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(toggle).toHaveAttribute("aria-controls", "menu-movil");
+
+    await toggle.click();
+    const closeToggle = header.getByRole("button", { name: "Cerrar menú" });
+    await expect(closeToggle).toHaveAttribute("aria-expanded", "true");
+    const menu = page.locator("#menu-movil");
+    await expect(menu).toBeVisible();
+    await expect(menu).toHaveAttribute("aria-label", "Navegación principal");
+    for (const link of navLinks) {
+      await expect(menu.getByRole("link", { name: link.name, exact: true })).toHaveAttribute("href", link.href);
+    }
+    await expect(menu.getByRole("link", { name: "Portal Paciente" })).toHaveAttribute("href", "/auth");
+
+    // Closing with the same button.
+    await closeToggle.click();
+    await expect(menu).toBeHidden();
+    await expect(header.getByRole("button", { name: "Abrir menú" })).toHaveAttribute("aria-expanded", "false");
+
+    // A link navigates to its anchor and closes the menu.
+    await header.getByRole("button", { name: "Abrir menú" }).click();
+    await menu.getByRole("link", { name: "Contacto", exact: true }).click();
+    await expect(page).toHaveURL(/#contacto$/);
+    await expect(menu).toBeHidden();
+    await expect(header.getByRole("button", { name: "Abrir menú" })).toHaveAttribute("aria-expanded", "false");
+    await expect(page.getByRole("heading", { name: "Contacto", level: 2 })).toBeInViewport();
+  });
+});

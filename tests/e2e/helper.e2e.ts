@@ -1,0 +1,187 @@
+import { expect, test, type Page } from "@playwright/test";
+import { openLanding } from "./support";
+
+const isHelperChunk = (url: string) => /helper-panel[^/]*\.js(\?|$)/.test(new URL(url).pathname);
+
+async function openChat(page: Page) {
+  await page.getByRole("button", { name: "Abrir chat con Rio, asistente IA" }).click();
+  const dialog = page.getByRole("dialog", { name: "Rio · Chat IA" });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test.describe("floating helper", () => {
+  test("the helper panel chunk is fetched only after the first click", async ({ page }) => {
+    const helperRequests: string[] = [];
+    page.on("request", (request) => {
+      if (isHelperChunk(request.url())) helperRequests.push(request.url());
+    });
+    await openLanding(page);
+    await page.waitForLoadState("networkidle");
+    expect(helperRequests, "helper-panel must not be loaded (or preloaded) before interaction").toEqual([]);
+    await expect(page.locator('link[href*="helper-panel"]')).toHaveCount(0);
+
+    const chunk = page.waitForRequest((request) => isHelperChunk(request.url()));
+    await page.getByRole("button", { name: "Abrir chat con Rio, asistente IA" }).click();
+    await chunk;
+    await expect(page.getByRole("dialog", { name: "Rio · Chat IA" })).toBeVisible();
+    expect(helperRequests).toHaveLength(1);
+  });
+
+  test("chat: send with Enter, typing indicator and the delayed implants reply", async ({ page }) => {
+    await openLanding(page);
+    const dialog = await openChat(page);
+    await expect(dialog.getByText("Instant response")).toBeVisible();
+
+    const input = dialog.getByRole("textbox", { name: "Tu consulta para Rio" });
+    await expect(input).toHaveAttribute("placeholder", "Escribe tu consulta...");
+    await expect(input).toBeFocused();
+    const send = dialog.getByRole("button", { name: "Enviar" });
+    await expect(send).toBeDisabled();
+    await input.fill("   ");
+    await expect(send).toBeDisabled();
+
+    const botMessages = dialog.getByTestId("helper-bot-message");
+    await expect(botMessages).toHaveCount(1); // the greeting
+    await expect(botMessages.first()).toContainText("Soy Rio");
+
+    await input.fill("quiero implantes");
+    await expect(send).toBeEnabled();
+    await input.press("Enter");
+
+    await expect(dialog.getByTestId("helper-user-message")).toHaveText(["quiero implantes"]);
+    await expect(input).toHaveValue("");
+    await expect(dialog.getByRole("status").filter({ hasText: "Rio está escribiendo..." })).toBeVisible();
+
+    // The reply is deliberately delayed by ~1.5 s.
+    await page.waitForTimeout(1_000);
+    await expect(botMessages).toHaveCount(1);
+    await expect(dialog.getByText(/tornillo de titanio/)).toHaveCount(0);
+
+    const reply = botMessages.nth(1);
+    await expect(reply).toBeVisible({ timeout: 2_000 });
+    await expect(reply).toContainText("implantes dentales");
+    await expect(reply).toContainText("tornillo de titanio");
+    await expect(reply).toContainText("evaluación gratuita");
+    await expect(dialog.getByText("Rio está escribiendo...")).toHaveCount(0);
+    await expect(input).toBeEnabled();
+
+    // Shift+Enter adds a line and sends nothing.
+    await input.click();
+    await input.pressSequentially("hola");
+    await input.press("Shift+Enter");
+    await input.pressSequentially("de nuevo");
+    await expect(input).toHaveValue("hola\nde nuevo");
+    await expect(dialog.getByTestId("helper-user-message")).toHaveCount(1);
+    await expect(dialog.getByText("Rio está escribiendo...")).toHaveCount(0);
+  });
+
+  test("chat: WhatsApp link with a Spanish prefilled message", async ({ page }) => {
+    await openLanding(page);
+    const dialog = await openChat(page);
+    const whatsapp = dialog.getByRole("link", { name: /WhatsApp/ });
+    const href = await whatsapp.getAttribute("href");
+    expect(href).toMatch(/^https:\/\/wa\.me\/569\d{8}\?/);
+    const text = new URL(href!).searchParams.get("text");
+    expect(text).toBeTruthy();
+    expect(text).toMatch(/^Hola, me gustaría/);
+    expect(text).toContain("tratamientos");
+    await expect(whatsapp).toHaveAttribute("target", "_blank");
+    await expect(whatsapp).toHaveAttribute("rel", /\bnoopener\b/);
+  });
+
+  test("panel: minimize, switch modes, close and Escape", async ({ page }) => {
+    await openLanding(page);
+    const launcher = page.getByRole("button", { name: "Abrir chat con Rio, asistente IA" });
+    const dialog = await openChat(page);
+    const input = dialog.getByRole("textbox", { name: "Tu consulta para Rio" });
+
+    // Minimize and expand.
+    const minimize = dialog.getByRole("button", { name: "Minimizar" });
+    await expect(minimize).toHaveAttribute("aria-expanded", "true");
+    await minimize.click();
+    await expect(input).toBeHidden();
+    const expand = dialog.getByRole("button", { name: "Expandir" });
+    await expect(expand).toHaveAttribute("aria-expanded", "false");
+    await expand.click();
+    await expect(input).toBeVisible();
+
+    // Mode switcher.
+    const modes = dialog.getByRole("group", { name: "Modo del asistente" });
+    await expect(modes.getByRole("button", { name: "Chat IA" })).toHaveAttribute("aria-pressed", "true");
+    await modes.getByRole("button", { name: "Asistente" }).click();
+    const wizard = page.getByRole("dialog", { name: "Asistente guiado" });
+    await expect(wizard).toBeVisible();
+    await expect(wizard.getByRole("heading", { name: "¿Qué tratamiento te interesa?" })).toBeVisible();
+    await expect(wizard.getByRole("button", { name: "Asistente" })).toHaveAttribute("aria-pressed", "true");
+    await wizard.getByRole("button", { name: "Chat IA" }).click();
+    await expect(page.getByRole("dialog", { name: "Rio · Chat IA" })).toBeVisible();
+    await expect(input).toBeVisible();
+
+    // Close button: the panel goes away and focus returns to the launcher.
+    await dialog.getByRole("button", { name: "Cerrar" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(launcher).toBeFocused();
+
+    // Escape closes too.
+    await launcher.click();
+    await expect(input).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(launcher).toBeVisible();
+  });
+});
+
+test.describe("guided wizard", () => {
+  test("a hot lead (implants, as soon as possible, high budget) is promised a call within 15 minutes", async ({
+    page,
+  }) => {
+    await openLanding(page);
+    await page.getByRole("button", { name: "Abrir asistente guiado" }).click();
+    const wizard = page.getByRole("dialog", { name: "Asistente guiado" });
+    await expect(wizard).toBeVisible();
+
+    await expect(wizard.getByText("Paso 1 de 4")).toBeVisible();
+    await expect(wizard.getByRole("heading", { name: "¿Qué tratamiento te interesa?" })).toBeVisible();
+    await wizard.getByRole("button", { name: "Implantes dentales" }).click();
+
+    await expect(wizard.getByText("Paso 2 de 4")).toBeVisible();
+    await expect(wizard.getByRole("heading", { name: "¿Cuándo te gustaría comenzar?" })).toBeVisible();
+    await wizard.getByRole("button", { name: "Lo antes posible" }).click();
+
+    await expect(wizard.getByText("Paso 3 de 4")).toBeVisible();
+    await expect(wizard.getByRole("heading", { name: "¿Qué presupuesto estimas?" })).toBeVisible();
+    await wizard.getByRole("button", { name: "Más de $1.500.000" }).click();
+
+    await expect(wizard.getByText("Paso 4 de 4")).toBeVisible();
+    await expect(wizard.getByRole("heading", { name: "¿Cómo te contactamos?" })).toBeVisible();
+    await wizard.getByLabel("Nombre", { exact: true }).fill("Camila Reyes");
+    await wizard.getByLabel("Teléfono", { exact: true }).fill("+56 9 8765 4321");
+    await wizard.getByRole("checkbox", { name: /Acepto ser contactado/ }).check();
+
+    const posted = page.waitForResponse(
+      (response) => response.request().method() === "POST" && new URL(response.url()).search.includes("index"),
+    );
+    await wizard.getByRole("button", { name: "Solicitar evaluación gratuita" }).click();
+    expect((await posted).status()).toBe(200);
+
+    const success = wizard.getByTestId("wizard-success");
+    await expect(success).toBeVisible();
+    await expect(success).toContainText("Recibimos tu solicitud");
+    await expect(success).toContainText("15 minutos");
+
+    await success.getByRole("button", { name: "Cerrar" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  });
+
+  test("the back button returns to the previous question", async ({ page }) => {
+    await openLanding(page);
+    await page.getByRole("button", { name: "Abrir asistente guiado" }).click();
+    const wizard = page.getByRole("dialog", { name: "Asistente guiado" });
+    await wizard.getByRole("button", { name: "Ortodoncia" }).click();
+    await expect(wizard.getByText("Paso 2 de 4")).toBeVisible();
+    await wizard.getByRole("button", { name: "Volver" }).click();
+    await expect(wizard.getByText("Paso 1 de 4")).toBeVisible();
+    await expect(wizard.getByRole("heading", { name: "¿Qué tratamiento te interesa?" })).toBeVisible();
+  });
+});

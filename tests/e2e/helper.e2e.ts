@@ -118,10 +118,10 @@ test.describe("floating helper", () => {
     await expect(page.getByRole("dialog", { name: "Rio · Chat IA" })).toBeVisible();
     await expect(input).toBeVisible();
 
-    // Close button: the panel goes away and focus returns to the launcher.
+    // Close button.
     await dialog.getByRole("button", { name: "Cerrar" }).click();
     await expect(page.getByRole("dialog")).toHaveCount(0);
-    await expect(launcher).toBeFocused();
+    await expect(launcher).toBeVisible();
 
     // Escape closes too.
     await launcher.click();
@@ -129,6 +129,21 @@ test.describe("floating helper", () => {
     await page.keyboard.press("Escape");
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(launcher).toBeVisible();
+  });
+
+  test("closing the panel (button or Escape) returns focus to the chat launcher", async ({ page }) => {
+    await openLanding(page);
+    const launcher = page.getByRole("button", { name: "Abrir chat con Rio, asistente IA" });
+    const dialog = await openChat(page);
+    await dialog.getByRole("button", { name: "Cerrar" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(launcher, "focus must not be lost to <body> when the dialog closes").toBeFocused({ timeout: 2_000 });
+
+    await launcher.press("Enter");
+    await expect(dialog.getByRole("textbox", { name: "Tu consulta para Rio" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(launcher, "focus must not be lost to <body> when the dialog closes").toBeFocused({ timeout: 2_000 });
   });
 });
 

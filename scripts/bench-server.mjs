@@ -1,0 +1,36 @@
+// Starts the production build on a throw-away embedded database for the benchmark scripts.
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export async function startBenchServer({ port, env = {} }) {
+  if (!existsSync("build/server/index.js")) {
+    execFileSync(process.execPath, ["node_modules/.bin/react-router", "build"], { stdio: "ignore" });
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), "clinica-bench-"));
+  const child = spawn(process.execPath, ["server.mjs"], {
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error("bench server did not start");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    async stop() {
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

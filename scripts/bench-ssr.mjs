@@ -1,0 +1,45 @@
+// npm run bench:ssr — requests/s and latency of SSR `/` against the same HTML served statically by the same server
+// (one Node process = one core for JavaScript; autocannon runs in this process on the other core). DESIGN §5:
+// SSR of / ≥ 1,000 req/s, p99 ≤ 50 ms.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { startBenchServer } from "./bench-server.mjs";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const headers = { accept: "text/html", "accept-encoding": "identity" };
+
+async function measure(url) {
+  await autocannon({ url, connections, duration: 2, headers }); // warm-up
+  const result = await autocannon({ url, connections, duration, headers });
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return {
+    "req/s": Math.round(result.requests.average),
+    "p50 ms": result.latency.p50,
+    "p99 ms": result.latency.p99,
+    "KB/req": Math.round(result.throughput.average / result.requests.average / 1024),
+  };
+}
+
+const rows = {};
+for (const [label, cacheSeconds] of [
+  ["SSR / (render every request)", "0"],
+  ["SSR / (default: anonymous HTML cache)", "60"],
+]) {
+  const server = await startBenchServer({ port: 3311, env: { SSR_CACHE_SECONDS: cacheSeconds } });
+  try {
+    rows[label] = await measure(`${server.base}/`);
+    if (cacheSeconds === "0") {
+      // The same HTML as a static file served by the same Express server.
+      const html = await (await fetch(`${server.base}/`, { headers })).text();
+      mkdirSync("build/client/__bench", { recursive: true });
+      writeFileSync("build/client/__bench/index.html", html);
+      rows["static file, same HTML"] = await measure(`${server.base}/__bench/index.html`);
+    }
+  } finally {
+    rmSync("build/client/__bench", { recursive: true, force: true });
+    await server.stop();
+  }
+}
+console.log(`\nautocannon: ${connections} connections, ${duration} s per row, loopback, Node ${process.version}`);
+console.table(rows);

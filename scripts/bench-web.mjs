@@ -1,0 +1,63 @@
+// npm run bench:web — Lighthouse mobile (default throttling) on / and /blog with Debian's Chromium, median of 5,
+// plus the initial JavaScript each page loads (gzip). DESIGN §5: performance ≥ 98; initial JS ≤ 130 KiB gzip.
+import { gzipSync } from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { startBenchServer } from "./bench-server.mjs";
+
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const paths = (process.env.BENCH_PATHS ?? "/,/blog").split(",");
+const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function initialJsKiB(base, path) {
+  const html = await (await fetch(`${base}${path}`, { headers: { accept: "text/html" } })).text();
+  const urls = new Set();
+  for (const match of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)) {
+    urls.add(match[1]);
+  }
+  for (const match of html.matchAll(/import\("([^"]+\.js)"\)|import \* as \w+ from "([^"]+\.js)"/g)) urls.add(match[1] ?? match[2]);
+  let bytes = 0;
+  for (const url of urls) bytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;
+  return Math.round((bytes / 1024) * 10) / 10;
+}
+
+const server = await startBenchServer({ port: 3312 });
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const rows = {};
+try {
+  for (const path of paths) {
+    const scores = [];
+    const metrics = { lcp: [], tbt: [], cls: [], fcp: [] };
+    for (let run = 0; run < runs; run += 1) {
+      const { lhr } = await lighthouse(`${server.base}${path}`, {
+        port: chrome.port,
+        output: "json",
+        onlyCategories: ["performance"],
+        logLevel: "error",
+      });
+      scores.push(Math.round(lhr.categories.performance.score * 100));
+      metrics.lcp.push(lhr.audits["largest-contentful-paint"].numericValue);
+      metrics.fcp.push(lhr.audits["first-contentful-paint"].numericValue);
+      metrics.tbt.push(lhr.audits["total-blocking-time"].numericValue);
+      metrics.cls.push(lhr.audits["cumulative-layout-shift"].numericValue);
+    }
+    rows[path] = {
+      "performance (median)": median(scores),
+      "all runs": scores.join(" "),
+      "FCP ms": Math.round(median(metrics.fcp)),
+      "LCP ms": Math.round(median(metrics.lcp)),
+      "TBT ms": Math.round(median(metrics.tbt)),
+      CLS: Math.round(median(metrics.cls) * 1000) / 1000,
+      "initial JS KiB gz": await initialJsKiB(server.base, path),
+    };
+  }
+} finally {
+  await chrome.kill();
+  await server.stop();
+}
+console.log(`\nLighthouse ${runs} runs per page, mobile, default (simulated) throttling`);
+console.table(rows);

@@ -1,0 +1,149 @@
+import { expect, test, type Page, type Response } from "@playwright/test";
+import { openLanding } from "./support";
+
+interface LeadInput {
+  name: string;
+  phone: string;
+  email?: string;
+  treatment: string;
+  urgency: string;
+  budget: string;
+  message?: string;
+}
+
+function leadForm(page: Page) {
+  return page.locator("#lead-capture");
+}
+
+async function fillLead(page: Page, lead: LeadInput) {
+  const form = leadForm(page);
+  await form.getByLabel("Nombre completo").fill(lead.name);
+  await form.getByLabel("Teléfono").fill(lead.phone);
+  await form.getByLabel("E-mail (opcional)").fill(lead.email ?? "");
+  await form.getByLabel("Tratamiento de interés").selectOption({ label: lead.treatment });
+  await form.getByLabel("¿Cuándo te gustaría comenzar?").selectOption({ label: lead.urgency });
+  await form.getByLabel("Presupuesto estimado").selectOption({ label: lead.budget });
+  await form.getByLabel("Mensaje (opcional)").fill(lead.message ?? "");
+  await form.getByRole("checkbox", { name: /Acepto que la clínica use estos datos/ }).check();
+}
+
+/** Every POST of the lead action ("/?index") answered while the test runs. */
+function recordLeadPosts(page: Page) {
+  const responses: Response[] = [];
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    if (response.request().method() === "POST" && url.pathname === "/" && url.search.includes("index")) {
+      responses.push(response);
+    }
+  });
+  return responses;
+}
+
+const submit = (page: Page) => leadForm(page).getByRole("button", { name: "Quiero mi evaluación gratuita" });
+
+test.describe("lead capture form", () => {
+  test.beforeEach(async ({ page }) => {
+    await openLanding(page);
+  });
+
+  test("an invalid phone shows the Spanish error and stores nothing", async ({ page }) => {
+    const posts = recordLeadPosts(page);
+    await fillLead(page, {
+      name: "Pedro Soto",
+      phone: "12345",
+      email: "pedro@correo.cl",
+      treatment: "Ortodoncia",
+      urgency: "Dentro de 1 mes",
+      budget: "$500.000 a $1.500.000",
+      message: "Quisiera saber si los alineadores invisibles son una opción en mi caso.",
+    });
+    await submit(page).click();
+
+    const form = leadForm(page);
+    await expect(form.getByText("Ingresa un teléfono chileno válido")).toBeVisible();
+    await expect(form.getByLabel("Teléfono")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByTestId("lead-success")).toHaveCount(0);
+    expect(posts.map((response) => response.status())).toEqual([400]);
+    // The form is still there with what the person typed.
+    await expect(form.getByLabel("Nombre completo")).toHaveValue("Pedro Soto");
+    await expect(submit(page)).toBeEnabled();
+  });
+
+  test("a warm lead is promised contact within 2 to 4 hours", async ({ page }) => {
+    await fillLead(page, {
+      name: "Josefa Muñoz",
+      phone: "9 8765 4321",
+      treatment: "Ortodoncia",
+      urgency: "Dentro de 1 mes",
+      budget: "$500.000 a $1.500.000",
+      message:
+        "Tengo los dientes de abajo apiñados y me gustaría saber si puedo usar alineadores invisibles en vez de brackets.",
+    });
+    await submit(page).click();
+    const success = page.getByTestId("lead-success");
+    await expect(success).toBeVisible();
+    await expect(success).toContainText("Recibimos tu solicitud");
+    await expect(success).toContainText("2 a 4 horas");
+    await expect(success).not.toContainText("15 minutos");
+    await expect(leadForm(page).locator("form")).toHaveCount(0);
+  });
+
+  test("a cold lead is promised contact within 24 to 48 hours", async ({ page }) => {
+    await fillLead(page, {
+      name: "Luis Pérez",
+      phone: "+56 2 2345 6780",
+      treatment: "Evaluación general",
+      urgency: "Solo estoy evaluando",
+      budget: "Prefiero consultarlo",
+      message: "Solo consulta.",
+    });
+    await submit(page).click();
+    const success = page.getByTestId("lead-success");
+    await expect(success).toBeVisible();
+    await expect(success).toContainText("24 a 48 horas");
+    await expect(success).toContainText("guías gratuitas");
+
+    // "Enviar otra solicitud" brings back an empty form.
+    await success.getByRole("button", { name: "Enviar otra solicitud" }).click();
+    await expect(submit(page)).toBeVisible();
+    await expect(leadForm(page).getByLabel("Nombre completo")).toHaveValue("");
+    await expect(page.getByTestId("lead-success")).toHaveCount(0);
+  });
+
+  test("a double click on submit gives one success and no error", async ({ page }) => {
+    const posts = recordLeadPosts(page);
+    await fillLead(page, {
+      name: "Andrea Rojas",
+      phone: "+56 9 7654 3210",
+      treatment: "Estética dental y facial",
+      urgency: "En 3 meses",
+      budget: "Hasta $500.000",
+      message: "Me interesan las carillas.",
+    });
+    await submit(page).dblclick();
+
+    const success = page.getByTestId("lead-success");
+    await expect(success).toBeVisible();
+    await expect(success).toHaveCount(1);
+    await expect(page.getByRole("alert")).toHaveCount(0);
+    expect(posts.length).toBeGreaterThanOrEqual(1);
+    for (const response of posts) expect(response.status()).toBe(200);
+    // Still exactly one success once every request has settled.
+    await page.waitForLoadState("networkidle");
+    await expect(success).toHaveCount(1);
+    await expect(success).toContainText("Recibimos tu solicitud");
+  });
+
+  test("the consent box is required", async ({ page }) => {
+    const form = leadForm(page);
+    await form.getByLabel("Nombre completo").fill("Sin Consentimiento");
+    await form.getByLabel("Teléfono").fill("+56 9 1234 5678");
+    await form.getByLabel("Tratamiento de interés").selectOption({ label: "Implantes dentales" });
+    await form.getByLabel("¿Cuándo te gustaría comenzar?").selectOption({ label: "En 3 meses" });
+    await form.getByLabel("Presupuesto estimado").selectOption({ label: "Hasta $500.000" });
+    await submit(page).click();
+    const consent = form.getByRole("checkbox", { name: /Acepto que la clínica use estos datos/ });
+    expect(await consent.evaluate((element: HTMLInputElement) => element.validity.valueMissing)).toBe(true);
+    await expect(page.getByTestId("lead-success")).toHaveCount(0);
+  });
+});

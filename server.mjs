@@ -77,7 +77,12 @@ async function sendFetchResponse(res, response) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
-  await pipeline(Readable.fromWeb(response.body), res);
+  try {
+    await pipeline(Readable.fromWeb(response.body), res);
+  } catch (error) {
+    // The visitor went away mid-response: nothing to report.
+    if (error?.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
+  }
 }
 
 app.all("/{*splat}", async (req, res, next) => {

@@ -1,11 +1,21 @@
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/root";
 import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
 import { clinicFacts, env } from "~/lib/env.server";
 import { useAppData } from "~/lib/app-data";
-import "./app.css";
+import stylesheetUrl from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/media/favicon.svg", type: "image/svg+xml" },
@@ -27,6 +37,17 @@ export function loader({ request }: Route.LoaderArgs) {
   return data(body, { headers });
 }
 
+/** The root data changes only with the language (or after a form is sent); the blog's search must not refetch it. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
+  return currentUrl.searchParams.get("lang") !== nextUrl.searchParams.get("lang");
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const { locale } = useAppData();
   return (
@@ -36,6 +57,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f766e" />
         <Meta />
+        {/* A React stylesheet resource (precedence) is flushed before the module preloads, so it is fetched first. */}
+        <link rel="stylesheet" href={stylesheetUrl} precedence="default" />
         <Links />
       </head>
       <body>

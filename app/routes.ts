@@ -7,10 +7,7 @@ export default [
   route("terminos-servicio", "routes/_public/terms-of-service.tsx"),
   route("eliminar-datos", "routes/_public/data-rights-request.tsx"),
   route("devolver-llamada", "routes/_public/callback-request.tsx"),
-  ...prefix("blog", [
-    index("routes/_public/blog.tsx"),
-    route(":slug", "routes/_public/blog-article.tsx"),
-  ]),
+  ...prefix("blog", [index("routes/_public/blog.tsx"), route(":slug", "routes/_public/blog-article.tsx")]),
   route("guias/:file", "routes/_public/guide-download.ts"),
   route("healthz", "routes/api/healthz.ts"),
   route("sitemap.xml", "routes/api/sitemap.ts"),

@@ -12,7 +12,8 @@ const headers = { accept: "text/html", "accept-encoding": "identity" };
 async function measure(url) {
   await autocannon({ url, connections, duration: 2, headers }); // warm-up
   const result = await autocannon({ url, connections, duration, headers });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return {
     "req/s": Math.round(result.requests.average),
     "p50 ms": result.latency.p50,
@@ -41,5 +42,7 @@ for (const [label, cacheSeconds] of [
     await server.stop();
   }
 }
-console.log(`\nautocannon: ${connections} connections, ${duration} s per row, loopback, Node ${process.version}`);
+console.log(
+  `\nautocannon: ${connections} connections, ${duration} s per row, loopback, Node ${process.version}`,
+);
 console.table(rows);

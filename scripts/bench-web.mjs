@@ -12,20 +12,32 @@ const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.le
 async function initialJsKiB(base, path) {
   const html = await (await fetch(`${base}${path}`, { headers: { accept: "text/html" } })).text();
   const urls = new Set();
-  for (const match of html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)) {
+  for (const match of html.matchAll(
+    /<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g,
+  )) {
     urls.add(match[1]);
   }
-  for (const match of html.matchAll(/import\("([^"]+\.js)"\)|import \* as \w+ from "([^"]+\.js)"/g)) urls.add(match[1] ?? match[2]);
+  for (const match of html.matchAll(/import\("([^"]+\.js)"\)|import \* as \w+ from "([^"]+\.js)"/g))
+    urls.add(match[1] ?? match[2]);
   let bytes = 0;
-  for (const url of urls) bytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;
+  for (const url of urls)
+    bytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;
   return Math.round((bytes / 1024) * 10) / 10;
 }
 
 const server = await startBenchServer({ port: 3312 });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  chromeFlags: [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 const rows = {};
 try {

@@ -24,7 +24,10 @@ export function createHtmlCache({ ttlSeconds, maxEntries }) {
 
   function keyFor(req) {
     if (ttlSeconds <= 0 || req.method !== "GET") return null;
-    const cookies = (req.get("cookie") || "").split(";").map((part) => part.trim()).filter(Boolean);
+    const cookies = (req.get("cookie") || "")
+      .split(";")
+      .map((part) => part.trim())
+      .filter(Boolean);
     if (cookies.some((cookie) => !cookie.startsWith("lang="))) return null;
     if (req.path.endsWith(".data") || req.path.startsWith("/api/")) return null;
     const accept = req.get("accept") || "";

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createHtmlCache } from "./html-cache.mjs";
 
 function fakeReq(init: { method?: string; path?: string; cookie?: string; accept?: string }) {
-  const headers: Record<string, string | undefined> = { cookie: init.cookie, accept: init.accept ?? "text/html" };
+  const headers: Record<string, string | undefined> = {
+    cookie: init.cookie,
+    accept: init.accept ?? "text/html",
+  };
   const path = init.path ?? "/";
   return { method: init.method ?? "GET", path, originalUrl: path, get: (name: string) => headers[name] };
 }
@@ -11,7 +14,8 @@ function fakeRes() {
   const res = { headers: {} as Record<string, string>, status: 0, body: "" };
   return Object.assign(res, {
     setHeader: (name: string, value: string) => void (res.headers[name.toLowerCase()] = value),
-    status: (code: number) => Object.assign(res, { status: code }) && { send: (body: string) => void (res.body = body) },
+    status: (code: number) =>
+      Object.assign(res, { status: code }) && { send: (body: string) => void (res.body = body) },
   });
 }
 
@@ -28,7 +32,10 @@ describe("html cache", () => {
   });
 
   it("never caches a response that sets a cookie or has no nonce", () => {
-    const html = { "content-type": "text/html; charset=utf-8", "content-security-policy": "script-src 'nonce-abc'" };
+    const html = {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "script-src 'nonce-abc'",
+    };
     expect(cache.cacheable(new Response("x", { headers: html }))).toBe(true);
     expect(cache.cacheable(new Response("x", { headers: { ...html, "set-cookie": "lang=en" } }))).toBe(false);
     expect(cache.cacheable(new Response("x", { status: 404, headers: html }))).toBe(false);
@@ -37,7 +44,10 @@ describe("html cache", () => {
 
   it("swaps the nonce on every send", async () => {
     const response = new Response('<script nonce="OLDNONCE">1</script>', {
-      headers: { "content-type": "text/html", "content-security-policy": "script-src 'self' 'nonce-OLDNONCE'" },
+      headers: {
+        "content-type": "text/html",
+        "content-security-policy": "script-src 'self' 'nonce-OLDNONCE'",
+      },
     });
     const entry = await cache.store("/|", response);
     const res = fakeRes();

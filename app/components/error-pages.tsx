@@ -10,10 +10,16 @@ export function NotFoundPage() {
       <h1 className="mt-4 text-3xl font-bold">{t("notFound.title")}</h1>
       <p className="mt-3 text-slate-600">{t("notFound.body")}</p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
-        <Link to="/" className="rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+        <Link
+          to="/"
+          className="rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+        >
           {t("notFound.home")}
         </Link>
-        <Link to="/auth" className="rounded-lg border border-slate-300 px-5 py-2.5 font-semibold hover:bg-slate-50">
+        <Link
+          to="/auth"
+          className="rounded-lg border border-slate-300 px-5 py-2.5 font-semibold hover:bg-slate-50"
+        >
           {t("notFound.portal")}
         </Link>
       </div>
@@ -23,15 +29,23 @@ export function NotFoundPage() {
 
 export function ErrorPage({ status, detail }: { status: number; detail?: string }) {
   const t = useT();
-  const explanation = status === 403 ? t("error.forbidden") : status === 400 ? t("error.badRequest") : t("error.body");
+  const explanation =
+    status === 403 ? t("error.forbidden") : status === 400 ? t("error.badRequest") : t("error.body");
   return (
     <section className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center">
       <title>Error | Río Clínica</title>
       <p className="text-5xl font-black text-accent">{status}</p>
       <h1 className="mt-4 text-3xl font-bold">{t("error.title")}</h1>
       <p className="mt-3 text-slate-600">{explanation}</p>
-      {detail && <pre className="mt-6 max-w-full overflow-auto rounded bg-slate-100 p-4 text-left text-xs">{detail}</pre>}
-      <Link to="/" className="mt-8 rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800">
+      {detail && (
+        <pre className="mt-6 max-w-full overflow-auto rounded bg-slate-100 p-4 text-left text-xs">
+          {detail}
+        </pre>
+      )}
+      <Link
+        to="/"
+        className="mt-8 rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+      >
         {t("error.home")}
       </Link>
     </section>

@@ -29,7 +29,7 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
   const { clinic } = useAppData();
   const t = useT();
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
         <Link to="/" className="flex items-center gap-2 font-bold text-ink">
           <Stethoscope aria-hidden className="size-6 text-brand-700" />

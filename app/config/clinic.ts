@@ -50,7 +50,11 @@ export const defaultClinic: ClinicFacts = {
 };
 
 /** Replaces `{{clinic.key}}` placeholders in content files with the clinic's facts. */
-export function fillClinicPlaceholders(text: string, clinic: ClinicFacts, formatPhone: (e164: string) => string) {
+export function fillClinicPlaceholders(
+  text: string,
+  clinic: ClinicFacts,
+  formatPhone: (e164: string) => string,
+) {
   const values: Record<string, string> = {
     name: clinic.name,
     phone: formatPhone(clinic.phone),

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { helperReply, helperTopic, normalizeForMatching } from "./helper-replies";
 
-const facts = { phone: "+56 2 2345 6789", mobile: "+56 9 8765 4321", hours: "lunes a viernes de 9:00 a 18:00", emergencyNumber: "131" };
+const facts = {
+  phone: "+56 2 2345 6789",
+  mobile: "+56 9 8765 4321",
+  hours: "lunes a viernes de 9:00 a 18:00",
+  emergencyNumber: "131",
+};
 
 describe("helperTopic", () => {
   it.each([

@@ -19,7 +19,10 @@ export interface HelperReply {
 
 /** Lower-case and strip accents so "Implántes" matches "implante". */
 export function normalizeForMatching(text: string): string {
-  return text.toLocaleLowerCase("es-CL").normalize("NFD").replace(/\p{Diacritic}/gu, "");
+  return text
+    .toLocaleLowerCase("es-CL")
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "");
 }
 
 // Pain comes first: someone in pain who also asks about prices needs the urgent answer.
@@ -33,7 +36,10 @@ const topics: ReadonlyArray<{ topic: Exclude<HelperTopic, "default">; keywords: 
 
 export function helperTopic(message: string): HelperTopic {
   const normalized = normalizeForMatching(message);
-  return topics.find(({ keywords }) => keywords.some((keyword) => normalized.includes(keyword)))?.topic ?? "default";
+  return (
+    topics.find(({ keywords }) => keywords.some((keyword) => normalized.includes(keyword)))?.topic ??
+    "default"
+  );
 }
 
 export function helperReply(message: string, facts: HelperFacts): HelperReply {

@@ -40,11 +40,23 @@ describe("scoreLead rows", () => {
 
 describe("scenarios of spec 001 §5", () => {
   it("hot scenario scores 85", () => {
-    const result = scoreLead({ ...base, urgency: "inmediato", budget: "alto", treatment: "implantes", message: longMessage });
+    const result = scoreLead({
+      ...base,
+      urgency: "inmediato",
+      budget: "alto",
+      treatment: "implantes",
+      message: longMessage,
+    });
     expect(result).toMatchObject({ score: 85, level: "hot" });
   });
   it("warm scenario scores 55", () => {
-    const result = scoreLead({ ...base, urgency: "1-mes", budget: "medio", treatment: "ortodoncia", message: longMessage });
+    const result = scoreLead({
+      ...base,
+      urgency: "1-mes",
+      budget: "medio",
+      treatment: "ortodoncia",
+      message: longMessage,
+    });
     expect(result).toMatchObject({ score: 55, level: "warm" });
   });
   it("cold scenario scores 25", () => {

@@ -39,7 +39,11 @@ const present = (value: string | null | undefined) => Boolean(value && value.tri
 const rules: readonly Rule[] = [
   { applies: (lead) => lead.urgency === "inmediato", points: 30, reason: "Necesidad inmediata" },
   { applies: (lead) => lead.urgency === "1-mes", points: 20, reason: "Interés a corto plazo" },
-  { applies: (lead) => lead.budget === "alto" || lead.budget === "medio", points: 25, reason: "Presupuesto adecuado" },
+  {
+    applies: (lead) => lead.budget === "alto" || lead.budget === "medio",
+    points: 25,
+    reason: "Presupuesto adecuado",
+  },
   {
     applies: (lead) => lead.treatment === "implantes" || lead.treatment === "estetica",
     points: 20,

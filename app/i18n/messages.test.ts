@@ -4,7 +4,8 @@ import { catalogues, localeCookie, resolveLocale } from "./messages";
 describe("catalogues", () => {
   it("has the same keys and no empty text in both locales", () => {
     expect(Object.keys(catalogues.en).toSorted()).toEqual(Object.keys(catalogues.es).toSorted());
-    for (const text of [...Object.values(catalogues.es), ...Object.values(catalogues.en)]) expect(text.trim()).not.toBe("");
+    for (const text of [...Object.values(catalogues.es), ...Object.values(catalogues.en)])
+      expect(text.trim()).not.toBe("");
   });
 });
 

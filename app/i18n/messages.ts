@@ -67,7 +67,8 @@ const en: Record<MessageKey, string> = {
   "notFound.home": "Back to home",
   "notFound.portal": "Go to the Patient Portal",
   "error.title": "Unexpected Application Error!",
-  "error.body": "Something went wrong. It has been logged; please try again in a few minutes or go back home.",
+  "error.body":
+    "Something went wrong. It has been logged; please try again in a few minutes or go back home.",
   "error.badRequest": "The request is not valid. Check the data and try again.",
   "error.forbidden": "You do not have permission to see this page.",
   "error.home": "Back to home",

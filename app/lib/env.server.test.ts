@@ -39,7 +39,9 @@ describe("parseEnv", () => {
   });
 
   it("lets the clinic facts be overridden", () => {
-    const facts = clinicFacts(parseEnv({ CLINIC_PHONE: "+56229998888", PUBLIC_BASE_URL: "https://clinica.example" }));
+    const facts = clinicFacts(
+      parseEnv({ CLINIC_PHONE: "+56229998888", PUBLIC_BASE_URL: "https://clinica.example" }),
+    );
     expect(facts.phone).toBe("+56229998888");
     expect(facts.siteUrl).toBe("https://clinica.example");
   });

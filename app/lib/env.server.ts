@@ -21,13 +21,22 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag,
   PUBLIC_BASE_URL: optionalUrl,
   MEDIA_BASE_URL: z.string().min(1).default("/media"),
-  MEDIA_ACCOUNT_ID: z.string().regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -").default("clinica-demo"),
+  MEDIA_ACCOUNT_ID: z
+    .string()
+    .regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -")
+    .default("clinica-demo"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: z.string().default("loopback"),
   SSR_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   CLINIC_NAME: z.string().min(1).optional(),
-  CLINIC_PHONE: z.string().regex(/^\+56\d{9}$/, "formato E.164 chileno, p. ej. +56223456789").optional(),
-  CLINIC_MOBILE: z.string().regex(/^\+569\d{8}$/, "móvil E.164 chileno, p. ej. +56987654321").optional(),
+  CLINIC_PHONE: z
+    .string()
+    .regex(/^\+56\d{9}$/, "formato E.164 chileno, p. ej. +56223456789")
+    .optional(),
+  CLINIC_MOBILE: z
+    .string()
+    .regex(/^\+569\d{8}$/, "móvil E.164 chileno, p. ej. +56987654321")
+    .optional(),
   CLINIC_EMAIL: z.email().optional(),
   CLINIC_ADMIN_EMAIL: z.email().optional(),
   CLINIC_PRIVACY_EMAIL: z.email().optional(),

@@ -11,7 +11,14 @@ interface PageMetaInput {
 }
 
 /** Title, description, canonical URL and Open Graph tags for one page. */
-export function pageMeta({ title, description, path, clinic, image, type = "website" }: PageMetaInput): MetaDescriptor[] {
+export function pageMeta({
+  title,
+  description,
+  path,
+  clinic,
+  image,
+  type = "website",
+}: PageMetaInput): MetaDescriptor[] {
   const url = new URL(path, clinic.siteUrl).toString();
   const imageUrl = new URL(image ?? "/media/og-image.jpg", clinic.siteUrl).toString();
   return [
@@ -30,8 +37,11 @@ export function pageMeta({ title, description, path, clinic, image, type = "webs
 }
 
 /** The clinic facts of the root loader, as seen from a route's `meta` function. */
-export function clinicFromMatches(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): ClinicFacts {
-  const root = matches.find((match) => match?.id === "root")?.loaderData as { clinic?: ClinicFacts } | undefined;
+export function clinicFromMatches(
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
+): ClinicFacts {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as
+    { clinic?: ClinicFacts } | undefined;
   if (!root?.clinic) throw new Error("root loader data missing");
   return root.clinic;
 }

@@ -18,9 +18,23 @@ test.describe("landing page", () => {
     const nav = header.getByRole("navigation", { name: "Navegación principal" });
     await expect(nav).toBeVisible();
     for (const link of navLinks) {
-      await expect(nav.getByRole("link", { name: link.name, exact: true })).toHaveAttribute("href", link.href);
+      await expect(nav.getByRole("link", { name: link.name, exact: true })).toHaveAttribute(
+        "href",
+        link.href,
+      );
     }
     await expect(header.getByRole("link", { name: "Portal Paciente" })).toHaveAttribute("href", "/auth");
+  });
+
+  test("header anchor links bring their section into view", async ({ page }) => {
+    await openLanding(page);
+    const nav = page.getByRole("banner").getByRole("navigation", { name: "Navegación principal" });
+    await nav.getByRole("link", { name: "Contacto", exact: true }).click();
+    await expect(page).toHaveURL(/#contacto$/);
+    await expect(page.getByRole("heading", { name: "Contacto", level: 2 })).toBeInViewport();
+    await nav.getByRole("link", { name: "Tratamientos", exact: true }).click();
+    await expect(page).toHaveURL(/#tratamientos$/);
+    await expect(page.getByRole("heading", { name: "Tratamientos", level: 2 })).toBeInViewport();
   });
 
   test("hero: headline, claims and a muted looping background video", async ({ page }) => {
@@ -104,7 +118,10 @@ test.describe("landing page", () => {
     const section = page.locator("#contacto");
     await expect(section.getByRole("heading", { name: "Contacto", level: 2 })).toBeVisible();
     await expect(section.getByText("Lun - Vie: 9:00 AM - 18:00 hrs")).toBeVisible();
-    await expect(section.getByRole("link", { name: "+56 2 2345 6789" })).toHaveAttribute("href", "tel:+56223456789");
+    await expect(section.getByRole("link", { name: "+56 2 2345 6789" })).toHaveAttribute(
+      "href",
+      "tel:+56223456789",
+    );
     await expect(section.getByRole("heading", { name: "Accede a tu Portal IA" })).toBeVisible();
     await expect(section.getByRole("link", { name: "Iniciar Sesión" })).toHaveAttribute("href", "/auth");
   });
@@ -140,9 +157,7 @@ test.describe("landing page", () => {
 test.describe("mobile menu (375 px)", () => {
   test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
 
-  test("the toggle opens the menu with the same links, and a link closes it and scrolls to its anchor", async ({
-    page,
-  }) => {
+  test("the toggle opens the menu with the same links, and a link closes it", async ({ page }) => {
     await openLanding(page);
     const header = page.getByRole("banner");
     // The desktop navigation is hidden; the mobile one is closed.
@@ -161,21 +176,37 @@ test.describe("mobile menu (375 px)", () => {
     await expect(menu).toBeVisible();
     await expect(menu).toHaveAttribute("aria-label", "Navegación principal");
     for (const link of navLinks) {
-      await expect(menu.getByRole("link", { name: link.name, exact: true })).toHaveAttribute("href", link.href);
+      await expect(menu.getByRole("link", { name: link.name, exact: true })).toHaveAttribute(
+        "href",
+        link.href,
+      );
     }
     await expect(menu.getByRole("link", { name: "Portal Paciente" })).toHaveAttribute("href", "/auth");
 
     // Closing with the same button.
     await closeToggle.click();
     await expect(menu).toBeHidden();
-    await expect(header.getByRole("button", { name: "Abrir menú" })).toHaveAttribute("aria-expanded", "false");
+    await expect(header.getByRole("button", { name: "Abrir menú" })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
 
     // A link navigates to its anchor and closes the menu.
     await header.getByRole("button", { name: "Abrir menú" }).click();
     await menu.getByRole("link", { name: "Contacto", exact: true }).click();
     await expect(page).toHaveURL(/#contacto$/);
     await expect(menu).toBeHidden();
-    await expect(header.getByRole("button", { name: "Abrir menú" })).toHaveAttribute("aria-expanded", "false");
+    await expect(header.getByRole("button", { name: "Abrir menú" })).toHaveAttribute(
+      "aria-expanded",
+      "false",
+    );
+  });
+
+  test("a menu link scrolls its section into view", async ({ page }) => {
+    await openLanding(page);
+    await page.getByRole("button", { name: "Abrir menú" }).click();
+    await page.locator("#menu-movil").getByRole("link", { name: "Contacto", exact: true }).click();
+    await expect(page).toHaveURL(/#contacto$/);
     await expect(page.getByRole("heading", { name: "Contacto", level: 2 })).toBeInViewport();
   });
 });

@@ -32,7 +32,11 @@ function recordLeadPosts(page: Page) {
   const responses: Response[] = [];
   page.on("response", (response) => {
     const url = new URL(response.url());
-    if (response.request().method() === "POST" && url.pathname === "/" && url.search.includes("index")) {
+    if (
+      response.request().method() === "POST" &&
+      /^\/(_\.data|_root\.data)?$/.test(url.pathname) &&
+      url.search.includes("index")
+    ) {
       responses.push(response);
     }
   });

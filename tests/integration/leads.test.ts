@@ -43,7 +43,9 @@ describe("lead capture action", () => {
   it("stores a scored lead and answers with the level's promise", async () => {
     const phone = uniquePhone();
     // Typed the way people do; stored as E.164.
-    const fields = validLead({ phone: `${phone.slice(0, 3)} ${phone.slice(3, 4)} ${phone.slice(4, 8)}-${phone.slice(8)}` });
+    const fields = validLead({
+      phone: `${phone.slice(0, 3)} ${phone.slice(3, 4)} ${phone.slice(4, 8)}-${phone.slice(8)}`,
+    });
     const { status, body } = await submit(fields);
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true });
@@ -80,16 +82,34 @@ describe("lead capture action", () => {
     const fields = validLead({ phone: "12345", name: `Sin Teléfono ${randomUUID()}` });
     const { status, body } = await submit(fields);
     expect(status).toBe(400);
-    expect(body).toEqual({ ok: false, errors: { phone: expect.stringContaining("teléfono chileno válido") } });
+    expect(body).toEqual({
+      ok: false,
+      errors: { phone: expect.stringContaining("teléfono chileno válido") },
+    });
     const db = await getDb();
     expect(await db.select().from(leads).where(eq(leads.name, fields.name))).toHaveLength(0);
   });
 
   it("lists every invalid field and requires consent", async () => {
-    const { status, body } = await submit({ name: "", phone: "", treatment: "x", urgency: "", budget: "", email: "no" });
+    const { status, body } = await submit({
+      name: "",
+      phone: "",
+      treatment: "x",
+      urgency: "",
+      budget: "",
+      email: "no",
+    });
     expect(status).toBe(400);
     if (body.ok) throw new Error("expected errors");
-    expect(Object.keys(body.errors).toSorted()).toEqual(["budget", "consent", "email", "name", "phone", "treatment", "urgency"]);
+    expect(Object.keys(body.errors).toSorted()).toEqual([
+      "budget",
+      "consent",
+      "email",
+      "name",
+      "phone",
+      "treatment",
+      "urgency",
+    ]);
     expect(body.errors.consent).toContain("Política de Privacidad");
   });
 
@@ -112,7 +132,13 @@ describe("lead capture action", () => {
       validLead({ treatment: "ortodoncia", urgency: "1-mes", budget: "medio", email: "" }),
     );
     const cold = await submit(
-      validLead({ treatment: "evaluacion", urgency: "evaluando", budget: "consultar", email: "", message: "Hola" }),
+      validLead({
+        treatment: "evaluacion",
+        urgency: "evaluando",
+        budget: "consultar",
+        email: "",
+        message: "Hola",
+      }),
     );
     expect(warm.body.ok && warm.body.promise.title).toContain("2 a 4 horas");
     expect(cold.body.ok && cold.body.promise.title).toContain("24 a 48 horas");
@@ -126,7 +152,12 @@ describe("lead capture action", () => {
   });
 
   it("ignores fields it does not know (no score or level from the browser)", async () => {
-    const fields = { ...validLead({ urgency: "evaluando", budget: "bajo", treatment: "evaluacion", email: "", message: "" }), score: "100", level: "hot", status: "converted" };
+    const fields = {
+      ...validLead({ urgency: "evaluando", budget: "bajo", treatment: "evaluacion", email: "", message: "" }),
+      score: "100",
+      level: "hot",
+      status: "converted",
+    };
     await submit(fields);
     const [lead] = await leadsByPhone(fields.phone);
     expect(lead).toMatchObject({ score: 0, level: "cold", status: "new" });

@@ -14,39 +14,76 @@ type Result = { ok: true; reference: string } | { ok: false; errors: Record<stri
 describe("/eliminar-datos", () => {
   it("stores a valid request with status new and gives a reference", async () => {
     const email = `${randomUUID()}@example.com`;
-    const fields = { submissionId: randomUUID(), requestType: "eliminacion", name: "Pedro Soto", email, phone: "", rut: "12.345.678-5", details: "Quiero borrar mis datos de contacto.", consent: "on" };
-    const { status, body } = unwrap<Result>(await dataRightsAction(routeArgs(formRequest("/eliminar-datos", fields))));
+    const fields = {
+      submissionId: randomUUID(),
+      requestType: "eliminacion",
+      name: "Pedro Soto",
+      email,
+      phone: "",
+      rut: "12.345.678-5",
+      details: "Quiero borrar mis datos de contacto.",
+      consent: "on",
+    };
+    const { status, body } = unwrap<Result>(
+      await dataRightsAction(routeArgs(formRequest("/eliminar-datos", fields))),
+    );
     expect(status).toBe(200);
     expect(body.ok).toBe(true);
     const db = await getDb();
     const rows = await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ requestType: "eliminacion", status: "new", rut: "12.345.678-5", phone: null });
+    expect(rows[0]).toMatchObject({
+      requestType: "eliminacion",
+      status: "new",
+      rut: "12.345.678-5",
+      phone: null,
+    });
     // A second submit of the same form changes nothing.
     await dataRightsAction(routeArgs(formRequest("/eliminar-datos", fields)));
-    expect(await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email))).toHaveLength(1);
+    expect(
+      await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email)),
+    ).toHaveLength(1);
   });
 
   it("refuses an unknown right and a bad e-mail in Spanish, storing nothing", async () => {
     const name = `Mala ${randomUUID()}`;
     const { status, body } = unwrap<Result>(
-      await dataRightsAction(routeArgs(formRequest("/eliminar-datos", { requestType: "borrar-todo", name, email: "x@", consent: "on" }))),
+      await dataRightsAction(
+        routeArgs(
+          formRequest("/eliminar-datos", { requestType: "borrar-todo", name, email: "x@", consent: "on" }),
+        ),
+      ),
     );
     expect(status).toBe(400);
     expect(body).toEqual({
       ok: false,
-      errors: { requestType: "Elige el derecho que quieres ejercer.", email: expect.stringContaining("e-mail válido") },
+      errors: {
+        requestType: "Elige el derecho que quieres ejercer.",
+        email: expect.stringContaining("e-mail válido"),
+      },
     });
     const db = await getDb();
-    expect(await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.name, name))).toHaveLength(0);
+    expect(await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.name, name))).toHaveLength(
+      0,
+    );
   });
 });
 
 describe("/devolver-llamada", () => {
   it("stores the phone as E.164", async () => {
     const name = `Lucía ${randomUUID().slice(0, 8)}`;
-    const fields = { submissionId: randomUUID(), name, phone: "(2) 2345 6789", email: "", preferredTime: "tarde", reason: "Consulta por mis datos", consent: "on" };
-    const { body } = unwrap<Result>(await callbackAction(routeArgs(formRequest("/devolver-llamada", fields))));
+    const fields = {
+      submissionId: randomUUID(),
+      name,
+      phone: "(2) 2345 6789",
+      email: "",
+      preferredTime: "tarde",
+      reason: "Consulta por mis datos",
+      consent: "on",
+    };
+    const { body } = unwrap<Result>(
+      await callbackAction(routeArgs(formRequest("/devolver-llamada", fields))),
+    );
     expect(body.ok).toBe(true);
     const db = await getDb();
     const [row] = await db.select().from(callbackRequests).where(eq(callbackRequests.name, name));
@@ -55,7 +92,9 @@ describe("/devolver-llamada", () => {
 
   it("refuses an invalid phone and a missing consent", async () => {
     const { status, body } = unwrap<Result>(
-      await callbackAction(routeArgs(formRequest("/devolver-llamada", { name: "Luis", phone: "555", preferredTime: "tarde" }))),
+      await callbackAction(
+        routeArgs(formRequest("/devolver-llamada", { name: "Luis", phone: "555", preferredTime: "tarde" })),
+      ),
     );
     expect(status).toBe(400);
     expect(body.ok).toBe(false);

@@ -11,7 +11,11 @@ const root = path.resolve(import.meta.dirname, "../..");
 const nodeBinary = process.execPath;
 const dataDir = mkdtempSync(path.join(tmpdir(), "clinica-lifecycle-"));
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   let output = "";
   const child = spawn(nodeBinary, ["server.mjs"], {
     cwd: root,
@@ -29,7 +33,8 @@ async function waitForHealth(port: number, timeoutMs = 20_000) {
   while (Date.now() < deadline) {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (response.ok) return (await response.json()) as { status: string; database: { ok: boolean; kind: string } };
+      if (response.ok)
+        return (await response.json()) as { status: string; database: { ok: boolean; kind: string } };
     } catch {
       // not listening yet
     }

@@ -1,9 +1,17 @@
 import { RouterContextProvider } from "react-router";
 
 /** The arguments React Router passes to a loader/action, for calling route modules directly in tests. */
-export function routeArgs<P extends Record<string, string> = Record<string, string>>(request: Request, params?: P) {
+export function routeArgs<P extends Record<string, string> = Record<string, string>>(
+  request: Request,
+  params?: P,
+) {
   // oxlint-disable-next-line typescript/no-explicit-any -- each route's generated Args type differs only in params
-  return { request, params: params ?? {}, context: new RouterContextProvider(), url: new URL(request.url) } as any;
+  return {
+    request,
+    params: params ?? {},
+    context: new RouterContextProvider(),
+    url: new URL(request.url),
+  } as any;
 }
 
 export function formRequest(path: string, fields: Record<string, string>, init: RequestInit = {}) {
@@ -16,7 +24,12 @@ export function formRequest(path: string, fields: Record<string, string>, init: 
 
 /** Unwraps `data()` results (DataWithResponseInit) and plain objects alike. */
 export function unwrap<T>(result: unknown): { status: number; body: T } {
-  if (result && typeof result === "object" && "type" in result && (result as { type: string }).type === "DataWithResponseInit") {
+  if (
+    result &&
+    typeof result === "object" &&
+    "type" in result &&
+    (result as { type: string }).type === "DataWithResponseInit"
+  ) {
     const value = result as unknown as { data: T; init: ResponseInit | null };
     return { status: value.init?.status ?? 200, body: value.data };
   }

@@ -18,6 +18,10 @@ export function buttonClass(variant: ButtonVariant = "primary", className?: stri
   );
 }
 
-export function Button({ variant, className, ...props }: React.ComponentProps<"button"> & { variant?: ButtonVariant }) {
+export function Button({
+  variant,
+  className,
+  ...props
+}: React.ComponentProps<"button"> & { variant?: ButtonVariant }) {
   return <button {...props} className={buttonClass(variant, className)} />;
 }

@@ -1,6 +1,12 @@
 import type { ArticleCategory, ArticleMeta } from "~/content/articles";
 
-export const categoryFilters = ["Todos", "Tecnología IA", "Implantología", "Estética Dental", "Estética Facial"] as const;
+export const categoryFilters = [
+  "Todos",
+  "Tecnología IA",
+  "Implantología",
+  "Estética Dental",
+  "Estética Facial",
+] as const;
 export type CategoryFilter = (typeof categoryFilters)[number];
 
 export function parseCategory(value: string | null): CategoryFilter {

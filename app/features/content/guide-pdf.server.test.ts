@@ -16,7 +16,15 @@ describe("parseBlocks", () => {
 describe("renderGuidePdf", () => {
   it("produces a PDF document with the guide's title in its metadata", async () => {
     const pdf = await renderGuidePdf(
-      { slug: "x", title: "Guía de prueba ñandú", description: "d", category: "c", pages: 1, image: "i", imageAlt: "a" },
+      {
+        slug: "x",
+        title: "Guía de prueba ñandú",
+        description: "d",
+        category: "c",
+        pages: 1,
+        image: "i",
+        imageAlt: "a",
+      },
       "## Capítulo\nTexto con **negrita** y [enlace](/blog).",
       "Clínica",
       "http://localhost",

@@ -1,9 +1,7 @@
 import PDFDocument from "pdfkit";
 import type { GuideMeta } from "~/content/guides";
 
-type Block =
-  | { kind: "h2" | "h3" | "p"; text: string }
-  | { kind: "ul" | "ol"; items: string[] };
+type Block = { kind: "h2" | "h3" | "p"; text: string } | { kind: "ul" | "ol"; items: string[] };
 
 /** Parses the small markdown subset our content uses (headings, paragraphs, lists). */
 export function parseBlocks(markdown: string): Block[] {
@@ -40,7 +38,12 @@ function plain(text: string): string {
   return text.replace(/\*\*(.+?)\*\*/g, "$1").replace(/\[([^\]]+)\]\(([^)]+)\)/g, "$1");
 }
 
-export function renderGuidePdf(guide: GuideMeta, markdown: string, clinicName: string, siteUrl: string): Promise<Buffer> {
+export function renderGuidePdf(
+  guide: GuideMeta,
+  markdown: string,
+  clinicName: string,
+  siteUrl: string,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: "A4",
@@ -58,15 +61,30 @@ export function renderGuidePdf(guide: GuideMeta, markdown: string, clinicName: s
     doc.rect(0, 0, doc.page.width, 220).fill("#0f766e");
     doc.fillColor("#ffffff").font("Helvetica-Bold").fontSize(12).text("GUÍA GRATUITA", 64, 70);
     doc.fontSize(28).text(guide.title, 64, 95, { width: doc.page.width - 128 });
-    doc.fillColor("#0f172a").font("Helvetica").fontSize(12).text(guide.description, 64, 250, { width: doc.page.width - 128 });
-    doc.moveDown(0.5).fillColor("#475569").fontSize(10).text(`${clinicName} · ${guide.category} · ${siteUrl}`);
+    doc
+      .fillColor("#0f172a")
+      .font("Helvetica")
+      .fontSize(12)
+      .text(guide.description, 64, 250, { width: doc.page.width - 128 });
+    doc
+      .moveDown(0.5)
+      .fillColor("#475569")
+      .fontSize(10)
+      .text(`${clinicName} · ${guide.category} · ${siteUrl}`);
     doc.addPage();
 
     for (const block of parseBlocks(markdown)) {
       doc.fillColor("#0f172a");
-      if (block.kind === "h2") doc.moveDown(0.8).font("Helvetica-Bold").fontSize(17).text(plain(block.text)).moveDown(0.3);
-      else if (block.kind === "h3") doc.moveDown(0.5).font("Helvetica-Bold").fontSize(13).text(plain(block.text)).moveDown(0.2);
-      else if (block.kind === "p") doc.font("Helvetica").fontSize(11).text(plain(block.text), { align: "justify", lineGap: 2 }).moveDown(0.6);
+      if (block.kind === "h2")
+        doc.moveDown(0.8).font("Helvetica-Bold").fontSize(17).text(plain(block.text)).moveDown(0.3);
+      else if (block.kind === "h3")
+        doc.moveDown(0.5).font("Helvetica-Bold").fontSize(13).text(plain(block.text)).moveDown(0.2);
+      else if (block.kind === "p")
+        doc
+          .font("Helvetica")
+          .fontSize(11)
+          .text(plain(block.text), { align: "justify", lineGap: 2 })
+          .moveDown(0.6);
       else if (block.kind === "ul" || block.kind === "ol") {
         doc.font("Helvetica").fontSize(11);
         block.items.forEach((item, index) => {

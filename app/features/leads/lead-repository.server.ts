@@ -6,8 +6,15 @@ export type NewLeadRow = typeof leads.$inferInsert;
 export type LeadRow = typeof leads.$inferSelect;
 
 /** Inserts unless a lead with the same submission id exists; returns the stored row either way. */
-export async function insertLeadOnce(db: Database, row: NewLeadRow): Promise<{ lead: LeadRow; created: boolean }> {
-  const inserted = await db.insert(leads).values(row).onConflictDoNothing({ target: leads.submissionId }).returning();
+export async function insertLeadOnce(
+  db: Database,
+  row: NewLeadRow,
+): Promise<{ lead: LeadRow; created: boolean }> {
+  const inserted = await db
+    .insert(leads)
+    .values(row)
+    .onConflictDoNothing({ target: leads.submissionId })
+    .returning();
   if (inserted[0]) return { lead: inserted[0], created: true };
   const [existing] = await db.select().from(leads).where(eq(leads.submissionId, row.submissionId)).limit(1);
   if (!existing) throw new Error("lead vanished after a submission-id conflict");

@@ -26,4 +26,3 @@ export const leadFormSchema = z.object({
 
 export type LeadFormInput = z.input<typeof leadFormSchema>;
 export type LeadForm = z.output<typeof leadFormSchema>;
-

@@ -18,7 +18,11 @@ export interface CaptureLeadResult {
  * Scores and stores a lead. Idempotent: the same submission id, or the same phone, treatment and message within
  * ten minutes, returns the lead already stored instead of creating a second one. Resolves only after the commit.
  */
-export async function captureLead(db: Database, form: LeadForm, now = new Date()): Promise<CaptureLeadResult> {
+export async function captureLead(
+  db: Database,
+  form: LeadForm,
+  now = new Date(),
+): Promise<CaptureLeadResult> {
   const { score, level, reasons } = scoreLead(form);
   const candidate = { phone: form.phone, treatment: form.treatment, message: form.message };
 

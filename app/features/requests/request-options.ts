@@ -1,5 +1,11 @@
 /** Choices of the request forms (client-safe, no zod). */
-export const dataRightsTypes = ["acceso", "rectificacion", "eliminacion", "portabilidad", "oposicion"] as const;
+export const dataRightsTypes = [
+  "acceso",
+  "rectificacion",
+  "eliminacion",
+  "portabilidad",
+  "oposicion",
+] as const;
 
 export const dataRightsLabels: Record<(typeof dataRightsTypes)[number], string> = {
   acceso: "Acceso: saber qué datos tienen sobre mí",

@@ -6,7 +6,10 @@ import { logger } from "~/lib/logger.server";
 import type { CallbackRequest, DataRightsRequest } from "./request-schemas";
 
 /** Stores a data-subject request once per submission id; resolves after the commit. */
-export async function recordDataRightsRequest(db: Database, input: DataRightsRequest): Promise<{ id: string }> {
+export async function recordDataRightsRequest(
+  db: Database,
+  input: DataRightsRequest,
+): Promise<{ id: string }> {
   const submissionId = input.submissionId ?? randomUUID();
   const [row] = await db
     .insert(dataRightsRequests)

@@ -21,7 +21,10 @@ export default function AuthPlaceholder() {
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-50 px-4 py-12">
       <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
-        <Link to="/" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+        <Link
+          to="/"
+          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+        >
           <ArrowLeft aria-hidden className="size-4" /> Volver al inicio
         </Link>
         <h1 className="mt-6 text-2xl font-bold">{t("auth.placeholderTitle")}</h1>

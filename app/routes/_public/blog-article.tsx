@@ -32,11 +32,16 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
   const { media } = useAppData();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
-      <Link to="/blog" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+      <Link
+        to="/blog"
+        className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+      >
         <ArrowLeft aria-hidden className="size-4" /> Volver al blog
       </Link>
       <p className="mt-6">
-        <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-800">{article.category}</span>
+        <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-800">
+          {article.category}
+        </span>
       </p>
       <h1 className="mt-3 text-3xl font-extrabold leading-tight sm:text-4xl">{article.title}</h1>
       <p className="mt-4 flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-600">

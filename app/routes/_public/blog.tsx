@@ -44,8 +44,8 @@ export default function Blog() {
         <div className="mx-auto max-w-6xl px-4">
           <h1 className="text-4xl font-extrabold">Blog y Recursos Gratuitos</h1>
           <p className="mt-4 max-w-2xl text-lg text-slate-200">
-            Guías descargables y artículos escritos por nuestros especialistas en odontología, estética facial e
-            inteligencia artificial.
+            Guías descargables y artículos escritos por nuestros especialistas en odontología, estética facial
+            e inteligencia artificial.
           </p>
         </div>
       </section>
@@ -56,7 +56,10 @@ export default function Blog() {
         </h2>
         <ul className="mt-8 grid gap-6 md:grid-cols-3">
           {guides.map((guide) => (
-            <li key={guide.slug} className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm">
+            <li
+              key={guide.slug}
+              className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm"
+            >
               <div className="relative">
                 <img
                   src={mediaUrl(media, guide.image)}
@@ -111,7 +114,10 @@ export default function Blog() {
               <label htmlFor="blog-search" className="sr-only">
                 Buscar artículos
               </label>
-              <Search aria-hidden className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500" />
+              <Search
+                aria-hidden
+                className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-500"
+              />
               <input
                 id="blog-search"
                 type="search"
@@ -133,7 +139,9 @@ export default function Blog() {
                   onClick={() => update({ categoria: value })}
                   className={cn(
                     "rounded-full px-4 py-1.5 text-sm font-medium",
-                    category === value ? "bg-brand-700 text-white" : "bg-white text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100",
+                    category === value
+                      ? "bg-brand-700 text-white"
+                      : "bg-white text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100",
                   )}
                 >
                   {value}
@@ -182,7 +190,15 @@ export default function Blog() {
   );
 }
 
-function ArticleCard({ article, media, featured }: { article: ArticleMeta; media: MediaConfig; featured?: boolean }) {
+function ArticleCard({
+  article,
+  media,
+  featured,
+}: {
+  article: ArticleMeta;
+  media: MediaConfig;
+  featured?: boolean;
+}) {
   return (
     <article
       className={cn(
@@ -196,14 +212,19 @@ function ArticleCard({ article, media, featured }: { article: ArticleMeta; media
         alt={article.imageAlt}
         width={800}
         height={450}
-        loading="lazy"
+        loading={featured ? "eager" : "lazy"}
+        fetchPriority={featured ? "high" : "auto"}
         decoding="async"
         className={cn("aspect-video w-full bg-slate-100 object-cover", featured && "md:w-1/2")}
       />
       <div className="flex flex-1 flex-col p-6">
         <p className="flex flex-wrap items-center gap-2 text-xs">
-          {featured && <span className="rounded-full bg-accent px-2.5 py-0.5 font-bold text-white">Destacado</span>}
-          <span className="rounded-full bg-brand-50 px-2.5 py-0.5 font-medium text-brand-800">{article.category}</span>
+          {featured && (
+            <span className="rounded-full bg-accent px-2.5 py-0.5 font-bold text-white">Destacado</span>
+          )}
+          <span className="rounded-full bg-brand-50 px-2.5 py-0.5 font-medium text-brand-800">
+            {article.category}
+          </span>
         </p>
         <h3 className={cn("mt-3 font-bold", featured ? "text-2xl" : "text-lg")}>{article.title}</h3>
         <p className="mt-2 flex-1 text-slate-600">{article.excerpt}</p>

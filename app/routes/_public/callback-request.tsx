@@ -13,7 +13,8 @@ import { clinicFromMatches, pageMeta } from "~/lib/seo";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
     title: "Te llamamos | Río Clínica",
-    description: "Déjanos tu teléfono y te llamamos para resolver tus dudas o atender otros derechos sobre tus datos.",
+    description:
+      "Déjanos tu teléfono y te llamamos para resolver tus dudas o atender otros derechos sobre tus datos.",
     path: "/devolver-llamada",
     clinic: clinicFromMatches(matches),
   });
@@ -37,8 +38,8 @@ export default function CallbackRequestPage({ actionData }: Route.ComponentProps
       submitLabel="Solicitar llamada"
       intro={
         <p>
-          Déjanos tu teléfono y el motivo: consultas sobre tratamientos, tus datos personales u otros derechos. Un
-          asesor te llamará en horario de atención.
+          Déjanos tu teléfono y el motivo: consultas sobre tratamientos, tus datos personales u otros
+          derechos. Un asesor te llamará en horario de atención.
         </p>
       }
     >
@@ -49,7 +50,15 @@ export default function CallbackRequestPage({ actionData }: Route.ComponentProps
           </Field>
           <Field label="Teléfono" error={errors.phone}>
             {(props) => (
-              <Input {...props} name="phone" type="tel" autoComplete="tel" placeholder="+56 9 1234 5678" required maxLength={30} />
+              <Input
+                {...props}
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                placeholder="+56 9 1234 5678"
+                required
+                maxLength={30}
+              />
             )}
           </Field>
           <Field label="E-mail (opcional)" error={errors.email}>

@@ -38,9 +38,9 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
       intro={
         <>
           <p>
-            Puedes pedir acceso, rectificación, eliminación, portabilidad u oposición al uso de tus datos. Ten en
-            cuenta que la ficha clínica debe conservarse al menos 15 años por ley; en ese caso te explicaremos qué
-            datos podemos eliminar y cuáles no.
+            Puedes pedir acceso, rectificación, eliminación, portabilidad u oposición al uso de tus datos. Ten
+            en cuenta que la ficha clínica debe conservarse al menos 15 años por ley; en ese caso te
+            explicaremos qué datos podemos eliminar y cuáles no.
           </p>
         </>
       }
@@ -62,12 +62,27 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
             {(props) => <Input {...props} name="name" autoComplete="name" required maxLength={100} />}
           </Field>
           <Field label="E-mail" error={errors.email} hint="Te responderemos a este e-mail.">
-            {(props) => <Input {...props} name="email" type="email" autoComplete="email" required maxLength={254} />}
+            {(props) => (
+              <Input {...props} name="email" type="email" autoComplete="email" required maxLength={254} />
+            )}
           </Field>
           <Field label="Teléfono (opcional)" error={errors.phone}>
-            {(props) => <Input {...props} name="phone" type="tel" autoComplete="tel" placeholder="+56 9 1234 5678" maxLength={30} />}
+            {(props) => (
+              <Input
+                {...props}
+                name="phone"
+                type="tel"
+                autoComplete="tel"
+                placeholder="+56 9 1234 5678"
+                maxLength={30}
+              />
+            )}
           </Field>
-          <Field label="RUT (opcional)" error={errors.rut} hint="Nos ayuda a encontrar tu ficha si eres paciente.">
+          <Field
+            label="RUT (opcional)"
+            error={errors.rut}
+            hint="Nos ayuda a encontrar tu ficha si eres paciente."
+          >
             {(props) => <Input {...props} name="rut" placeholder="12.345.678-5" maxLength={12} />}
           </Field>
           <Field label="Detalle de tu solicitud (opcional)" error={errors.details}>

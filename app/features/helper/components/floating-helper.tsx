@@ -1,5 +1,5 @@
 import { ClipboardList, MessageCircle } from "lucide-react";
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 
 export type HelperMode = "closed" | "chat" | "wizard";
 
@@ -9,18 +9,31 @@ const HelperPanel = lazy(() => import("./helper-panel"));
 export function FloatingHelper() {
   const [mode, setMode] = useState<HelperMode>("closed");
   const launcher = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
 
-  const close = () => {
+  // The launcher exists again only after the closed state has rendered; focus it then (keyboard users keep
+  // their place).
+  useEffect(() => {
+    if (mode === "closed" && returnFocus.current) {
+      returnFocus.current = false;
+      launcher.current?.focus();
+    }
+  }, [mode]);
+
+  const close = useCallback(() => {
+    returnFocus.current = true;
     setMode("closed");
-    launcher.current?.focus();
-  };
+  }, []);
 
   return (
     <div className="fixed bottom-4 right-4 z-50 flex flex-col items-end gap-3">
       {mode !== "closed" && (
         <Suspense
           fallback={
-            <div role="status" className="rounded-xl bg-white px-4 py-3 text-sm shadow-lg ring-1 ring-slate-200">
+            <div
+              role="status"
+              className="rounded-xl bg-white px-4 py-3 text-sm shadow-lg ring-1 ring-slate-200"
+            >
               Cargando asistente...
             </div>
           }

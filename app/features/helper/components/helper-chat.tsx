@@ -72,7 +72,13 @@ export function HelperChat() {
           Instant response
         </span>
       </div>
-      <div ref={log} role="log" aria-live="polite" aria-label="Conversación con Rio" className="flex-1 space-y-3 overflow-y-auto p-4">
+      <div
+        ref={log}
+        role="log"
+        aria-live="polite"
+        aria-label="Conversación con Rio"
+        className="flex-1 space-y-3 overflow-y-auto p-4"
+      >
         {messages.map((message) => (
           <div
             key={message.id}
@@ -140,7 +146,7 @@ export function HelperChat() {
         href={whatsappHref}
         target="_blank"
         rel="noopener noreferrer"
-        className="mx-3 mb-3 inline-flex items-center justify-center gap-2 rounded-lg bg-[#128C7E] px-3 py-2 text-sm font-semibold text-white hover:bg-[#075E54]"
+        className="mx-3 mb-3 inline-flex items-center justify-center gap-2 rounded-lg bg-[#075E54] px-3 py-2 text-sm font-semibold text-white hover:bg-[#054238]"
       >
         <MessageCircle aria-hidden className="size-4" /> Escríbenos por WhatsApp
       </a>

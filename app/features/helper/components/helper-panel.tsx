@@ -43,14 +43,23 @@ export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanel
           >
             <Minus aria-hidden className="size-4" />
           </button>
-          <button type="button" className="rounded p-1.5 hover:bg-white/15" aria-label="Cerrar" onClick={onClose}>
+          <button
+            type="button"
+            className="rounded p-1.5 hover:bg-white/15"
+            aria-label="Cerrar"
+            onClick={onClose}
+          >
             <X aria-hidden className="size-4" />
           </button>
         </div>
       </div>
       <div hidden={minimized}>
         {mode === "chat" ? <HelperChat /> : <HelperWizard onDone={onClose} />}
-        <div className="flex gap-1 border-t border-slate-200 bg-slate-50 p-2" role="group" aria-label="Modo del asistente">
+        <div
+          className="flex gap-1 border-t border-slate-200 bg-slate-50 p-2"
+          role="group"
+          aria-label="Modo del asistente"
+        >
           {(
             [
               ["chat", "Chat IA"],

@@ -7,7 +7,12 @@ import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/l
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 
 const choiceSteps = [
-  { name: "treatment", question: "¿Qué tratamiento te interesa?", values: treatments, labels: treatmentLabels },
+  {
+    name: "treatment",
+    question: "¿Qué tratamiento te interesa?",
+    values: treatments,
+    labels: treatmentLabels,
+  },
   { name: "urgency", question: "¿Cuándo te gustaría comenzar?", values: urgencies, labels: urgencyLabels },
   { name: "budget", question: "¿Qué presupuesto estimas?", values: budgets, labels: budgetLabels },
 ] as const;
@@ -34,7 +39,11 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
           {result.promise.title}
         </h3>
         <p className="mt-2 text-sm text-slate-700">{result.promise.detail}</p>
-        <button type="button" onClick={onDone} className="mt-4 rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold">
+        <button
+          type="button"
+          onClick={onDone}
+          className="mt-4 rounded-lg border border-slate-300 px-4 py-2 text-sm font-semibold"
+        >
           Cerrar
         </button>
       </div>
@@ -80,12 +89,35 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
           {choiceSteps.map(({ name }) => (
             <input key={name} type="hidden" name={name} value={choices[name] ?? ""} />
           ))}
-          {errors.form && <p role="alert" className="text-sm font-medium text-red-700">{errors.form}</p>}
+          {errors.form && (
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {errors.form}
+            </p>
+          )}
           <WizardField label="Nombre" name="name" autoComplete="name" error={errors.name} />
-          <WizardField label="Teléfono" name="phone" type="tel" autoComplete="tel" placeholder="+56 9 1234 5678" error={errors.phone} />
-          <WizardField label="E-mail (opcional)" name="email" type="email" autoComplete="email" error={errors.email} optional />
+          <WizardField
+            label="Teléfono"
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            placeholder="+56 9 1234 5678"
+            error={errors.phone}
+          />
+          <WizardField
+            label="E-mail (opcional)"
+            name="email"
+            type="email"
+            autoComplete="email"
+            error={errors.email}
+            optional
+          />
           <label className="flex items-start gap-2 text-xs text-slate-700">
-            <input type="checkbox" name="consent" required className="mt-0.5 size-4 shrink-0 accent-brand-700" />
+            <input
+              type="checkbox"
+              name="consent"
+              required
+              className="mt-0.5 size-4 shrink-0 accent-brand-700"
+            />
             <span>
               Acepto ser contactado según la{" "}
               <a href="/politica-privacidad" className="underline">
@@ -96,7 +128,9 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
           </label>
           {errors.consent && <p className="text-xs font-medium text-red-700">{errors.consent}</p>}
           {(errors.treatment || errors.urgency || errors.budget) && (
-            <p className="text-xs font-medium text-red-700">{errors.treatment ?? errors.urgency ?? errors.budget}</p>
+            <p className="text-xs font-medium text-red-700">
+              {errors.treatment ?? errors.urgency ?? errors.budget}
+            </p>
           )}
           <button
             type="submit"
@@ -108,7 +142,11 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
         </fetcher.Form>
       )}
       {step > 0 && (
-        <button type="button" onClick={() => setStep(step - 1)} className="mt-3 text-sm font-medium text-brand-700 underline">
+        <button
+          type="button"
+          onClick={() => setStep(step - 1)}
+          className="mt-3 text-sm font-medium text-brand-700 underline"
+        >
           Volver
         </button>
       )}

@@ -7,7 +7,12 @@ export function ContactSection() {
   const { clinic, user } = useAppData();
   const items = [
     { icon: Phone, label: "Teléfono", value: formatChileanPhone(clinic.phone), href: `tel:${clinic.phone}` },
-    { icon: Smartphone, label: "Celular y WhatsApp", value: formatChileanPhone(clinic.mobile), href: `tel:${clinic.mobile}` },
+    {
+      icon: Smartphone,
+      label: "Celular y WhatsApp",
+      value: formatChileanPhone(clinic.mobile),
+      href: `tel:${clinic.mobile}`,
+    },
     { icon: Mail, label: "E-mail", value: clinic.adminEmail, href: `mailto:${clinic.adminEmail}` },
     { icon: MapPin, label: "Dirección", value: clinic.address },
     { icon: Clock, label: "Horario", value: clinic.hoursShort },
@@ -42,7 +47,8 @@ export function ContactSection() {
         <div className="flex flex-col justify-center rounded-2xl bg-ink p-8 text-white">
           <h3 className="text-2xl font-bold">Accede a tu Portal IA</h3>
           <p className="mt-3 text-slate-200">
-            Revisa tus citas, documentos, radiografías y pagos, y conversa con nuestro asesor virtual las 24 horas.
+            Revisa tus citas, documentos, radiografías y pagos, y conversa con nuestro asesor virtual las 24
+            horas.
           </p>
           <Link
             to={user ? "/paciente" : "/auth"}

@@ -17,7 +17,10 @@ export function EbooksSection() {
         </p>
         <ul className="mt-10 grid gap-6 md:grid-cols-3">
           {guides.map((guide) => (
-            <li key={guide.slug} className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm">
+            <li
+              key={guide.slug}
+              className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm"
+            >
               <img
                 src={mediaUrl(media, guide.image)}
                 alt={guide.imageAlt}
@@ -43,7 +46,10 @@ export function EbooksSection() {
           ))}
         </ul>
         <div className="mt-10 text-center">
-          <Link to="/blog" className="rounded-lg border border-slate-300 px-6 py-3 font-semibold hover:bg-slate-50">
+          <Link
+            to="/blog"
+            className="rounded-lg border border-slate-300 px-6 py-3 font-semibold hover:bg-slate-50"
+          >
             Ver Blog Completo
           </Link>
         </div>

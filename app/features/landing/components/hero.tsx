@@ -23,12 +23,15 @@ export function Hero() {
     return () => reduced.removeEventListener("change", sync);
   }, []);
 
+  const poster = mediaUrl(media, "hero-poster.webp");
   return (
     <section id="home" className="relative isolate overflow-hidden bg-ink text-white">
+      {/* The poster is the largest paint: fetch it with the stylesheet, not after the scripts. */}
+      <link rel="preload" as="image" href={poster} fetchPriority="high" />
       <video
         ref={video}
         className="absolute inset-0 -z-10 size-full object-cover opacity-60"
-        poster={mediaUrl(media, "hero-poster.webp")}
+        poster={poster}
         muted
         loop
         playsInline
@@ -66,7 +69,7 @@ export function Hero() {
         </div>
         <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-4">
           {claims.map((claim) => (
-            <div key={claim.label} className="rounded-xl bg-white/10 p-4 backdrop-blur">
+            <div key={claim.label} className="rounded-xl bg-white/10 p-4">
               <dt className="text-sm text-slate-200">{claim.label}</dt>
               <dd className="order-first text-3xl font-extrabold">
                 {claim.value}

@@ -18,8 +18,11 @@ export function LandingHeader() {
     : { to: "/auth", label: t("nav.portal") };
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/95 backdrop-blur">
-      <a href="#contenido" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
+      <a
+        href="#contenido"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2"
+      >
         {t("nav.skipToContent")}
       </a>
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
@@ -57,7 +60,12 @@ export function LandingHeader() {
           </button>
         </div>
       </div>
-      <nav id="menu-movil" aria-label={t("nav.mainLabel")} hidden={!open} className="border-t border-slate-200 md:hidden">
+      <nav
+        id="menu-movil"
+        aria-label={t("nav.mainLabel")}
+        hidden={!open}
+        className="border-t border-slate-200 md:hidden"
+      >
         <ul className="space-y-1 px-4 py-3">
           {links.map((link) => (
             <li key={link.href}>

@@ -30,7 +30,9 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/10">
         <div className="mx-auto flex max-w-6xl flex-wrap justify-between gap-3 px-4 py-6 text-sm">
-          <p>© {year} {clinic.name}. Todos los derechos reservados.</p>
+          <p>
+            © {year} {clinic.name}. Todos los derechos reservados.
+          </p>
           <p className="flex gap-4">
             <Link to="/politica-privacidad" className="hover:text-white">
               Política de Privacidad

@@ -72,7 +72,13 @@ export function TestimonialsSection() {
             data-testid="testimonial-video"
           >
             <source src={mediaUrl(media, "testimonio.mp4")} type="video/mp4" />
-            <track kind="captions" srcLang="es" label="Español" src={mediaUrl(media, "testimonio.vtt")} default />
+            <track
+              kind="captions"
+              srcLang="es"
+              label="Español"
+              src={mediaUrl(media, "testimonio.vtt")}
+              default
+            />
           </video>
           <figcaption className="mt-3 text-center text-sm text-slate-600">
             Testimonio en video: la experiencia de una paciente con implantes dentales.

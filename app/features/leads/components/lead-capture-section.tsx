@@ -31,15 +31,19 @@ export function LeadCaptureSection() {
   const errors = result && !result.ok ? result.errors : {};
 
   return (
-    <section id="lead-capture" aria-labelledby="lead-capture-titulo" className="scroll-mt-20 bg-brand-50 py-20">
+    <section
+      id="lead-capture"
+      aria-labelledby="lead-capture-titulo"
+      className="scroll-mt-20 bg-brand-50 py-20"
+    >
       <div className="mx-auto grid max-w-6xl gap-10 px-4 lg:grid-cols-5">
         <div className="lg:col-span-2">
           <h2 id="lead-capture-titulo" className="text-3xl font-bold">
             Agenda tu evaluación gratuita
           </h2>
           <p className="mt-3 text-slate-700">
-            Cuéntanos qué necesitas y un asesor te contactará. La primera evaluación no tiene costo y sales con un
-            diagnóstico y un presupuesto claro, válido por 30 días.
+            Cuéntanos qué necesitas y un asesor te contactará. La primera evaluación no tiene costo y sales
+            con un diagnóstico y un presupuesto claro, válido por 30 días.
           </p>
           <ul className="mt-6 list-disc space-y-2 pl-5 text-slate-700">
             <li>Diagnóstico asistido por IA y revisado por tu especialista</li>
@@ -53,12 +57,7 @@ export function LeadCaptureSection() {
               <CheckCircle2 aria-hidden className="mx-auto size-12 text-brand-700" />
               <p className="mt-4 text-xl font-semibold">{result.promise.title}</p>
               <p className="mt-2 text-slate-700">{result.promise.detail}</p>
-              <Button
-                type="button"
-                variant="secondary"
-                className="mt-6"
-                onClick={() => fetcher.reset()}
-              >
+              <Button type="button" variant="secondary" className="mt-6" onClick={() => fetcher.reset()}>
                 Enviar otra solicitud
               </Button>
             </div>
@@ -72,13 +71,23 @@ export function LeadCaptureSection() {
               <SubmissionIdField />
               <input type="hidden" name="source" value="web" />
               {errors.form && (
-                <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2">
+                <p
+                  role="alert"
+                  className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2"
+                >
                   {errors.form}
                 </p>
               )}
               <Field label="Nombre completo" error={errors.name}>
                 {(props) => (
-                  <Input {...props} name="name" autoComplete="name" required maxLength={100} readOnly={busy} />
+                  <Input
+                    {...props}
+                    name="name"
+                    autoComplete="name"
+                    required
+                    maxLength={100}
+                    readOnly={busy}
+                  />
                 )}
               </Field>
               <Field label="Teléfono" error={errors.phone} hint="Celular o fijo chileno.">
@@ -98,7 +107,14 @@ export function LeadCaptureSection() {
               </Field>
               <Field label="E-mail (opcional)" error={errors.email} className="sm:col-span-2">
                 {(props) => (
-                  <Input {...props} name="email" type="email" autoComplete="email" maxLength={254} readOnly={busy} />
+                  <Input
+                    {...props}
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    maxLength={254}
+                    readOnly={busy}
+                  />
                 )}
               </Field>
               <Field label="Tratamiento de interés" error={errors.treatment}>

@@ -11,7 +11,10 @@ interface LegalPageProps {
 export function LegalPage({ title, html, actions }: LegalPageProps) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-12">
-      <Link to="/" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline">
+      <Link
+        to="/"
+        className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+      >
         <ArrowLeft aria-hidden className="size-4" /> Volver al inicio
       </Link>
       <h1 className="mt-6 text-3xl font-extrabold sm:text-4xl">{title}</h1>

@@ -50,6 +50,9 @@ function toFetchRequest(req, res) {
     if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
     else if (value !== undefined) headers.set(name, value);
   }
+  // The client IP as Express resolved it from the trusted proxies; whatever a client sent under this name is
+  // overwritten (app/lib/client-ip.server.ts).
+  headers.set("x-clinica-client-ip", req.ip ?? "unknown");
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     let received = 0;

@@ -6,7 +6,9 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { closeDb, getDb } from "~/db/client.server";
+import { closeDb } from "~/db/client.server";
+import { stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
+import { appReady } from "~/lib/app-ready.server";
 import { lowPriorityModulePreloads } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
 import { contentSecurityPolicy } from "~/lib/security-headers.server";
@@ -18,11 +20,12 @@ export const streamTimeout = 5_000;
 /** Called by server.mjs before it listens: validates the env, opens the database and applies migrations. */
 export async function startup() {
   env();
-  await getDb();
+  await appReady();
 }
 
 /** Called by server.mjs on SIGTERM/SIGINT once the HTTP server stopped accepting requests. */
 export async function shutdown() {
+  stopOutboxWorker();
   await closeDb();
 }
 

@@ -13,6 +13,8 @@ import type { Route } from "./+types/root";
 import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
+import { appReady } from "~/lib/app-ready.server";
+import { displayName, sessionUser } from "~/lib/auth/session.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import { useAppData } from "~/lib/app-data";
 import stylesheetUrl from "./app.css?url";
@@ -22,15 +24,31 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/media/apple-touch-icon.png" },
 ];
 
-export function loader({ request }: Route.LoaderArgs) {
+/**
+ * Once per request: the app is ready (migrations, demo data), the session is looked up (anonymous requests touch no
+ * database), and pages for a signed-in person are never stored by caches (DESIGN §6).
+ */
+export const middleware: Route.MiddlewareFunction[] = [
+  async (args, next) => {
+    await appReady();
+    const user = await sessionUser(args);
+    const response = await next();
+    if (user && response instanceof Response) response.headers.set("Cache-Control", "no-store");
+    return response;
+  },
+];
+
+export async function loader(args: Route.LoaderArgs) {
+  const { request } = args;
   const url = new URL(request.url);
+  const user = await sessionUser(args);
   const { locale, remember } = resolveLocale(url, request.headers.get("cookie"));
   const current = env();
   const body = {
     locale,
     clinic: clinicFacts(current),
     media: { baseUrl: current.MEDIA_BASE_URL, accountId: current.MEDIA_ACCOUNT_ID },
-    user: null as null | { name: string },
+    user: user ? { name: displayName(user), emailVerified: user.emailVerified, roles: user.roles } : null,
     year: new Date().getFullYear(),
   };
   const headers = remember ? { "Set-Cookie": localeCookie(locale, url.protocol === "https:") } : undefined;

@@ -1,14 +1,32 @@
-import { type RouteConfig, index, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 export default [
+  // Public site
   index("routes/_public/home.tsx"),
-  route("auth", "routes/_auth/auth.tsx"),
   route("politica-privacidad", "routes/_public/privacy-policy.tsx"),
   route("terminos-servicio", "routes/_public/terms-of-service.tsx"),
   route("eliminar-datos", "routes/_public/data-rights-request.tsx"),
   route("devolver-llamada", "routes/_public/callback-request.tsx"),
   ...prefix("blog", [index("routes/_public/blog.tsx"), route(":slug", "routes/_public/blog-article.tsx")]),
   route("guias/:file", "routes/_public/guide-download.ts"),
+
+  // Accounts
+  route("auth", "routes/_auth/auth.tsx"),
+  route("auth/callback", "routes/_auth/oauth-callback.tsx"),
+  route("auth/google", "routes/_auth/google-start.ts"),
+  route("auth/continuar", "routes/_auth/continue.ts"),
+  route("auth/estado", "routes/_auth/session-state.ts"),
+  route("auth/salir", "routes/_auth/sign-out.ts"),
+  route("auth/recuperar", "routes/_auth/forgot-password.tsx"),
+  route("auth/restablecer", "routes/_auth/reset-password.tsx"),
+  route("api/auth/*", "routes/api/auth.ts"),
+
+  // Patient area
+  layout("routes/_patient/patient-layout.tsx", [
+    ...prefix("paciente", [index("routes/_patient/dashboard.tsx")]),
+  ]),
+
+  // Technical
   route("healthz", "routes/api/healthz.ts"),
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),

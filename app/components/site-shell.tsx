@@ -1,5 +1,5 @@
 import { Stethoscope } from "lucide-react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
 
@@ -26,7 +26,7 @@ export function SiteShell({ children }: { children: React.ReactNode }) {
 }
 
 function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
-  const { clinic } = useAppData();
+  const { clinic, user } = useAppData();
   const t = useT();
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
@@ -35,12 +35,28 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
           <Stethoscope aria-hidden className="size-6 text-brand-700" />
           <span>{clinic.shortName}</span>
         </Link>
-        <Link
-          to="/"
-          className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
-        >
-          {t("shell.start")}
-        </Link>
+        {user ? (
+          <div className="flex items-center gap-3 text-sm">
+            <span className="font-medium" data-testid="header-user-name">
+              {user.name}
+            </span>
+            <Form method="post" action="/auth/salir" reloadDocument>
+              <button
+                type="submit"
+                className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50"
+              >
+                {t("shell.signOut")}
+              </button>
+            </Form>
+          </div>
+        ) : (
+          <Link
+            to="/"
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
+          >
+            {t("shell.start")}
+          </Link>
+        )}
       </div>
       {showPatientNav && (
         <nav aria-label={t("shell.patientNav")} className="border-t border-slate-100">

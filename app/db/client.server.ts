@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -38,7 +39,11 @@ async function open(): Promise<Handle> {
   const dataDir = memory ? undefined : path.resolve(current.DATA_DIR, "pglite");
   // PGlite does not create parent directories; without this its ready promise rejects (STACK-NOTES 7).
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, { postgresqlconf: ["shared_buffers = 16MB"] });
+  const client = await PGlite.create(dataDir, {
+    postgresqlconf: ["shared_buffers = 16MB"],
+    // The no-overlap constraint on appointments needs btree_gist (migration 0001).
+    extensions: { btree_gist },
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   if (isDemoMode(current) && !memory) await seedDemoData(db);

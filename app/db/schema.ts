@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -85,5 +97,245 @@ export const callbackRequests = pgTable(
   (table) => [
     index("callback_requests_created_at_idx").on(table.createdAt),
     check("callback_requests_status_values", requestStatusCheck(table.status)),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts (Better Auth's models: user, session, account, verification, twoFactor). The JS keys are Better Auth's
+// field names; `user.name` is mapped to first_name (DESIGN decision 2).
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull().default(""),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    phone: text("phone"),
+    address: text("address"),
+    emergencyContact: text("emergency_contact"),
+    emergencyPhone: text("emergency_phone"),
+    rut: text("rut"),
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [index("users_last_name_idx").on(table.lastName)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    ...timestamps,
+  },
+  (table) => [index("sessions_user_id_idx").on(table.userId)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    ...timestamps,
+  },
+  (table) => [
+    index("accounts_user_id_idx").on(table.userId),
+    uniqueIndex("accounts_provider_account_idx").on(table.providerId, table.accountId),
+  ],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (table) => [index("verifications_identifier_idx").on(table.identifier)],
+);
+
+export const twoFactors = pgTable(
+  "two_factors",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (table) => [
+    index("two_factors_user_id_idx").on(table.userId),
+    index("two_factors_secret_idx").on(table.secret),
+  ],
+);
+
+/** spec 000 §3 user_roles + roles. */
+export const roles = pgTable("roles", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  name: text("name").notNull().unique(),
+});
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => roles.id),
+    isActive: boolean("is_active").notNull().default(true),
+    ...timestamps,
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.roleId] })],
+);
+
+/** Fixed-window counters for rate limits, shared by every instance (DESIGN §6). */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+});
+
+/** Append-only record of staff changes and clinical-record reads (DESIGN §6). */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    actorId: text("actor_id"),
+    actorRoles: text("actor_roles").notNull().default(""),
+    action: text("action").notNull(),
+    targetUserId: text("target_user_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    ip: text("ip"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("audit_log_created_at_idx").on(table.createdAt)],
+);
+
+/**
+ * Outbound side effects (e-mail now; WhatsApp and Dentalink later), written in the transaction of the business
+ * row and delivered by the outbox worker with retries (DESIGN §4).
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    deliveredVia: text("delivered_via"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("outbox_due_idx").on(table.status, table.nextAttemptAt),
+    check("outbox_status_values", sql`${table.status} in ('pending', 'sent', 'failed')`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clinic: treatments, dentists' weekly schedules, appointments (spec 000 §3).
+
+export const treatmentsCatalog = pgTable("treatments", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  description: text("description").notNull(),
+  durationMinutes: integer("duration_minutes").notNull(),
+  /** CLP, whole pesos. */
+  basePrice: integer("base_price").notNull(),
+});
+
+/** A dentist's working block on one weekday (1 = Monday … 7 = Sunday), clinic-local "HH:MM" times. */
+export const dentistScheduleBlocks = pgTable(
+  "dentist_schedule_blocks",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    dentistId: text("dentist_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    weekday: integer("weekday").notNull(),
+    startsAt: text("starts_at").notNull(),
+    endsAt: text("ends_at").notNull(),
+  },
+  (table) => [
+    index("dentist_schedule_blocks_dentist_idx").on(table.dentistId),
+    check("dentist_schedule_blocks_weekday", sql`${table.weekday} between 1 and 7`),
+  ],
+);
+
+export const appointmentStatuses = [
+  "scheduled",
+  "confirmed",
+  "in_progress",
+  "completed",
+  "cancelled",
+  "no_show",
+] as const;
+
+export const appointments = pgTable(
+  "appointments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    patientId: text("patient_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dentistId: text("dentist_id")
+      .notNull()
+      .references(() => users.id),
+    treatmentId: integer("treatment_id").references(() => treatmentsCatalog.id),
+    /** UTC instants; the clinic's zone is America/Santiago (DESIGN decision 8). */
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    durationMinutes: integer("duration_minutes"),
+    status: text("status").notNull().default("scheduled"),
+    notes: text("notes"),
+    /** CLP charged for a late cancellation (50% of the treatment) or a no-show. */
+    cancellationFee: integer("cancellation_fee"),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index("appointments_patient_starts_idx").on(table.patientId, table.startsAt),
+    index("appointments_dentist_starts_idx").on(table.dentistId, table.startsAt),
+    check("appointments_ends_after_start", sql`${table.endsAt} > ${table.startsAt}`),
+    check(
+      "appointments_status_values",
+      sql`${table.status} in ('scheduled', 'confirmed', 'in_progress', 'completed', 'cancelled', 'no_show')`,
+    ),
+    // The exclusion constraint that makes two overlapping appointments of one dentist impossible is in
+    // migration 0001 (drizzle-kit does not model EXCLUDE constraints).
   ],
 );

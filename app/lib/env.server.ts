@@ -28,6 +28,18 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: z.string().default("loopback"),
   SSR_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  AUTH_SECRET: z.string().min(32, "al menos 32 caracteres aleatorios").optional(),
+  AUTH_EMAIL_VERIFICATION: z.enum(["optional", "required"]).default("optional"),
+  AUTH_STAFF_2FA: z.enum(["optional", "required"]).optional(),
+  AUTH_MAX_CONCURRENT_HASHES: z.coerce.number().int().min(1).max(16).default(2),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "debe empezar con smtp:// o smtps://")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default("Río Clínica <no-responder@clinica.example>"),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
   CLINIC_NAME: z.string().min(1).optional(),
   CLINIC_PHONE: z
     .string()
@@ -46,6 +58,23 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+const productionChecks = envSchema.superRefine((value, ctx) => {
+  if (value.NODE_ENV === "production" && value.DATABASE_URL && !value.AUTH_SECRET) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["AUTH_SECRET"],
+      message: "obligatorio en producción con DATABASE_URL",
+    });
+  }
+  if (Boolean(value.GOOGLE_CLIENT_ID) !== Boolean(value.GOOGLE_CLIENT_SECRET)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["GOOGLE_CLIENT_SECRET"],
+      message: "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntos",
+    });
+  }
+});
+
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Configuración inválida:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
@@ -55,7 +84,7 @@ export class EnvError extends Error {
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
-  const result = envSchema.safeParse(cleaned);
+  const result = productionChecks.safeParse(cleaned);
   if (!result.success) {
     throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
@@ -74,6 +103,15 @@ export function isDemoMode(current: Env = env()) {
   return !current.DATABASE_URL || current.SEED_DEMO;
 }
 
+/** Two-factor is required for staff unless AUTH_STAFF_2FA=optional, which is the demo default. */
+export function staffTwoFactorRequired(current: Env = env()) {
+  return (current.AUTH_STAFF_2FA ?? (isDemoMode(current) ? "optional" : "required")) === "required";
+}
+
+export function publicBaseUrl(current: Env = env()) {
+  return current.PUBLIC_BASE_URL?.replace(/\/+$/, "") ?? `http://localhost:${current.PORT}`;
+}
+
 export function clinicFacts(current: Env = env()): ClinicFacts {
   return {
     ...defaultClinic,
@@ -85,6 +123,6 @@ export function clinicFacts(current: Env = env()): ClinicFacts {
     privacyEmail: current.CLINIC_PRIVACY_EMAIL ?? defaultClinic.privacyEmail,
     address: current.CLINIC_ADDRESS ?? defaultClinic.address,
     reviewsUrl: current.CLINIC_REVIEWS_URL ?? defaultClinic.reviewsUrl,
-    siteUrl: current.PUBLIC_BASE_URL ?? `http://localhost:${current.PORT}`,
+    siteUrl: publicBaseUrl(current),
   };
 }

@@ -1,56 +1,401 @@
-import { ArrowLeft, Phone } from "lucide-react";
-import { Link } from "react-router";
+import { ArrowLeft, CalendarCheck, FileText, Loader2, ShieldCheck, Wallet } from "lucide-react";
+import { useState } from "react";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/auth";
-import { formatChileanPhone, whatsappNumber } from "~/domain/format";
-import { useAppData, useT } from "~/lib/app-data";
+import { passwordMeetsRule } from "~/domain/password-rule";
+import { safeRedirectPath } from "~/domain/roles";
+import { signInSchema, signUpSchema, twoFactorSchema } from "~/features/auth/auth-schemas";
+import { signIn, signUp, verifySecondFactor } from "~/features/auth/auth-service.server";
+import { AccessHelpDialog } from "~/features/auth/components/access-help-dialog";
+import { GoogleButton } from "~/features/auth/components/google-button";
+import { authTexts, type AuthTextKey } from "~/i18n/auth-messages";
+import { resolveLocale } from "~/i18n/messages";
+import { useAppData } from "~/lib/app-data";
+import { googleSignInEnabled } from "~/lib/auth/auth.server";
+import { sessionUser } from "~/lib/auth/session.server";
+import { landingPathForRoles } from "~/domain/roles";
+import { fieldErrors, type FieldErrors } from "~/lib/form-errors";
+import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
+
+type Mode = "signin" | "signup";
+
+export type AuthActionData =
+  | {
+      intent: Mode | "two-factor";
+      error?: AuthTextKey;
+      fields?: FieldErrors;
+      step?: "two-factor";
+      notice?: "check-email";
+    }
+  | undefined;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
     title: "Portal de Pacientes | Río Clínica",
-    description: "Accede a tus citas, documentos y pagos en el Portal de Pacientes.",
+    description: "Accede a tus citas, documentos médicos e historial de pagos en el Portal de Pacientes.",
     path: "/auth",
     clinic: clinicFromMatches(matches),
   });
 
-// Minimal page until the accounts issue lands (issue 2 allows it): it says what the portal will offer and how
-// to reach the clinic meanwhile, with no form that could pretend to sign anyone in.
-export default function AuthPlaceholder() {
-  const { clinic } = useAppData();
-  const t = useT();
+export async function loader(args: Route.LoaderArgs) {
+  const url = new URL(args.request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  // Already signed in: go where this person belongs.
+  const user = await sessionUser(args);
+  if (user) throw redirect(redirectTo ?? landingPathForRoles(user.roles));
+  return { googleEnabled: googleSignInEnabled(), redirectTo };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { request } = args;
+  const { locale } = resolveLocale(new URL(request.url), request.headers.get("cookie"));
+  const t = authTexts[locale];
+  const form = await readForm(request);
+  const intent = form.intent;
+
+  if (intent === "signin") {
+    const parsed = signInSchema(t).safeParse(form);
+    if (!parsed.success)
+      return data<AuthActionData>({ intent, fields: fieldErrors(parsed.error) }, { status: 400 });
+    const outcome = await signIn(request, parsed.data);
+    if (!outcome.ok)
+      return data<AuthActionData>({ intent, error: outcome.error }, { status: outcome.status });
+    if ("step" in outcome)
+      return data<AuthActionData>({ intent: "two-factor", step: "two-factor" }, { headers: outcome.headers });
+    if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
+  }
+
+  if (intent === "signup") {
+    const parsed = signUpSchema(t).safeParse(form);
+    if (!parsed.success)
+      return data<AuthActionData>({ intent, fields: fieldErrors(parsed.error) }, { status: 400 });
+    const outcome = await signUp(request, parsed.data);
+    if (!outcome.ok)
+      return data<AuthActionData>({ intent, error: outcome.error }, { status: outcome.status });
+    if ("notice" in outcome)
+      return data<AuthActionData>({ intent, notice: "check-email" }, { headers: outcome.headers });
+    if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
+  }
+
+  if (intent === "two-factor") {
+    const parsed = twoFactorSchema(t).safeParse(form);
+    if (!parsed.success) {
+      return data<AuthActionData>(
+        { intent, step: "two-factor", fields: fieldErrors(parsed.error) },
+        { status: 400 },
+      );
+    }
+    const outcome = await verifySecondFactor(request, {
+      ...parsed.data,
+      useBackupCode: parsed.data.useBackupCode === "on",
+    });
+    if (!outcome.ok)
+      return data<AuthActionData>(
+        { intent, step: "two-factor", error: outcome.error },
+        { status: outcome.status },
+      );
+    if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
+  }
+
+  throw data("La solicitud no es válida.", { status: 400 });
+}
+
+export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { locale } = useAppData();
+  const t = authTexts[locale];
+  const [searchParams] = useSearchParams();
+  const mode: Mode = searchParams.get("modo") === "registro" ? "signup" : "signin";
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const [googleBusy, setGoogleBusy] = useState(false);
+  const [clientError, setClientError] = useState<{ mode: Mode; error: AuthTextKey } | null>(null);
+  const busy = submitting || googleBusy;
+
+  const result = actionData?.intent === mode || actionData?.intent === "two-factor" ? actionData : undefined;
+  const twoFactorStep = mode === "signin" && result?.step === "two-factor";
+  const error = clientError?.mode === mode ? clientError.error : result?.error;
+  const fields = result?.fields ?? {};
+  const redirectTo = loaderData.redirectTo;
+
+  const withParams = (changes: Record<string, string | null>) => {
+    const params = new URLSearchParams(searchParams);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) params.delete(key);
+      else params.set(key, value);
+    }
+    const query = params.toString();
+    return query ? `?${query}` : "?";
+  };
+  const continueUrl = `/auth/continuar${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  const googleStartUrl = `/auth/google${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+
   return (
-    <main className="flex min-h-screen items-center justify-center bg-slate-50 px-4 py-12">
-      <div className="w-full max-w-md rounded-2xl bg-white p-8 shadow-sm ring-1 ring-slate-200">
+    <main className="min-h-screen bg-slate-50 px-4 py-8">
+      <div className="mx-auto flex max-w-5xl items-center justify-between gap-3">
         <Link
           to="/"
-          className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
+          className="inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium hover:bg-white"
         >
-          <ArrowLeft aria-hidden className="size-4" /> Volver al inicio
+          <ArrowLeft aria-hidden className="size-4" /> {t.backHome}
         </Link>
-        <h1 className="mt-6 text-2xl font-bold">{t("auth.placeholderTitle")}</h1>
-        <p className="mt-3 text-slate-700">{t("auth.placeholderBody")}</p>
-        <ul className="mt-6 list-disc space-y-1 pl-5 text-slate-700">
-          <li>Gestiona tus citas</li>
-          <li>Revisa tus documentos médicos</li>
-          <li>Consulta tu historial de pagos</li>
-        </ul>
-        <div className="mt-8 flex flex-col gap-3">
+        <div className="flex items-center gap-1">
+          <AccessHelpDialog label={t.help} />
           <a
-            href={`tel:${clinic.phone}`}
-            className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800"
+            href={withParams({ lang: locale === "es" ? "en" : "es" })}
+            lang={locale === "es" ? "en" : "es"}
+            aria-label={t.languageSwitchLabel}
+            className="rounded-lg px-3 py-2 text-sm font-medium text-brand-700 hover:bg-brand-50"
           >
-            <Phone aria-hidden className="size-4" /> {formatChileanPhone(clinic.phone)}
-          </a>
-          <a
-            href={`https://wa.me/${whatsappNumber(clinic.mobile)}`}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex justify-center rounded-lg border border-slate-300 px-4 py-2.5 font-semibold hover:bg-slate-50"
-          >
-            WhatsApp {formatChileanPhone(clinic.mobile)}
+            {t.languageSwitch}
           </a>
         </div>
       </div>
+
+      <div className="mx-auto mt-6 grid max-w-5xl items-start gap-8 lg:grid-cols-2">
+        <section
+          className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8"
+          aria-labelledby="auth-title"
+        >
+          <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{t.title}</p>
+          <h1 id="auth-title" className="mt-2 text-2xl font-bold">
+            {twoFactorStep ? t.twoFactorTitle : mode === "signin" ? t.signInTitle : t.signUpTitle}
+          </h1>
+          <p className="mt-1 text-slate-600">
+            {twoFactorStep ? t.twoFactorHelp : mode === "signin" ? t.signInSubtitle : t.signUpSubtitle}
+          </p>
+
+          {error && (
+            <div
+              role="alert"
+              className="mt-5 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+            >
+              <p className="font-semibold">{mode === "signin" ? t.signInFailedTitle : t.signUpFailedTitle}</p>
+              <p>{t[error]}</p>
+            </div>
+          )}
+
+          {result?.notice === "check-email" ? (
+            <div role="status" className="mt-5 rounded-lg bg-brand-50 p-4 text-brand-900">
+              <p className="font-semibold">{t.checkEmailTitle}</p>
+              <p className="mt-1 text-sm">{t.checkEmail}</p>
+            </div>
+          ) : twoFactorStep ? (
+            <TwoFactorForm t={t} busy={busy} fields={fields} redirectTo={redirectTo} />
+          ) : (
+            <>
+              {loaderData.googleEnabled && (
+                <div className="mt-6">
+                  <GoogleButton
+                    label={t.continueWithGoogle}
+                    startUrl={googleStartUrl}
+                    continueUrl={continueUrl}
+                    disabled={submitting}
+                    onBusyChange={setGoogleBusy}
+                    onError={(googleError) => setClientError({ mode, error: googleError })}
+                  />
+                  <div className="my-5 flex items-center gap-3 text-sm text-slate-500" aria-hidden>
+                    <span className="h-px flex-1 bg-slate-200" /> {t.or}{" "}
+                    <span className="h-px flex-1 bg-slate-200" />
+                  </div>
+                </div>
+              )}
+              <Form
+                method="post"
+                replace
+                className={loaderData.googleEnabled ? "space-y-4" : "mt-6 space-y-4"}
+                onSubmit={(event) => {
+                  setClientError(null);
+                  if (mode !== "signup") return;
+                  const password = new FormData(event.currentTarget).get("password");
+                  if (typeof password === "string" && !passwordMeetsRule(password)) {
+                    event.preventDefault();
+                    setClientError({ mode, error: "passwordTooShort" });
+                  }
+                }}
+              >
+                <input type="hidden" name="intent" value={mode} />
+                {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+                <fieldset disabled={busy} className="space-y-4">
+                  {mode === "signup" && (
+                    <div className="grid gap-4 sm:grid-cols-2">
+                      <AuthField
+                        label={t.firstName}
+                        name="firstName"
+                        autoComplete="given-name"
+                        error={fields.firstName}
+                      />
+                      <AuthField
+                        label={t.lastName}
+                        name="lastName"
+                        autoComplete="family-name"
+                        error={fields.lastName}
+                      />
+                    </div>
+                  )}
+                  <AuthField
+                    label={t.email}
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    error={fields.email}
+                  />
+                  <AuthField
+                    label={t.password}
+                    name="password"
+                    type="password"
+                    autoComplete={mode === "signin" ? "current-password" : "new-password"}
+                    error={fields.password}
+                    hint={mode === "signup" ? t.passwordRule : undefined}
+                    minLength={mode === "signup" ? 8 : undefined}
+                    maxLength={128}
+                  />
+                  {mode === "signup" && (
+                    <AuthField
+                      label={t.phoneOptional}
+                      name="phone"
+                      type="tel"
+                      autoComplete="tel"
+                      placeholder="+56 9 1234 5678"
+                      required={false}
+                      error={fields.phone}
+                    />
+                  )}
+                </fieldset>
+                {mode === "signin" && (
+                  <p className="text-right text-sm">
+                    <Link to="/auth/recuperar" className="font-medium text-brand-700 underline">
+                      {t.forgotPassword}
+                    </Link>
+                  </p>
+                )}
+                <button
+                  type="submit"
+                  disabled={busy}
+                  className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+                >
+                  {submitting && <Loader2 aria-hidden className="size-4 animate-spin" />}
+                  {submitting ? (mode === "signin" ? t.signingIn : t.creatingAccount) : t.continue}
+                </button>
+              </Form>
+            </>
+          )}
+
+          <p className="mt-6 text-center text-sm">
+            <Link
+              to={withParams({ modo: mode === "signin" ? "registro" : null })}
+              className="font-medium text-brand-700 underline"
+              onClick={() => setClientError(null)}
+            >
+              {mode === "signin" ? t.toSignUp : t.toSignIn}
+            </Link>
+          </p>
+          <p className="mt-6 flex items-center justify-center gap-1.5 border-t border-slate-100 pt-4 text-xs text-slate-600">
+            {t.securedBy}
+            <ShieldCheck aria-hidden className="size-4 text-brand-700" />
+            <span className="font-semibold text-ink">Río Clínica Secure</span>
+          </p>
+        </section>
+
+        <aside className="rounded-2xl bg-ink p-8 text-white">
+          <h2 className="text-xl font-bold">{t.offersTitle}</h2>
+          <ul className="mt-6 space-y-4">
+            <li className="flex items-center gap-3">
+              <CalendarCheck aria-hidden className="size-6 text-brand-100" /> {t.offerAppointments}
+            </li>
+            <li className="flex items-center gap-3">
+              <FileText aria-hidden className="size-6 text-brand-100" /> {t.offerDocuments}
+            </li>
+            <li className="flex items-center gap-3">
+              <Wallet aria-hidden className="size-6 text-brand-100" /> {t.offerPayments}
+            </li>
+          </ul>
+        </aside>
+      </div>
     </main>
+  );
+}
+
+interface AuthFieldProps extends React.ComponentProps<"input"> {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: string;
+}
+
+function AuthField({ label, name, error, hint, required = true, ...input }: AuthFieldProps) {
+  const id = `auth-${name}`;
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className="mt-1 block w-full rounded-lg border border-slate-300 px-3 py-2.5 focus:border-brand-700 focus:outline-none focus:ring-2 focus:ring-brand-700/30 disabled:bg-slate-100 aria-invalid:border-red-700"
+        {...input}
+      />
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TwoFactorForm({
+  t,
+  busy,
+  fields,
+  redirectTo,
+}: {
+  t: Record<AuthTextKey, string>;
+  busy: boolean;
+  fields: FieldErrors;
+  redirectTo: string | null;
+}) {
+  const [backup, setBackup] = useState(false);
+  return (
+    <Form method="post" replace className="mt-6 space-y-4">
+      <input type="hidden" name="intent" value="two-factor" />
+      {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+      {backup && <input type="hidden" name="useBackupCode" value="on" />}
+      <fieldset disabled={busy}>
+        <AuthField
+          label={backup ? t.backupCode : t.twoFactorCode}
+          name="code"
+          autoComplete="one-time-code"
+          inputMode={backup ? "text" : "numeric"}
+          maxLength={20}
+          error={fields.code}
+        />
+      </fieldset>
+      <button
+        type="button"
+        className="text-sm font-medium text-brand-700 underline"
+        onClick={() => setBackup(!backup)}
+      >
+        {backup ? t.twoFactorCode : t.useBackupCode}
+      </button>
+      <button
+        type="submit"
+        disabled={busy}
+        className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+      >
+        {busy && <Loader2 aria-hidden className="size-4 animate-spin" />}
+        {busy ? t.verifying : t.verify}
+      </button>
+    </Form>
   );
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { landingPathForRoles, requiresTwoFactor, safeRedirectPath } from "./roles";
+
+describe("landingPathForRoles (spec 000 §6)", () => {
+  it.each([
+    [["paciente"], "/paciente"],
+    [["dentista"], "/dentista"],
+    [["admin"], "/admin"],
+    [["super_admin"], "/admin"],
+    [["ADMIN"], "/admin"],
+    [["asesor"], "/funnel"],
+    [["recepcion"], "/paciente"],
+    [[], "/paciente"],
+    [["paciente", "dentista"], "/dentista"],
+    [["asesor", "admin"], "/admin"],
+  ])("%j → %s", (roles, path) => {
+    expect(landingPathForRoles(roles)).toBe(path);
+  });
+});
+
+describe("safeRedirectPath", () => {
+  // Percent-encoded CR/LF stays encoded in the Location header, so it is harmless.
+  it.each(["/paciente/citas", "/paciente/citas?tab=historial", "/blog#top", "/", "/%0d%0aSet-Cookie:x"])(
+    "keeps %s",
+    (value) => {
+      expect(safeRedirectPath(value)).toBe(value);
+    },
+  );
+  it.each([
+    "//evil.example",
+    "https://evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "http:/evil.example",
+    "javascript:alert(1)",
+    "/paciente\u0000",
+    "/\tevil",
+    "/auth",
+    "/auth/callback",
+    "",
+    null,
+    undefined,
+    "paciente",
+  ])("refuses %j", (value) => {
+    expect(safeRedirectPath(value)).toBeNull();
+  });
+});
+
+describe("requiresTwoFactor", () => {
+  it("applies to asesor and admins, not to patients or dentists", () => {
+    expect(requiresTwoFactor(["asesor"])).toBe(true);
+    expect(requiresTwoFactor(["super_admin"])).toBe(true);
+    expect(requiresTwoFactor(["paciente", "dentista"])).toBe(false);
+  });
+});

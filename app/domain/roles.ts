@@ -1,0 +1,46 @@
+/** Roles and where each lands after signing in (spec 000 §6, issue 3). Pure. */
+
+export const roleNames = ["paciente", "dentista", "asesor", "admin", "super_admin"] as const;
+export type RoleName = (typeof roleNames)[number];
+
+export const STAFF_ROLES: readonly RoleName[] = ["asesor", "admin", "super_admin"];
+export const ADMIN_ROLES: readonly RoleName[] = ["admin", "super_admin"];
+
+export function isRoleName(value: string): value is RoleName {
+  return (roleNames as readonly string[]).includes(value);
+}
+
+// The most privileged active role decides the landing page.
+const landingByPriority: ReadonlyArray<[RoleName, string]> = [
+  ["super_admin", "/admin"],
+  ["admin", "/admin"],
+  ["asesor", "/funnel"],
+  ["dentista", "/dentista"],
+  ["paciente", "/paciente"],
+];
+
+/** Active role names (any case) → landing path; anything unknown, or none, lands on /paciente. */
+export function landingPathForRoles(activeRoles: readonly string[]): string {
+  const normalized = new Set(activeRoles.map((role) => role.toLowerCase()));
+  return landingByPriority.find(([role]) => normalized.has(role))?.[1] ?? "/paciente";
+}
+
+/**
+ * A `redirectTo` value we may follow: a same-origin absolute path. Protocol-relative (`//evil`), backslash
+ * (`/\evil`), absolute URLs, control characters and our own auth pages are refused (null).
+ */
+export function safeRedirectPath(value: string | null | undefined): string | null {
+  if (!value || value.length > 2048) return null;
+  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
+  // oxlint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  const parsed = new URL(value, "http://origin.invalid");
+  if (parsed.origin !== "http://origin.invalid") return null;
+  if (parsed.pathname === "/auth" || parsed.pathname.startsWith("/auth/")) return null;
+  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+}
+
+/** The staff roles that must have two-factor authentication (unless AUTH_STAFF_2FA=optional). */
+export function requiresTwoFactor(activeRoles: readonly string[]): boolean {
+  return activeRoles.some((role) => (STAFF_ROLES as readonly string[]).includes(role.toLowerCase()));
+}

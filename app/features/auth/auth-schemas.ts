@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { parseChileanPhone } from "~/domain/format";
+import { passwordMeetsRule } from "~/domain/password-rule";
+import type { AuthTextKey } from "~/i18n/auth-messages";
+
+type Texts = Record<AuthTextKey, string>;
+
+const email = (t: Texts) =>
+  z
+    .string({ error: t.required })
+    .trim()
+    .toLowerCase()
+    .min(1, t.required)
+    .max(254, t.invalidEmail)
+    .pipe(z.email(t.invalidEmail));
+
+export function signInSchema(t: Texts) {
+  return z.object({
+    email: email(t),
+    password: z.string({ error: t.required }).min(1, t.required).max(128, t.invalidCredentials),
+    redirectTo: z.string().max(2048).optional(),
+  });
+}
+
+export function signUpSchema(t: Texts) {
+  return z.object({
+    firstName: z.string({ error: t.required }).trim().min(1, t.required).max(80),
+    lastName: z.string({ error: t.required }).trim().min(1, t.required).max(80),
+    email: email(t),
+    password: z.string({ error: t.required }).refine(passwordMeetsRule, t.passwordTooShort),
+    phone: z
+      .string()
+      .trim()
+      .max(30, t.invalidPhone)
+      .default("")
+      .transform((value, ctx) => {
+        if (!value) return null;
+        const parsed = parseChileanPhone(value);
+        if (!parsed) ctx.addIssue({ code: "custom", message: t.invalidPhone });
+        return parsed;
+      }),
+    redirectTo: z.string().max(2048).optional(),
+  });
+}
+
+export function twoFactorSchema(t: Texts) {
+  return z.object({
+    code: z
+      .string({ error: t.required })
+      .trim()
+      .regex(/^[0-9A-Za-z-]{6,20}$/, t.invalidCode),
+    useBackupCode: z.literal("on").optional(),
+    redirectTo: z.string().max(2048).optional(),
+  });
+}

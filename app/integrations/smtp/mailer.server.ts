@@ -1,0 +1,50 @@
+import nodemailer from "nodemailer";
+import type { EmailContent } from "~/features/email/email-templates";
+
+export interface OutgoingEmail extends EmailContent {
+  to: string;
+}
+
+export interface Mailer {
+  /** "smtp" when a server accepted the message; "dev-outbox" when no SMTP server is configured. */
+  send(email: OutgoingEmail): Promise<"smtp" | "dev-outbox">;
+}
+
+/** SMTP through nodemailer when `smtpUrl` is set; otherwise mails stay in the outbox table (the dev outbox). */
+export function createMailer({
+  smtpUrl,
+  from,
+  timeoutMs = 10_000,
+}: {
+  smtpUrl?: string;
+  from: string;
+  timeoutMs?: number;
+}): Mailer {
+  if (!smtpUrl) return { send: async () => "dev-outbox" };
+  const url = new URL(smtpUrl);
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === "smtps:" ? 465 : 587)),
+    secure: url.protocol === "smtps:",
+    auth: url.username
+      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+      : undefined,
+    // A local or test server without TLS must still work; real servers upgrade with STARTTLS when they offer it.
+    ignoreTLS: url.searchParams.get("ignoreTLS") === "true",
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  return {
+    async send(email) {
+      await transport.sendMail({
+        from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+      });
+      return "smtp";
+    },
+  };
+}

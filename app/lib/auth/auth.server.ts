@@ -1,0 +1,226 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import { twoFactor } from "better-auth/plugins/two-factor";
+import { eq } from "drizzle-orm";
+import { getDb, type Database } from "~/db/client.server";
+import { accounts, sessions, twoFactors, users, verifications } from "~/db/schema";
+import { grantRole } from "~/features/accounts/role-repository.server";
+import { passwordResetEmail, verificationEmail } from "~/features/email/email-templates";
+import { enqueue } from "~/features/outbox/outbox.server";
+import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
+import { CLIENT_IP_HEADER } from "~/lib/client-ip.server";
+import { clinicFacts, env, isDemoMode, publicBaseUrl, type Env } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { consumeRate } from "~/lib/rate-limit.server";
+import { createPasswordHasher } from "./password-hashing.server";
+
+export const AUTH_BASE_PATH = "/api/auth";
+export const GOOGLE_PROVIDER_ID = "google";
+export const SESSION_COOKIE_PREFIX = "clinica";
+
+/**
+ * Better Auth endpoints our own route actions wrap (validation, DB rate limits per IP and per account, Spanish
+ * messages). Over HTTP they answer 404, so nobody can go around those limits; auth.api still reaches them.
+ */
+const wrappedPaths = [
+  "/sign-in/email",
+  "/sign-up/email",
+  "/request-password-reset",
+  "/reset-password",
+  "/send-verification-email",
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+  "/two-factor/enable",
+  "/two-factor/disable",
+  "/change-password",
+  "/update-user",
+  "/change-email",
+  "/delete-user",
+];
+
+function authSecret(current: Env): string {
+  if (current.AUTH_SECRET) return current.AUTH_SECRET;
+  if (current.DATA_DIR === "memory://" || current.DATABASE_URL) {
+    if (current.DATABASE_URL) logger.warn("AUTH_SECRET is not set: sessions end when the process restarts");
+    return randomBytes(32).toString("base64url");
+  }
+  // The embedded demo keeps a generated secret beside its data, so sessions survive restarts.
+  const file = path.resolve(current.DATA_DIR, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function createAuth(db: Database, current: Env) {
+  const clinic = clinicFacts(current);
+  const baseURL = publicBaseUrl(current);
+  const hasher = createPasswordHasher(current.AUTH_MAX_CONCURRENT_HASHES);
+  const google = current.GOOGLE_CLIENT_ID && current.GOOGLE_CLIENT_SECRET;
+
+  return betterAuth({
+    appName: clinic.name,
+    baseURL,
+    basePath: AUTH_BASE_PATH,
+    secret: authSecret(current),
+    telemetry: { enabled: false },
+    trustedOrigins: [baseURL],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: users,
+        session: sessions,
+        account: accounts,
+        verification: verifications,
+        twoFactor: twoFactors,
+      },
+    }),
+    user: {
+      // DESIGN decision 2: Better Auth's `name` is the first name; the last name is our own field.
+      fields: { name: "firstName" },
+      additionalFields: {
+        lastName: { type: "string", required: false, defaultValue: "", input: true },
+        phone: { type: "string", required: false, input: true },
+        address: { type: "string", required: false, input: false },
+        emergencyContact: { type: "string", required: false, input: false },
+        emergencyPhone: { type: "string", required: false, input: false },
+        rut: { type: "string", required: false, input: false },
+        deactivatedAt: { type: "date", required: false, input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      requireEmailVerification: current.AUTH_EMAIL_VERIFICATION === "required",
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      password: { hash: hasher.hash, verify: hasher.verify },
+      sendResetPassword: async ({ user, url, token }) => {
+        await enqueue(db, {
+          kind: "email",
+          idempotencyKey: `reset:${user.id}:${token}`,
+          payload: { to: user.email, ...passwordResetEmail(clinic, user.name, url) },
+        });
+        kickOutboxWorker();
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: current.AUTH_EMAIL_VERIFICATION === "required",
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url, token }) => {
+        await enqueue(db, {
+          kind: "email",
+          idempotencyKey: `verify:${user.id}:${token}`,
+          payload: { to: user.email, ...verificationEmail(clinic, user.name, url) },
+        });
+        kickOutboxWorker();
+      },
+    },
+    session: {
+      expiresIn: 12 * 60 * 60,
+      updateAge: 60 * 60,
+      // Sensitive changes need a sign-in from the last 10 minutes; no cookie cache, so revocation is immediate.
+      freshAge: 10 * 60,
+      cookieCache: { enabled: false },
+    },
+    account: {
+      accountLinking: { enabled: true, requireLocalEmailVerified: true },
+      encryptOAuthTokens: true,
+    },
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 100,
+      customStorage: { consume: (key, rule) => consumeRate(db, `auth:${key}`, rule) },
+      customRules: {
+        "/callback/*": { window: 60, max: 20 },
+        "/sign-in/social": { window: 60, max: 20 },
+        "/verify-email": { window: 60 * 10, max: 10 },
+        "/reset-password/*": { window: 60 * 10, max: 10 },
+      },
+    },
+    disabledPaths: wrappedPaths,
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: baseURL.startsWith("https://"),
+      cookiePrefix: SESSION_COOKIE_PREFIX,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // spec 000 §6: every new account is a patient; staff roles are granted by an admin.
+          after: async (user) => grantRole(db, user.id, "paciente"),
+        },
+      },
+      session: {
+        create: {
+          before: async (session) => {
+            const [owner] = await db
+              .select({ deactivatedAt: users.deactivatedAt })
+              .from(users)
+              .where(eq(users.id, session.userId));
+            if (owner?.deactivatedAt) return false;
+          },
+        },
+      },
+    },
+    logger: {
+      level: "warn",
+      log: (level, message, ...args) => logger[level]({ args }, `better-auth: ${message}`),
+    },
+    plugins: [
+      twoFactor({ issuer: clinic.shortName, backupCodeOptions: { amount: 10, length: 10 } }),
+      // Always registered (so its endpoints are typed); without GOOGLE_CLIENT_ID it has no provider and the
+      // sign-in page shows no Google button.
+      genericOAuth({
+        config: google
+          ? [
+              {
+                providerId: GOOGLE_PROVIDER_ID,
+                discoveryUrl: current.GOOGLE_DISCOVERY_URL,
+                clientId: current.GOOGLE_CLIENT_ID!,
+                clientSecret: current.GOOGLE_CLIENT_SECRET!,
+                scopes: ["openid", "email", "profile"],
+                pkce: true,
+                // spec 000 §7: access_type offline, prompt consent.
+                accessType: "offline",
+                prompt: "consent",
+                redirectURI: `${baseURL}${AUTH_BASE_PATH}/callback/${GOOGLE_PROVIDER_ID}`,
+                mapProfileToUser: (profile) => ({
+                  name: String(profile.given_name ?? profile.name ?? profile.email ?? ""),
+                  lastName: String(profile.family_name ?? ""),
+                }),
+              },
+            ]
+          : [],
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const holder = globalThis as typeof globalThis & { __clinicaAuth?: Promise<Auth> };
+
+export function getAuth(): Promise<Auth> {
+  holder.__clinicaAuth ??= getDb().then((db) => createAuth(db, env()));
+  return holder.__clinicaAuth;
+}
+
+export function googleSignInEnabled(current: Env = env()): boolean {
+  return Boolean(current.GOOGLE_CLIENT_ID && current.GOOGLE_CLIENT_SECRET);
+}
+
+export function demoAccountsEnabled(current: Env = env()): boolean {
+  return isDemoMode(current);
+}

@@ -1,0 +1,17 @@
+// Standalone fake Google for manual runs and Playwright:
+//   FAKE_OIDC_PORT=3290 FAKE_OIDC_REDIRECT_URIS=http://localhost:3210/api/auth/oauth2/callback/google \
+//     node tests/setup/run-fake-oidc.mjs
+import { startFakeOidcFromEnv } from "./fake-oidc.mjs";
+
+const oidc = await startFakeOidcFromEnv();
+console.log(`fake oidc ready ${oidc.issuer}`);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await oidc.close();
+  process.exit(0);
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);

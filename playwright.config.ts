@@ -2,6 +2,9 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
+// A real local OpenID Connect provider stands in for Google (tests/setup/fake-oidc.mjs).
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3290);
+const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
 
 // Debian's Chromium, never a downloaded browser (STACK-NOTES 5).
 const chromiumArgs = [
@@ -31,12 +34,29 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    // The production build on a fresh embedded database with demo data.
-    command: `rm -rf data/e2e && exec node server.mjs`,
-    env: { PORT: String(port), DATA_DIR: "data/e2e", LOG_LEVEL: "warn", PUBLIC_BASE_URL: baseURL },
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      command: "exec node tests/setup/run-fake-oidc.mjs",
+      env: { FAKE_OIDC_PORT: String(oidcPort), FAKE_OIDC_REDIRECT_URIS: `${baseURL}/api/auth/callback/google` },
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      // The production build on a fresh embedded database with demo data.
+      command: `rm -rf data/e2e && exec node server.mjs`,
+      env: {
+        PORT: String(port),
+        DATA_DIR: "data/e2e",
+        LOG_LEVEL: "warn",
+        PUBLIC_BASE_URL: baseURL,
+        GOOGLE_CLIENT_ID: "clinica-test",
+        GOOGLE_CLIENT_SECRET: "clinica-test-secret",
+        GOOGLE_DISCOVERY_URL: `${oidcIssuer}/.well-known/openid-configuration`,
+      },
+      url: `${baseURL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

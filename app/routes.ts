@@ -21,10 +21,28 @@ export default [
   route("auth/restablecer", "routes/_auth/reset-password.tsx"),
   route("api/auth/*", "routes/api/auth.ts"),
 
+  route("cuenta/seguridad", "routes/_account/security.tsx"),
+
   // Patient area
   layout("routes/_patient/patient-layout.tsx", [
     ...prefix("paciente", [index("routes/_patient/dashboard.tsx")]),
   ]),
+
+  // Staff
+  route("dentista", "routes/_dentist/agenda.tsx"),
+  route("funnel", "routes/_staff/funnel.tsx"),
+  route("test", "routes/_staff/test-dashboard.tsx"),
+  layout("routes/_admin/admin-layout.tsx", [
+    ...prefix("admin", [
+      index("routes/_admin/users.tsx"),
+      route("usuarios/:userId", "routes/_admin/user-detail.tsx"),
+      route("solicitudes", "routes/_admin/requests.tsx"),
+      route("auditoria", "routes/_admin/audit-log.tsx"),
+    ]),
+  ]),
+
+  // Demo only: e-mails kept in the outbox when no SMTP server is configured
+  route("dev/correos", "routes/_dev/outbox.tsx"),
 
   // Technical
   route("healthz", "routes/api/healthz.ts"),

@@ -384,7 +384,7 @@ export async function startFakeOidcFromEnv() {
   const env = process.env;
   const redirectUris = (
     env.FAKE_OIDC_REDIRECT_URIS ||
-    "http://localhost:3000/api/auth/oauth2/callback/google,http://localhost:3210/api/auth/oauth2/callback/google"
+    "http://localhost:3000/api/auth/callback/google,http://localhost:3210/api/auth/callback/google"
   )
     .split(",")
     .map((uri) => uri.trim())

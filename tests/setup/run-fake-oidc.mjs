@@ -1,5 +1,5 @@
 // Standalone fake Google for manual runs and Playwright:
-//   FAKE_OIDC_PORT=3290 FAKE_OIDC_REDIRECT_URIS=http://localhost:3210/api/auth/oauth2/callback/google \
+//   FAKE_OIDC_PORT=3290 FAKE_OIDC_REDIRECT_URIS=http://localhost:3210/api/auth/callback/google \
 //     node tests/setup/run-fake-oidc.mjs
 import { startFakeOidcFromEnv } from "./fake-oidc.mjs";
 

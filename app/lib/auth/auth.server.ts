@@ -149,6 +149,8 @@ function createAuth(db: Database, current: Env) {
       },
     },
     disabledPaths: wrappedPaths,
+    // OAuth errors (cancelled, bad state…) land on our callback page, which tells the opener or shows the message.
+    onAPIError: { errorURL: `${baseURL}/auth/callback` },
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: baseURL.startsWith("https://"),

@@ -114,7 +114,14 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
 
   const result = actionData?.intent === mode || actionData?.intent === "two-factor" ? actionData : undefined;
   const twoFactorStep = mode === "signin" && result?.step === "two-factor";
-  const error = clientError?.mode === mode ? clientError.error : result?.error;
+  // Back from the Google flow without a popup (/auth/callback → /auth?error=…).
+  const redirectError = searchParams.get("error");
+  const urlError: AuthTextKey | undefined = redirectError
+    ? redirectError === "access_denied"
+      ? "cancelled"
+      : "googleFailed"
+    : undefined;
+  const error = clientError?.mode === mode ? clientError.error : (result?.error ?? urlError);
   const fields = result?.fields ?? {};
   const redirectTo = loaderData.redirectTo;
 

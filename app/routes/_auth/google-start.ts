@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     body: {
       provider: GOOGLE_PROVIDER_ID,
       callbackURL: callback,
-      errorCallbackURL: `${callback}&error=oauth`,
+      errorCallbackURL: callback,
       newUserCallbackURL: callback,
     },
     headers: request.headers,

@@ -1,16 +1,53 @@
+import { MailWarning } from "lucide-react";
+import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { resendVerification } from "~/features/auth/auth-service.server";
 import { requireUser } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi Portal | Río Clínica" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return { firstName: user.firstName, emailVerified: user.emailVerified };
+  return { firstName: user.firstName, emailVerified: user.emailVerified, email: user.email };
 }
 
-export default function PatientDashboard({ loaderData }: Route.ComponentProps) {
+/** Sends the verification e-mail again (rate-limited per IP and per account). */
+export async function action(args: Route.ActionArgs) {
+  const user = await requireUser(args);
+  if (user.emailVerified) return data({ resent: false, message: "Tu correo ya está confirmado." });
+  const outcome = await resendVerification(args.request, user.email);
+  if (outcome === "rate-limited") {
+    return data(
+      { resent: false, message: "Ya te enviamos varios correos. Espera un rato antes de pedir otro." },
+      { status: 429 },
+    );
+  }
+  return data({ resent: true, message: `Te enviamos un nuevo enlace a ${user.email}.` });
+}
+
+export default function PatientDashboard({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
+      {!loaderData.emailVerified && (
+        <div role="status" className="mb-8 flex flex-wrap items-center gap-4 rounded-xl bg-amber-50 p-4 text-amber-900 ring-1 ring-amber-200">
+          <MailWarning aria-hidden className="size-6 shrink-0" />
+          <p className="flex-1">
+            Confirma tu correo <strong>{loaderData.email}</strong> con el enlace que te enviamos. Hasta entonces no
+            podrás ver tus documentos clínicos.
+            {actionData && <span className="mt-1 block font-medium">{actionData.message}</span>}
+          </p>
+          <Form method="post">
+            <button
+              type="submit"
+              disabled={busy}
+              className="rounded-lg border border-amber-400 bg-white px-4 py-2 text-sm font-semibold hover:bg-amber-100 disabled:opacity-60"
+            >
+              {busy ? "Enviando..." : "Reenviar correo"}
+            </button>
+          </Form>
+        </div>
+      )}
       <h1 className="text-3xl font-bold">Hola, {loaderData.firstName}</h1>
     </div>
   );

@@ -1,0 +1,56 @@
+/** Labels and choices of the admin area (client-safe, no zod). */
+import { roleNames, type RoleName } from "~/domain/roles";
+
+export const USERS_PAGE_SIZE = 50;
+export const AUDIT_PAGE_SIZE = 200;
+/** Each request list shows at most this many rows (newest first). */
+export const REQUESTS_LIST_LIMIT = 200;
+
+export const roleLabels: Record<RoleName, string> = {
+  paciente: "Paciente",
+  dentista: "Dentista",
+  asesor: "Asesor",
+  admin: "Administrador",
+  super_admin: "Super administrador",
+};
+
+export const grantableRoles = roleNames;
+
+/** A stored role name in Spanish; an unexpected name is shown as stored. */
+export function roleLabel(role: string): string {
+  return (roleLabels as Record<string, string>)[role] ?? role;
+}
+
+export const requestStatuses = ["new", "in_progress", "done"] as const;
+export type RequestStatus = (typeof requestStatuses)[number];
+
+export const requestStatusLabels: Record<RequestStatus, string> = {
+  new: "Nueva",
+  in_progress: "En curso",
+  done: "Resuelta",
+};
+
+export function requestStatusLabel(status: string): string {
+  return (requestStatusLabels as Record<string, string>)[status] ?? status;
+}
+
+export const requestKinds = ["data_rights", "callback"] as const;
+export type RequestKind = (typeof requestKinds)[number];
+
+export const requestKindLabels: Record<RequestKind, string> = {
+  data_rights: "Solicitud de datos personales",
+  callback: "Solicitud de llamada",
+};
+
+export const auditActionLabels: Record<string, string> = {
+  "role.grant": "Rol otorgado",
+  "role.revoke": "Rol revocado",
+  "user.deactivate": "Cuenta desactivada",
+  "user.reactivate": "Cuenta reactivada",
+  "request.status": "Estado de solicitud cambiado",
+};
+
+/** Actions written by other areas are shown with their code until they get a label here. */
+export function auditActionLabel(action: string): string {
+  return auditActionLabels[action] ?? action;
+}

@@ -1,0 +1,76 @@
+import { desc, eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { callbackRequests, dataRightsRequests } from "~/db/schema";
+import type { RequestKind, RequestStatus } from "./admin-options";
+
+const tables = { data_rights: dataRightsRequests, callback: callbackRequests } as const;
+
+/** Data-rights requests (/eliminar-datos), newest first, optionally of one status. */
+export async function listDataRightsRequests(
+  db: Database,
+  options: { status?: RequestStatus; limit: number },
+) {
+  return db
+    .select({
+      id: dataRightsRequests.id,
+      requestType: dataRightsRequests.requestType,
+      name: dataRightsRequests.name,
+      email: dataRightsRequests.email,
+      phone: dataRightsRequests.phone,
+      rut: dataRightsRequests.rut,
+      details: dataRightsRequests.details,
+      status: dataRightsRequests.status,
+      createdAt: dataRightsRequests.createdAt,
+    })
+    .from(dataRightsRequests)
+    .where(options.status ? eq(dataRightsRequests.status, options.status) : undefined)
+    .orderBy(desc(dataRightsRequests.createdAt), desc(dataRightsRequests.id))
+    .limit(options.limit);
+}
+
+/** Callback requests (/devolver-llamada), newest first, optionally of one status. */
+export async function listCallbackRequests(
+  db: Database,
+  options: { status?: RequestStatus; limit: number },
+) {
+  return db
+    .select({
+      id: callbackRequests.id,
+      name: callbackRequests.name,
+      phone: callbackRequests.phone,
+      email: callbackRequests.email,
+      preferredTime: callbackRequests.preferredTime,
+      reason: callbackRequests.reason,
+      status: callbackRequests.status,
+      createdAt: callbackRequests.createdAt,
+    })
+    .from(callbackRequests)
+    .where(options.status ? eq(callbackRequests.status, options.status) : undefined)
+    .orderBy(desc(callbackRequests.createdAt), desc(callbackRequests.id))
+    .limit(options.limit);
+}
+
+/** The current status of one request, locked until the transaction ends. */
+export async function lockRequestStatus(
+  db: Database,
+  kind: RequestKind,
+  requestId: string,
+): Promise<string | undefined> {
+  const table = tables[kind];
+  const [row] = await db
+    .select({ status: table.status })
+    .from(table)
+    .where(eq(table.id, requestId))
+    .for("update");
+  return row?.status;
+}
+
+export async function setRequestStatus(
+  db: Database,
+  kind: RequestKind,
+  requestId: string,
+  status: RequestStatus,
+): Promise<void> {
+  const table = tables[kind];
+  await db.update(table).set({ status, updatedAt: new Date() }).where(eq(table.id, requestId));
+}

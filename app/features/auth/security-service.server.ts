@@ -1,0 +1,94 @@
+import QRCode from "qrcode";
+import { getAuth } from "~/lib/auth/auth.server";
+import { clientIp } from "~/lib/client-ip.server";
+import { authRateRules, forwardCookies, limited } from "./auth-service.server";
+
+export type SecurityOutcome =
+  | { ok: true; kind: "enrol"; qrSvg: string; secret: string; backupCodes: string[] }
+  | { ok: true; kind: "enabled" | "disabled" | "password-changed"; headers?: Headers }
+  | { ok: true; kind: "backup-codes"; backupCodes: string[] }
+  | { ok: false; error: string; status: number };
+
+const messages = {
+  rateLimited: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
+  wrongPassword: "La contraseña actual no es correcta.",
+  notFresh: "Por seguridad, vuelve a iniciar sesión y repite este cambio.",
+  invalidCode: "El código no es válido. Revisa la hora de tu teléfono e inténtalo nuevamente.",
+  failed: "No se pudo completar el cambio. Inténtalo nuevamente.",
+};
+
+async function codeOf(response: Response): Promise<string> {
+  const body = (await response.clone().json().catch(() => ({}))) as { code?: unknown };
+  return typeof body.code === "string" ? body.code : "";
+}
+
+async function refusal(response: Response): Promise<SecurityOutcome> {
+  const code = await codeOf(response);
+  if (code === "INVALID_PASSWORD") return { ok: false, error: messages.wrongPassword, status: 400 };
+  if (code === "SESSION_NOT_FRESH" || code === "SESSION_EXPIRED") return { ok: false, error: messages.notFresh, status: 403 };
+  if (code.includes("OTP") || code.includes("CODE")) return { ok: false, error: messages.invalidCode, status: 400 };
+  return { ok: false, error: messages.failed, status: response.status >= 500 ? 502 : 400 };
+}
+
+async function throttled(request: Request, userId: string) {
+  return limited([
+    { key: `security:ip:${clientIp(request)}`, rule: authRateRules.twoFactorPerIp },
+    { key: `security:account:${userId}`, rule: authRateRules.twoFactorPerAccount },
+  ]);
+}
+
+/** Step 1 of two-factor: the password confirms it is the owner; answers the QR code, the secret and backup codes. */
+export async function startTwoFactor(request: Request, userId: string, password: string): Promise<SecurityOutcome> {
+  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
+  const auth = await getAuth();
+  const response = await auth.api.enableTwoFactor({ body: { password }, headers: request.headers, asResponse: true });
+  if (!response.ok) return refusal(response);
+  const body = (await response.json()) as { totpURI: string; backupCodes: string[] };
+  const secret = new URL(body.totpURI).searchParams.get("secret") ?? "";
+  const qrSvg = await QRCode.toString(body.totpURI, { type: "svg", margin: 1, width: 200 });
+  return { ok: true, kind: "enrol", qrSvg, secret, backupCodes: body.backupCodes };
+}
+
+/** Step 2: a code from the app proves the enrolment; two-factor is on from now. */
+export async function confirmTwoFactor(request: Request, userId: string, code: string): Promise<SecurityOutcome> {
+  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
+  const auth = await getAuth();
+  const response = await auth.api.verifyTOTP({ body: { code }, headers: request.headers, asResponse: true });
+  if (!response.ok) return refusal(response);
+  return { ok: true, kind: "enabled", headers: forwardCookies(response) };
+}
+
+export async function disableTwoFactor(request: Request, userId: string, password: string): Promise<SecurityOutcome> {
+  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
+  const auth = await getAuth();
+  const response = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, asResponse: true });
+  if (!response.ok) return refusal(response);
+  return { ok: true, kind: "disabled", headers: forwardCookies(response) };
+}
+
+export async function newBackupCodes(request: Request, userId: string, password: string): Promise<SecurityOutcome> {
+  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
+  const auth = await getAuth();
+  const response = await auth.api.generateBackupCodes({ body: { password }, headers: request.headers, asResponse: true });
+  if (!response.ok) return refusal(response);
+  const body = (await response.json()) as { backupCodes: string[] };
+  return { ok: true, kind: "backup-codes", backupCodes: body.backupCodes };
+}
+
+/** Changes the password and ends every other session of the account (DESIGN §6). */
+export async function changePassword(
+  request: Request,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<SecurityOutcome> {
+  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
+  const auth = await getAuth();
+  const response = await auth.api.changePassword({
+    body: { currentPassword, newPassword, revokeOtherSessions: true },
+    headers: request.headers,
+    asResponse: true,
+  });
+  if (!response.ok) return refusal(response);
+  return { ok: true, kind: "password-changed", headers: forwardCookies(response) };
+}

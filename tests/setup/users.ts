@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { users } from "~/db/schema";
+import type { RoleName } from "~/domain/roles";
+import { grantRole, revokeRole } from "~/features/accounts/role-repository.server";
+import { getAuth, SESSION_COOKIE_PREFIX } from "~/lib/auth/auth.server";
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  firstName: string;
+  /** A `Cookie` header value carrying a fresh session of this user. */
+  cookie: string;
+}
+
+/**
+ * Creates a real account through Better Auth (argon2 hash, paciente role from the sign-up hook), gives it the
+ * requested roles, and signs it in. For integration tests that call loaders and actions directly.
+ */
+export async function createTestUser(
+  options: { roles?: RoleName[]; verified?: boolean; firstName?: string; email?: string } = {},
+): Promise<TestUser> {
+  const auth = await getAuth();
+  const db = await getDb();
+  const email = options.email ?? `test-${randomUUID()}@example.com`;
+  const password = "prueba-clave-2026";
+  const firstName = options.firstName ?? "Prueba";
+  const signUp = await auth.api.signUpEmail({ body: { name: firstName, lastName: "Test", email, password } });
+  const id = signUp.user.id;
+  if (options.verified ?? true) await db.update(users).set({ emailVerified: true }).where(eq(users.id, id));
+  const roles = options.roles ?? ["paciente"];
+  for (const role of roles) await grantRole(db, id, role);
+  if (!roles.includes("paciente")) await revokeRole(db, id, "paciente");
+  return { id, email, password, firstName, cookie: await signInCookie(email, password) };
+}
+
+/** Signs in and returns the session cookie as a `Cookie` header value. */
+export async function signInCookie(email: string, password: string): Promise<string> {
+  const auth = await getAuth();
+  const response = await auth.api.signInEmail({ body: { email, password }, asResponse: true });
+  if (!response.ok) throw new Error(`sign-in failed: ${response.status}`);
+  return cookieHeaderFrom(response);
+}
+
+export function cookieHeaderFrom(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .filter((pair) => pair.startsWith(`${SESSION_COOKIE_PREFIX}.`))
+    .join("; ");
+}
+
+/** A GET/POST Request for a route as a given user (or anonymous with `cookie` undefined). */
+export function requestAs(cookie: string | undefined, path: string, init: RequestInit = {}): Request {
+  const headers = new Headers(init.headers);
+  if (cookie) headers.set("cookie", cookie);
+  headers.set("x-clinica-client-ip", headers.get("x-clinica-client-ip") ?? "203.0.113.7");
+  return new Request(new URL(path, "http://localhost:3000"), { ...init, headers });
+}

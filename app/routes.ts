@@ -25,7 +25,13 @@ export default [
 
   // Patient area
   layout("routes/_patient/patient-layout.tsx", [
-    ...prefix("paciente", [index("routes/_patient/dashboard.tsx")]),
+    ...prefix("paciente", [
+      index("routes/_patient/dashboard.tsx"),
+      route("citas", "routes/_patient/appointments.tsx"),
+      route("citas/horarios", "routes/_patient/appointment-slots.ts"),
+      route("asesor", "routes/_patient/advisor.tsx"),
+      route("perfil", "routes/_patient/profile.tsx"),
+    ]),
   ]),
 
   // Staff

@@ -11,6 +11,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { env, isDemoMode } from "~/lib/env.server";
 import * as schema from "./schema";
+import { seedReferenceData } from "./reference-data.server";
 import { seedDemoData } from "./seed.server";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,6 +33,7 @@ async function open(): Promise<Handle> {
     const pool = new pg.Pool({ connectionString: current.DATABASE_URL, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     await migratePg(drizzlePg(pool), { migrationsFolder });
+    await seedReferenceData(db);
     if (isDemoMode(current)) await seedDemoData(db);
     return { db, kind: "postgres", close: () => pool.end() };
   }
@@ -46,6 +48,7 @@ async function open(): Promise<Handle> {
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
+  await seedReferenceData(db);
   if (isDemoMode(current) && !memory) await seedDemoData(db);
   return { db, kind: "pglite", close: () => client.close() };
 }

@@ -339,3 +339,24 @@ export const appointments = pgTable(
     // migration 0001 (drizzle-kit does not model EXCLUDE constraints).
   ],
 );
+
+/** The patient portal's virtual-advisor conversation, kept per user (spec 000 §3 "Chat message"). */
+export const advisorMessages = pgTable(
+  "advisor_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    content: text("content").notNull(),
+    type: text("type").notNull().default("general"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("advisor_messages_user_created_idx").on(table.userId, table.createdAt),
+    check("advisor_messages_role_values", sql`${table.role} in ('user', 'assistant')`),
+    check("advisor_messages_type_values", sql`${table.type} in ('general', 'appointment', 'emergency')`),
+    check("advisor_messages_content_length", sql`char_length(${table.content}) between 1 and 4000`),
+  ],
+);

@@ -1,4 +1,4 @@
-import { seedDemoAccounts } from "~/db/demo-accounts.server";
+import { seedDemoAccounts, seedDemoAppointments } from "~/db/demo-accounts.server";
 import { getDb } from "~/db/client.server";
 import { startOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { getAuth } from "./auth/auth.server";
@@ -12,7 +12,10 @@ export function appReady(): Promise<void> {
     const current = env();
     const db = await getDb();
     const auth = await getAuth();
-    if (isDemoMode(current) && current.DATA_DIR !== "memory://") await seedDemoAccounts(db, auth);
+    if (isDemoMode(current) && current.DATA_DIR !== "memory://") {
+      await seedDemoAccounts(db, auth);
+      await seedDemoAppointments(db, auth);
+    }
     if (current.NODE_ENV !== "test") startOutboxWorker();
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
 /**
  * Resolves once React has hydrated the whole server-rendered document: every element React rendered carries
@@ -43,4 +43,124 @@ export async function openPage(page: Page, path: string) {
 /** The landing page, hydrated. */
 export async function openLanding(page: Page, path = "/") {
   return openPage(page, path);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts (tests/e2e/auth*.e2e.ts)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The demo accounts' password (demo seed). */
+export const DEMO_PASSWORD = "clinica-demo-2026";
+
+/** A password that meets the rule (8+ characters, letters and numbers). */
+export const TEST_PASSWORD = "clinica2026";
+
+/** An e-mail address no other test uses. */
+export function uniqueEmail(prefix = "e2e") {
+  const random = Math.random().toString(36).slice(2, 8);
+  return `${prefix}-${Date.now().toString(36)}-${random}@correo.example`;
+}
+
+/**
+ * Makes this browser context look like its own client: the app rate-limits sign-ups and sign-ins per client IP,
+ * and the production server trusts X-Forwarded-For from loopback proxies (TRUST_PROXY=loopback). Without this,
+ * every test would share 127.0.0.1's budget (5 sign-ups per hour) and depend on the others.
+ */
+export async function useOwnClientIp(context: BrowserContext) {
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": randomClientIp() });
+}
+
+export interface NewAccount {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  phone?: string;
+}
+
+/** A fresh patient's details (unique e-mail). */
+export function newAccount(prefix = "e2e"): NewAccount {
+  return { firstName: "Valentina", lastName: "Rojas", email: uniqueEmail(prefix), password: TEST_PASSWORD };
+}
+
+/** Fills the sign-up form of an open, hydrated /auth?modo=registro page (Spanish). Does not submit. */
+export async function fillSignUpForm(page: Page, account: NewAccount) {
+  await page.getByLabel("Nombre", { exact: true }).fill(account.firstName);
+  await page.getByLabel("Apellido", { exact: true }).fill(account.lastName);
+  await page.getByLabel("Correo electrónico").fill(account.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(account.password);
+  if (account.phone) await page.getByLabel("Teléfono (opcional)").fill(account.phone);
+}
+
+/** Signs up through the screen (Spanish) and waits for /paciente. */
+export async function signUpThroughScreen(page: Page, account: NewAccount) {
+  await openPage(page, "/auth?modo=registro");
+  await fillSignUpForm(page, account);
+  await page.getByRole("button", { name: "Continuar", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/paciente");
+}
+
+/** Fills and submits the sign-in form of an open, hydrated /auth page (Spanish). */
+export async function submitSignIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Continuar", exact: true }).click();
+}
+
+/** Opens /auth, signs in and waits until the browser has left /auth. */
+export async function signInThroughScreen(page: Page, email: string, password: string) {
+  await openPage(page, "/auth");
+  await submitSignIn(page, email, password);
+  await page.waitForURL((url) => !url.pathname.startsWith("/auth"));
+}
+
+/** 'Salir' in the header; resolves on the landing page. */
+export async function signOutFromHeader(page: Page) {
+  await page.getByRole("banner").getByRole("button", { name: "Salir" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+/**
+ * The text of the newest demo e-mail (/dev/correos, newest first) to `to` whose text matches `about`, and the
+ * first link in it. Polls: the mail is written by the outbox right after the request.
+ */
+export async function newestMail(page: Page, to: string, about: RegExp) {
+  let found: string | undefined;
+  await expect(async () => {
+    await page.goto("/dev/correos");
+    const mails = page.getByTestId("dev-mail").filter({ hasText: to }).filter({ hasText: about });
+    found = (await mails.first().innerText({ timeout: 1_000 })) ?? undefined;
+  }).toPass({ timeout: 10_000 });
+  const text = found ?? "";
+  const link = /https?:\/\/\S+/.exec(text)?.[0];
+  return { text, link };
+}
+
+/** A random private address for X-Forwarded-For (see useOwnClientIp). */
+export function randomClientIp() {
+  const octet = () => 1 + Math.floor(Math.random() * 254);
+  return `10.${octet()}.${octet()}.${octet()}`;
+}
+
+/**
+ * Creates a patient account with a plain form POST to /auth (the screen's no-JavaScript path), from its own client
+ * IP. With `context.request` the browser context is signed in as that account afterwards; with the `request`
+ * fixture the browser stays signed out.
+ */
+export async function createAccount(request: APIRequestContext, account: NewAccount = newAccount()) {
+  const response = await request.post("/auth?modo=registro", {
+    form: {
+      intent: "signup",
+      firstName: account.firstName,
+      lastName: account.lastName,
+      email: account.email,
+      password: account.password,
+      ...(account.phone ? { phone: account.phone } : {}),
+    },
+    headers: { "x-forwarded-for": randomClientIp() },
+    maxRedirects: 0,
+  });
+  expect(response.status(), `sign-up of ${account.email} should redirect`).toBe(302);
+  expect(response.headers().location).toBe("/paciente");
+  return account;
 }

@@ -28,10 +28,7 @@ const actor = alias(users, "actor");
 const target = alias(users, "target");
 
 /** The newest entries with the actor's and the affected user's e-mail (null when the account no longer exists). */
-export async function latestAuditEntries(
-  db: Database,
-  options: { limit: number; targetUserId?: string },
-) {
+export async function latestAuditEntries(db: Database, options: { limit: number; targetUserId?: string }) {
   return db
     .select({
       id: auditLog.id,

@@ -29,10 +29,7 @@ export async function listDataRightsRequests(
 }
 
 /** Callback requests (/devolver-llamada), newest first, optionally of one status. */
-export async function listCallbackRequests(
-  db: Database,
-  options: { status?: RequestStatus; limit: number },
-) {
+export async function listCallbackRequests(db: Database, options: { status?: RequestStatus; limit: number }) {
   return db
     .select({
       id: callbackRequests.id,

@@ -104,17 +104,11 @@ export async function lockUser(db: Database, userId: string) {
 }
 
 export async function setDeactivatedAt(db: Database, userId: string, at: Date | null): Promise<void> {
-  await db
-    .update(users)
-    .set({ deactivatedAt: at, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await db.update(users).set({ deactivatedAt: at, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
 /** Deletes every session of the user (they are signed out on their next request); returns how many. */
 export async function deleteSessionsOf(db: Database, userId: string): Promise<number> {
-  const deleted = await db
-    .delete(sessions)
-    .where(eq(sessions.userId, userId))
-    .returning({ id: sessions.id });
+  const deleted = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
   return deleted.length;
 }

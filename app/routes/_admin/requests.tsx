@@ -1,10 +1,295 @@
-import { data } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/requests";
+import { Button } from "~/components/ui/button";
+import { getDb } from "~/db/client.server";
+import { ADMIN_ROLES } from "~/domain/roles";
+import { adminActor } from "~/features/admin/admin-actor.server";
+import { adminErrorResult, type AdminActionResult } from "~/features/admin/admin-error.server";
+import { requestStatuses, requestStatusLabels, type RequestKind } from "~/features/admin/admin-options";
+import {
+  ActionMessage,
+  Badge,
+  DateCell,
+  TableFrame,
+  tableClass,
+  tdClass,
+  thClass,
+} from "~/features/admin/components/admin-ui";
+import { changeRequestStatus, listRequests } from "~/features/admin/request-admin-service.server";
+import { requireRole } from "~/lib/guards.server";
+import { cn } from "~/lib/cn";
+import { readForm } from "~/lib/request.server";
 
-// Placeholder while this page is being written: answers 404 to everyone.
-export function loader() {
-  throw data(null, { status: 404 });
+export const meta: Route.MetaFunction = () => [
+  { title: "Solicitudes | Administración | Río Clínica" },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireRole(args, ADMIN_ROLES);
+  return listRequests(await getDb(), adminActor(user, args.request), new URL(args.request.url).searchParams);
 }
 
-export default function Placeholder() {
-  return null;
+export async function action(args: Route.ActionArgs) {
+  const user = await requireRole(args, ADMIN_ROLES);
+  const form = await readForm(args.request);
+  try {
+    const { message } = await changeRequestStatus(await getDb(), adminActor(user, args.request), form);
+    return data<AdminActionResult>({ ok: true, message });
+  } catch (error) {
+    return adminErrorResult(error);
+  }
+}
+
+const filters = [
+  { value: null, label: "Todas" },
+  ...requestStatuses.map((value) => ({ value, label: requestStatusLabels[value] })),
+];
+
+function statusTone(status: string) {
+  return status === "new" ? "info" : status === "done" ? "good" : "neutral";
+}
+
+/** The per-row form: a select of the three statuses and a submit button. */
+function StatusForm({
+  kind,
+  id,
+  reference,
+  status,
+  busy,
+}: {
+  kind: RequestKind;
+  id: string;
+  reference: string;
+  status: string;
+  busy: boolean;
+}) {
+  const selectId = `status-${kind}-${id}`;
+  return (
+    <Form method="post" className="flex items-center gap-2" preventScrollReset>
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="requestId" value={id} />
+      <label htmlFor={selectId} className="sr-only">
+        Nuevo estado de la solicitud {reference}
+      </label>
+      <select
+        id={selectId}
+        name="status"
+        defaultValue={status}
+        key={status}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+      >
+        {requestStatuses.map((value) => (
+          <option key={value} value={value}>
+            {requestStatusLabels[value]}
+          </option>
+        ))}
+      </select>
+      <Button type="submit" variant="secondary" className="px-3 py-1 text-sm" disabled={busy}>
+        Cambiar
+      </Button>
+    </Form>
+  );
+}
+
+export default function AdminRequests({ loaderData, actionData }: Route.ComponentProps) {
+  const { status, limit, dataRights, callbacks } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const filterLabel = status ? ` en estado «${requestStatusLabels[status]}»` : "";
+
+  return (
+    <>
+      <h1 className="text-3xl font-bold">Solicitudes</h1>
+      <p className="mt-2 text-slate-700">
+        Solicitudes sobre datos personales (/eliminar-datos) y de devolución de llamada (/devolver-llamada),
+        de la más reciente a la más antigua.
+      </p>
+
+      <nav aria-label="Filtrar por estado" className="mt-6">
+        <ul className="flex flex-wrap gap-2 text-sm">
+          {filters.map((filter) => {
+            const current = filter.value === status;
+            return (
+              <li key={filter.label}>
+                <Link
+                  to={filter.value ? `/admin/solicitudes?estado=${filter.value}` : "/admin/solicitudes"}
+                  aria-current={current ? "page" : undefined}
+                  className={cn(
+                    "block rounded-full px-3 py-1 font-medium ring-1",
+                    current
+                      ? "bg-brand-700 text-white ring-brand-700"
+                      : "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50",
+                  )}
+                >
+                  {filter.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+
+      <div className="mt-6">
+        <ActionMessage result={actionData} />
+      </div>
+
+      <section aria-labelledby="data-rights-heading">
+        <h2 id="data-rights-heading" className="text-xl font-semibold">
+          Datos personales ({dataRights.length})
+        </h2>
+        {dataRights.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No hay solicitudes{filterLabel}.</p>
+        ) : (
+          <div className="mt-3">
+            <TableFrame label="Solicitudes sobre datos personales">
+              <table className={tableClass} data-testid="data-rights-table">
+                <caption className="sr-only">Solicitudes sobre datos personales{filterLabel}</caption>
+                <thead className="bg-slate-50">
+                  <tr>
+                    <th scope="col" className={thClass}>
+                      Tipo
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Nombre
+                    </th>
+                    <th scope="col" className={thClass}>
+                      E-mail
+                    </th>
+                    <th scope="col" className={thClass}>
+                      RUT
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Detalle
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Recibida
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Estado
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {dataRights.map((request) => (
+                    <tr key={request.id}>
+                      <td className={tdClass}>
+                        {request.typeLabel}
+                        <div className="mt-1 font-mono text-xs text-slate-600">N.º {request.reference}</div>
+                      </td>
+                      <th scope="row" className={`${tdClass} font-medium`}>
+                        {request.name}
+                        {request.phone && (
+                          <div className="mt-1 text-xs font-normal text-slate-600">{request.phone}</div>
+                        )}
+                      </th>
+                      <td className={`${tdClass} break-all`}>
+                        <a href={`mailto:${request.email}`} className="text-brand-700 underline">
+                          {request.email}
+                        </a>
+                      </td>
+                      <td className={`${tdClass} whitespace-nowrap`}>{request.rut ?? "—"}</td>
+                      <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.details || "—"}</td>
+                      <td className={tdClass}>
+                        <DateCell value={request.created} />
+                      </td>
+                      <td className={`${tdClass} space-y-2`}>
+                        <Badge tone={statusTone(request.status)}>{request.statusLabel}</Badge>
+                        <StatusForm
+                          kind="data_rights"
+                          id={request.id}
+                          reference={request.reference}
+                          status={request.status}
+                          busy={busy}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableFrame>
+          </div>
+        )}
+        {dataRights.length === limit && (
+          <p className="mt-2 text-xs text-slate-600">Se muestran las {limit} más recientes.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="callbacks-heading" className="mt-10">
+        <h2 id="callbacks-heading" className="text-xl font-semibold">
+          Devolución de llamada ({callbacks.length})
+        </h2>
+        {callbacks.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No hay solicitudes{filterLabel}.</p>
+        ) : (
+          <div className="mt-3">
+            <TableFrame label="Solicitudes de devolución de llamada">
+              <table className={tableClass} data-testid="callbacks-table">
+                <caption className="sr-only">Solicitudes de devolución de llamada{filterLabel}</caption>
+                <thead className="bg-slate-50">
+                  <tr>
+                    <th scope="col" className={thClass}>
+                      Nombre
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Teléfono
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Horario preferido
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Motivo
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Recibida
+                    </th>
+                    <th scope="col" className={thClass}>
+                      Estado
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {callbacks.map((request) => (
+                    <tr key={request.id}>
+                      <th scope="row" className={`${tdClass} font-medium`}>
+                        {request.name}
+                        {request.email && (
+                          <div className="mt-1 text-xs font-normal break-all text-slate-600">
+                            {request.email}
+                          </div>
+                        )}
+                      </th>
+                      <td className={`${tdClass} whitespace-nowrap`}>
+                        <a href={request.phoneHref} className="text-brand-700 underline">
+                          {request.phone}
+                        </a>
+                      </td>
+                      <td className={tdClass}>{request.preferredTimeLabel}</td>
+                      <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.reason || "—"}</td>
+                      <td className={tdClass}>
+                        <DateCell value={request.created} />
+                      </td>
+                      <td className={`${tdClass} space-y-2`}>
+                        <Badge tone={statusTone(request.status)}>{request.statusLabel}</Badge>
+                        <StatusForm
+                          kind="callback"
+                          id={request.id}
+                          reference={request.reference}
+                          status={request.status}
+                          busy={busy}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableFrame>
+          </div>
+        )}
+        {callbacks.length === limit && (
+          <p className="mt-2 text-xs text-slate-600">Se muestran las {limit} más recientes.</p>
+        )}
+      </section>
+    </>
+  );
 }

@@ -1,10 +1,17 @@
-import { data } from "react-router";
+import type { Route } from "./+types/agenda";
+import { getDb } from "~/db/client.server";
+import { loadDentistAgenda } from "~/features/dentist/agenda-service.server";
+import { DentistAgenda } from "~/features/dentist/components/dentist-agenda";
+import { requireRole } from "~/lib/guards.server";
 
-// Placeholder while this page is being written: answers 404 to everyone.
-export function loader() {
-  throw data(null, { status: 404 });
+export const meta: Route.MetaFunction = () => [{ title: "Mi agenda | Río Clínica" }];
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireRole(args, ["dentista"]);
+  const agenda = await loadDentistAgenda(await getDb(), user.id);
+  return { dentistName: user.firstName, agenda };
 }
 
-export default function Placeholder() {
-  return null;
+export default function DentistAgendaPage({ loaderData }: Route.ComponentProps) {
+  return <DentistAgenda agenda={loaderData.agenda} dentistName={loaderData.dentistName} />;
 }

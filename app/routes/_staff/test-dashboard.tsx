@@ -1,10 +1,37 @@
 import { data } from "react-router";
+import type { Route } from "./+types/test-dashboard";
+import { STAFF_ROLES } from "~/domain/roles";
+import { TestDashboard } from "~/features/staff/components/test-dashboard";
+import type { LeadTestActionData } from "~/features/staff/lead-test-dto";
+import { leadTestActionSchema } from "~/features/staff/lead-test-schema";
+import { scoreScenario, scoreTestLead } from "~/features/staff/lead-test-service.server";
+import { fieldErrors } from "~/lib/form-errors";
+import { requireRole } from "~/lib/guards.server";
+import { readForm } from "~/lib/request.server";
 
-// Placeholder while this page is being written: answers 404 to everyone.
-export function loader() {
-  throw data(null, { status: 404 });
+export const meta: Route.MetaFunction = () => [{ title: "Dashboard de Pruebas | Río Clínica" }];
+
+// DESIGN decision 10: staff only.
+export async function loader(args: Route.LoaderArgs) {
+  await requireRole(args, STAFF_ROLES);
+  return null;
 }
 
-export default function Placeholder() {
-  return null;
+/** Scores a predefined scenario or the custom lead on the server with the production rules; stores nothing. */
+export async function action(args: Route.ActionArgs) {
+  await requireRole(args, STAFF_ROLES);
+  const parsed = leadTestActionSchema.safeParse(await readForm(args.request));
+  if (!parsed.success) {
+    return data<LeadTestActionData>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
+  }
+  const input = parsed.data;
+  const result =
+    input.intent === "scenario"
+      ? scoreScenario(input.scenario)
+      : scoreTestLead(input, { label: "Prueba personalizada", expectedScore: null });
+  return data<LeadTestActionData>({ ok: true, result });
+}
+
+export default function TestDashboardPage() {
+  return <TestDashboard />;
 }

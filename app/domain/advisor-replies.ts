@@ -1,0 +1,131 @@
+import { normalizeForMatching } from "./helper-replies";
+
+/**
+ * The patient portal's virtual advisor (spec 000 §7 "Local chat replies"): five rules in order, first match wins,
+ * case- and accent-insensitive substring match. Hours come from the clinic's facts (DESIGN decision 7), not the
+ * spec's conflicting 8:00–20:00. Pure.
+ */
+export type AdvisorReplyType = "appointment" | "emergency" | "general";
+
+export interface AdvisorFacts {
+  clinicName: string;
+  phone: string;
+  whatsapp: string;
+  email: string;
+  address: string;
+  hours: string;
+  saturday: string;
+  website: string;
+  emergencyNumber: string;
+}
+
+export interface AdvisorReply {
+  type: AdvisorReplyType;
+  content: string;
+}
+
+const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: AdvisorFacts) => AdvisorReply }> = [
+  {
+    keywords: ["cita", "agenda", "hora"],
+    reply: (facts) => ({
+      type: "appointment",
+      content: [
+        "📅 Información sobre citas",
+        "",
+        `• Puedes agendar, reprogramar o cancelar en la sección «Mis Citas» de este portal, o llamando al ${facts.phone}.`,
+        `• Horario de atención: ${facts.hours}. ${facts.saturday}.`,
+        "• Confirma tu cita hasta 24 horas antes, por teléfono o desde «Mis Citas».",
+        "• Para cancelar sin costo, avísanos con al menos 24 horas de anticipación.",
+        "• Te enviaremos recordatorios automáticos por WhatsApp.",
+      ].join("\n"),
+    }),
+  },
+  {
+    keywords: ["dolor", "duele", "emergencia", "urgencia"],
+    reply: (facts) => ({
+      type: "emergency",
+      content: [
+        "🚨 Si tienes una urgencia dental",
+        "",
+        `Llama ahora a la clínica: ${facts.phone}. Dirección: ${facts.address}.`,
+        `Fuera de horario, ante una emergencia grave, llama al ${facts.emergencyNumber} (SAMU).`,
+        "",
+        "Mientras tanto:",
+        "• Aplica hielo por fuera de la cara: 15 minutos sí, 15 minutos no.",
+        "• Toma analgésicos solo según indicación médica.",
+        "• Evita alimentos muy calientes o muy fríos.",
+        "• No apliques calor directo en la zona.",
+        "",
+        "Llama de inmediato si tienes: dolor intenso, hinchazón importante de la cara, sangrado abundante o un golpe (trauma) dental.",
+      ].join("\n"),
+    }),
+  },
+  {
+    keywords: ["tratamiento", "precio", "costo"],
+    reply: (facts) => ({
+      type: "general",
+      content: [
+        "🦷 Nuestros tratamientos",
+        "",
+        "• Limpieza y prevención",
+        "• Tapaduras y restauraciones",
+        "• Endodoncia (tratamiento de conducto)",
+        "• Estética dental y blanqueamiento",
+        "• Odontopediatría",
+        "",
+        "La primera evaluación es gratuita: en ella te entregamos un diagnóstico y un presupuesto detallado (válido por 30 días).",
+        `Horario: ${facts.hours}.`,
+      ].join("\n"),
+    }),
+  },
+  {
+    keywords: ["contacto", "telefono", "direccion"],
+    reply: (facts) => ({
+      type: "general",
+      content: [
+        `📍 Datos de contacto de ${facts.clinicName}`,
+        "",
+        `• Teléfono: ${facts.phone}`,
+        `• WhatsApp: ${facts.whatsapp}`,
+        `• Correo: ${facts.email}`,
+        `• Dirección: ${facts.address}`,
+        `• Horario: ${facts.hours}`,
+        `• Sábados: consultar disponibilidad`,
+        `• Sitio web: ${facts.website}`,
+      ].join("\n"),
+    }),
+  },
+];
+
+function helpMenu(): AdvisorReply {
+  return {
+    type: "general",
+    content: [
+      "Puedo ayudarte con estos temas. Escribe una de estas palabras:",
+      "",
+      "• CITAS: agendar, confirmar o cancelar",
+      "• TRATAMIENTOS: qué hacemos y cuánto cuesta",
+      "• CONTACTO: teléfono, WhatsApp y dirección",
+      "• EMERGENCIA: qué hacer si tienes dolor",
+    ].join("\n"),
+  };
+}
+
+export function advisorReply(message: string, facts: AdvisorFacts): AdvisorReply {
+  const normalized = normalizeForMatching(message);
+  const rule = rules.find(({ keywords }) => keywords.some((keyword) => normalized.includes(keyword)));
+  return rule ? rule.reply(facts) : helpMenu();
+}
+
+export function advisorWelcome(firstName: string): AdvisorReply {
+  return {
+    type: "general",
+    content: `¡Hola ${firstName}! Soy tu asesor virtual. Puedo ayudarte con citas, tratamientos, datos de contacto o qué hacer ante una urgencia. ¿En qué te ayudo?`,
+  };
+}
+
+/** spec 000 §8: shown if a reply cannot be produced. */
+export const ADVISOR_FAILURE_MESSAGE =
+  "Lo siento, hubo un error. Por favor intenta nuevamente o contacta directamente con la clínica.";
+
+export const ADVISOR_MAX_MESSAGE_LENGTH = 2000;

@@ -1,0 +1,103 @@
+/**
+ * Appointment rules (spec 000 §9, 001 §9; DESIGN decisions 8 and 9). Pure: every decision takes `now`.
+ * - Cancelling 24 h or more ahead is free; less than 24 h costs 50% of the treatment; past ones cannot be cancelled.
+ * - Rescheduling follows the same 24-hour window (inside it the patient calls the clinic).
+ * - Only scheduled appointments can be confirmed by the patient.
+ * Hours are real elapsed hours between instants, so a clock change inside the window counts as it happened.
+ */
+
+export const appointmentStatuses = ["scheduled", "confirmed", "in_progress", "completed", "cancelled", "no_show"] as const;
+export type AppointmentStatus = (typeof appointmentStatuses)[number];
+
+export const FREE_CANCELLATION_HOURS = 24;
+export const LATE_CANCELLATION_FEE_RATE = 0.5;
+export const NO_SHOW_FEE_RATE = 1;
+export const MIN_BOOKING_LEAD_MINUTES = 60;
+export const BOOKING_HORIZON_DAYS = 90;
+export const DEFAULT_DURATION_MINUTES = 60;
+
+const HOUR_MS = 3_600_000;
+
+/** Who may move an appointment from one status to another. */
+const transitions: Record<AppointmentStatus, readonly AppointmentStatus[]> = {
+  scheduled: ["confirmed", "cancelled", "in_progress", "no_show"],
+  confirmed: ["cancelled", "in_progress", "no_show"],
+  in_progress: ["completed"],
+  completed: [],
+  cancelled: [],
+  no_show: [],
+};
+
+export function canTransition(from: string, to: AppointmentStatus): boolean {
+  return (transitions[from as AppointmentStatus] ?? []).includes(to);
+}
+
+export interface PolicyAppointment {
+  status: string;
+  startsAt: Date;
+  /** CLP price of the treatment, if known. */
+  treatmentPrice: number | null;
+}
+
+export type Decision<T = object> = ({ allowed: true } & T) | { allowed: false; reason: string };
+
+/** The duration shown and booked: the appointment's own, else the treatment's, else 60 minutes (spec 000 §9). */
+export function effectiveDuration(own: number | null | undefined, treatment: number | null | undefined): number {
+  return own ?? treatment ?? DEFAULT_DURATION_MINUTES;
+}
+
+export function hoursUntil(startsAt: Date, now: Date): number {
+  return (startsAt.getTime() - now.getTime()) / HOUR_MS;
+}
+
+export function cancellationDecision(appointment: PolicyAppointment, now: Date): Decision<{ fee: number; late: boolean }> {
+  if (appointment.status !== "scheduled" && appointment.status !== "confirmed") {
+    return { allowed: false, reason: "Esta cita ya no se puede cancelar." };
+  }
+  if (appointment.startsAt.getTime() <= now.getTime()) {
+    return { allowed: false, reason: "Las citas pasadas no se pueden cancelar." };
+  }
+  const late = hoursUntil(appointment.startsAt, now) < FREE_CANCELLATION_HOURS;
+  const fee = late ? Math.round((appointment.treatmentPrice ?? 0) * LATE_CANCELLATION_FEE_RATE) : 0;
+  return { allowed: true, late, fee };
+}
+
+export function rescheduleDecision(appointment: PolicyAppointment, now: Date): Decision {
+  if (appointment.status !== "scheduled" && appointment.status !== "confirmed") {
+    return { allowed: false, reason: "Esta cita ya no se puede reprogramar." };
+  }
+  if (appointment.startsAt.getTime() <= now.getTime()) {
+    return { allowed: false, reason: "Las citas pasadas no se pueden reprogramar." };
+  }
+  if (hoursUntil(appointment.startsAt, now) < FREE_CANCELLATION_HOURS) {
+    return {
+      allowed: false,
+      reason: "Faltan menos de 24 horas: para reprogramar, llama a la clínica.",
+    };
+  }
+  return { allowed: true };
+}
+
+export function confirmationDecision(appointment: PolicyAppointment, now: Date): Decision {
+  if (appointment.status !== "scheduled") return { allowed: false, reason: "Solo las citas programadas se pueden confirmar." };
+  if (appointment.startsAt.getTime() <= now.getTime()) return { allowed: false, reason: "Esta cita ya pasó." };
+  return { allowed: true };
+}
+
+/** A new start must be at least an hour away and within the booking horizon. */
+export function bookingWindowDecision(startsAt: Date, now: Date): Decision {
+  if (startsAt.getTime() < now.getTime() + MIN_BOOKING_LEAD_MINUTES * 60_000) {
+    return { allowed: false, reason: "Elige un horario con al menos una hora de anticipación." };
+  }
+  if (startsAt.getTime() > now.getTime() + BOOKING_HORIZON_DAYS * 24 * HOUR_MS) {
+    return { allowed: false, reason: `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.` };
+  }
+  return { allowed: true };
+}
+
+/** The policy text shown in the cancel dialog. */
+export function cancellationPolicyText(decision: { late: boolean; fee: number }, formatMoney: (amount: number) => string) {
+  return decision.late
+    ? `Faltan menos de 24 horas para tu cita: según nuestra política, cancelar ahora tiene un cargo del 50% del tratamiento (${formatMoney(decision.fee)}).`
+    : "Cancelar con 24 horas o más de anticipación no tiene costo.";
+}

@@ -1,0 +1,115 @@
+/**
+ * The clinic's clock (DESIGN decision 8): "today", weekdays and slot times are those of America/Santiago; instants
+ * are stored in UTC. Chile moves its clocks at midnight (first Sunday of September forward, first Sunday of April
+ * back), so every conversion goes through Intl rather than fixed offsets. Pure.
+ */
+export const CLINIC_TIME_ZONE = "America/Santiago";
+
+const partsFormatter = new Intl.DateTimeFormat("en-US", {
+  timeZone: CLINIC_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+interface ClockParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function clockParts(instant: Date): ClockParts {
+  const values: Record<string, number> = {};
+  for (const part of partsFormatter.formatToParts(instant)) {
+    if (part.type !== "literal") values[part.type] = Number(part.value);
+  }
+  return {
+    year: values.year!,
+    month: values.month!,
+    day: values.day!,
+    hour: values.hour! % 24,
+    minute: values.minute!,
+    second: values.second!,
+  };
+}
+
+/** Minutes the clinic's clock is ahead of UTC at `instant` (-180 in summer, -240 in winter). */
+export function clinicOffsetMinutes(instant: Date): number {
+  const p = clockParts(instant);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+}
+
+const pad = (value: number) => String(value).padStart(2, "0");
+
+/** The clinic's calendar date of an instant, "YYYY-MM-DD". */
+export function clinicDate(instant: Date): string {
+  const p = clockParts(instant);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+}
+
+/** The clinic's wall-clock time of an instant, "HH:mm". */
+export function clinicTime(instant: Date): string {
+  const p = clockParts(instant);
+  return `${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+function parseDate(date: string): [number, number, number] {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) throw new RangeError(`Fecha inválida: ${date}`);
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) throw new RangeError(`Fecha inválida: ${date}`);
+  return [year, month, day];
+}
+
+function parseTime(time: string): [number, number] {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
+  if (!match) throw new RangeError(`Hora inválida: ${time}`);
+  return [Number(match[1]), Number(match[2])];
+}
+
+/**
+ * The instant at which the clinic's clock shows `date` `time`. A time skipped by the spring change resolves to the
+ * hour after; a repeated autumn hour resolves to its first occurrence.
+ */
+export function clinicInstant(date: string, time: string): Date {
+  const [year, month, day] = parseDate(date);
+  const [hour, minute] = parseTime(time);
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  const first = wall - clinicOffsetMinutes(new Date(wall)) * 60_000;
+  const second = wall - clinicOffsetMinutes(new Date(first)) * 60_000;
+  // Two candidates differ only around a change: keep the earlier one that shows the requested (or next) time.
+  return new Date(Math.min(first, second));
+}
+
+/** "YYYY-MM-DD" plus n calendar days. */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = parseDate(date);
+  const result = new Date(Date.UTC(year, month - 1, day + days));
+  return `${result.getUTCFullYear()}-${pad(result.getUTCMonth() + 1)}-${pad(result.getUTCDate())}`;
+}
+
+/** ISO weekday of a calendar date: 1 = Monday … 7 = Sunday. */
+export function isoWeekday(date: string): number {
+  const [year, month, day] = parseDate(date);
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return weekday === 0 ? 7 : weekday;
+}
+
+/** "HH:mm" → minutes after midnight. */
+export function minutesOfDay(time: string): number {
+  const [hour, minute] = parseTime(time);
+  return hour * 60 + minute;
+}
+
+export function timeFromMinutes(minutes: number): string {
+  return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}

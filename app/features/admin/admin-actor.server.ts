@@ -1,0 +1,26 @@
+import { ADMIN_ROLES } from "~/domain/roles";
+import type { SessionUser } from "~/lib/auth/session.server";
+import { clientIp } from "~/lib/client-ip.server";
+import { AdminError } from "./admin-error.server";
+
+/** Who is making an admin change, as recorded in the audit log. */
+export interface AdminActor {
+  id: string;
+  roles: readonly string[];
+  ip: string;
+}
+
+export function adminActor(user: SessionUser, request: Request): AdminActor {
+  return { id: user.id, roles: user.roles, ip: clientIp(request) };
+}
+
+export function isSuperAdmin(actor: Pick<AdminActor, "roles">): boolean {
+  return actor.roles.includes("super_admin");
+}
+
+/** Defence in depth: the route already called requireRole, but a service must never trust its caller for that. */
+export function assertAdmin(actor: AdminActor): void {
+  if (!actor.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role))) {
+    throw new AdminError("FORBIDDEN", "No tienes permiso para hacer este cambio.");
+  }
+}

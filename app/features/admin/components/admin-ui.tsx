@@ -1,0 +1,80 @@
+import { CheckCircle2, AlertTriangle } from "lucide-react";
+import { cn } from "~/lib/cn";
+import type { DateLabel } from "../admin-format";
+
+/** The outcome of an admin form: a polite status on success, an alert on refusal. */
+export function ActionMessage({ result }: { result: { ok: boolean; message: string } | undefined }) {
+  if (!result) return null;
+  return result.ok ? (
+    <p
+      role="status"
+      className="mb-6 flex items-start gap-2 rounded-lg bg-brand-50 p-3 text-sm font-medium text-brand-900 ring-1 ring-brand-100"
+      data-testid="admin-status"
+    >
+      <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <span>{result.message}</span>
+    </p>
+  ) : (
+    <p
+      role="alert"
+      className="mb-6 flex items-start gap-2 rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 ring-1 ring-red-200"
+      data-testid="admin-error"
+    >
+      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <span>{result.message}</span>
+    </p>
+  );
+}
+
+export function DateCell({ value }: { value: DateLabel }) {
+  return (
+    <time dateTime={value.iso} className="whitespace-nowrap">
+      {value.label}
+    </time>
+  );
+}
+
+export function YesNo({ value }: { value: boolean }) {
+  return <span className={value ? "text-brand-800" : "text-slate-600"}>{value ? "Sí" : "No"}</span>;
+}
+
+export function Badge({
+  tone = "neutral",
+  children,
+}: {
+  tone?: "neutral" | "good" | "bad" | "info";
+  children: React.ReactNode;
+}) {
+  return (
+    <span
+      className={cn(
+        "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap",
+        tone === "neutral" && "bg-slate-100 text-slate-700",
+        tone === "good" && "bg-brand-50 text-brand-800 ring-1 ring-brand-100",
+        tone === "bad" && "bg-red-50 text-red-800 ring-1 ring-red-200",
+        tone === "info" && "bg-amber-50 text-amber-900 ring-1 ring-amber-200",
+      )}
+    >
+      {children}
+    </span>
+  );
+}
+
+export const tableClass = "min-w-full divide-y divide-slate-200 text-left text-sm";
+export const thClass = "px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase";
+export const tdClass = "px-3 py-2 align-top";
+
+/** A horizontally scrollable, focusable frame for wide tables (keyboard users can scroll it). */
+export function TableFrame({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      className="overflow-x-auto rounded-xl bg-white ring-1 ring-slate-200"
+    >
+      {children}
+    </div>
+  );
+}

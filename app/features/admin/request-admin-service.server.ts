@@ -1,0 +1,144 @@
+import type { Database } from "~/db/client.server";
+import { formatChileanPhone } from "~/domain/format";
+import { callbackTimeLabels, dataRightsLabels } from "~/features/requests/request-options";
+import { logger } from "~/lib/logger.server";
+import { assertAdmin, type AdminActor } from "./admin-actor.server";
+import { AdminError } from "./admin-error.server";
+import { dateLabel, type DateLabel } from "./admin-format";
+import {
+  REQUESTS_LIST_LIMIT,
+  requestKindLabels,
+  requestStatusLabel,
+  type RequestStatus,
+} from "./admin-options";
+import { requestFilterSchema, requestStatusChangeSchema } from "./admin-schemas";
+import { recordAudit } from "./audit-repository.server";
+import {
+  listCallbackRequests,
+  listDataRightsRequests,
+  lockRequestStatus,
+  setRequestStatus,
+} from "./request-admin-repository.server";
+
+interface StatusDto {
+  status: string;
+  statusLabel: string;
+}
+
+export interface DataRightsRequestDto extends StatusDto {
+  id: string;
+  reference: string;
+  typeLabel: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  rut: string | null;
+  details: string;
+  created: DateLabel;
+}
+
+export interface CallbackRequestDto extends StatusDto {
+  id: string;
+  reference: string;
+  name: string;
+  phone: string;
+  phoneHref: string;
+  email: string | null;
+  preferredTimeLabel: string;
+  reason: string;
+  created: DateLabel;
+}
+
+export interface RequestsPageDto {
+  status: RequestStatus | null;
+  limit: number;
+  dataRights: DataRightsRequestDto[];
+  callbacks: CallbackRequestDto[];
+}
+
+// The reference the requester was shown on the confirmation page (same rule as the public forms).
+const reference = (id: string) => id.slice(0, 8).toUpperCase();
+
+/** `?estado=` → both lists, newest first. */
+export async function listRequests(
+  db: Database,
+  actor: AdminActor,
+  params: URLSearchParams,
+): Promise<RequestsPageDto> {
+  assertAdmin(actor);
+  const { estado } = requestFilterSchema.parse({ estado: params.get("estado") ?? undefined });
+  const options = { status: estado, limit: REQUESTS_LIST_LIMIT };
+  const [dataRights, callbacks] = await Promise.all([
+    listDataRightsRequests(db, options),
+    listCallbackRequests(db, options),
+  ]);
+  return {
+    status: estado ?? null,
+    limit: REQUESTS_LIST_LIMIT,
+    dataRights: dataRights.map((row) => ({
+      id: row.id,
+      reference: reference(row.id),
+      typeLabel: (dataRightsLabels as Record<string, string>)[row.requestType] ?? row.requestType,
+      name: row.name,
+      email: row.email,
+      phone: row.phone ? formatChileanPhone(row.phone) : null,
+      rut: row.rut,
+      details: row.details,
+      status: row.status,
+      statusLabel: requestStatusLabel(row.status),
+      created: dateLabel(row.createdAt),
+    })),
+    callbacks: callbacks.map((row) => ({
+      id: row.id,
+      reference: reference(row.id),
+      name: row.name,
+      phone: formatChileanPhone(row.phone),
+      phoneHref: `tel:${row.phone}`,
+      email: row.email,
+      preferredTimeLabel:
+        (callbackTimeLabels as Record<string, string>)[row.preferredTime] ?? row.preferredTime,
+      reason: row.reason,
+      status: row.status,
+      statusLabel: requestStatusLabel(row.status),
+      created: dateLabel(row.createdAt),
+    })),
+  };
+}
+
+/** Moves a request to another status; the change and its audit row are one transaction. */
+export async function changeRequestStatus(
+  db: Database,
+  actor: AdminActor,
+  form: Record<string, string>,
+): Promise<{ message: string }> {
+  assertAdmin(actor);
+  const parsed = requestStatusChangeSchema.safeParse(form);
+  if (!parsed.success) {
+    throw new AdminError("VALIDATION", parsed.error.issues[0]?.message ?? "La solicitud no es válida.");
+  }
+  const { kind, requestId, status } = parsed.data;
+  const label = `${requestKindLabels[kind]} ${reference(requestId)}`;
+
+  return db.transaction(async (tx) => {
+    const from = await lockRequestStatus(tx, kind, requestId);
+    if (from === undefined) throw new AdminError("NOT_FOUND", "No encontramos esa solicitud.");
+    if (from === status) {
+      return {
+        message: `${label} ya estaba en estado «${requestStatusLabel(status)}». No se hicieron cambios.`,
+      };
+    }
+    await setRequestStatus(tx, kind, requestId, status);
+    await recordAudit(tx, {
+      actorId: actor.id,
+      actorRoles: actor.roles,
+      action: "request.status",
+      targetUserId: null,
+      details: { kind, requestId, from, to: status },
+      ip: actor.ip,
+    });
+    logger.info({ actorId: actor.id, kind, requestId, from, to: status }, "admin changed a request status");
+    return {
+      message: `${label}: estado cambiado de «${requestStatusLabel(from)}» a «${requestStatusLabel(status)}».`,
+    };
+  });
+}

@@ -1,0 +1,163 @@
+import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "~/db/client.server";
+import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
+import type { BusyInterval, ScheduleBlock } from "~/domain/slots";
+
+const dentist = alias(users, "dentist");
+
+/** Everything a patient's appointment card shows (spec 000 §7 "Patient data" 1 and 2). */
+const cardColumns = {
+  id: appointments.id,
+  startsAt: appointments.startsAt,
+  endsAt: appointments.endsAt,
+  durationMinutes: appointments.durationMinutes,
+  status: appointments.status,
+  notes: appointments.notes,
+  cancellationFee: appointments.cancellationFee,
+  treatmentSlug: treatmentsCatalog.slug,
+  treatmentName: treatmentsCatalog.name,
+  treatmentDescription: treatmentsCatalog.description,
+  treatmentDuration: treatmentsCatalog.durationMinutes,
+  treatmentPrice: treatmentsCatalog.basePrice,
+  dentistId: appointments.dentistId,
+  dentistFirstName: dentist.firstName,
+  dentistLastName: dentist.lastName,
+  dentistPhone: dentist.phone,
+};
+
+export type AppointmentCardRow = Awaited<ReturnType<typeof patientAppointments>>["upcoming"][number];
+
+/**
+ * A patient's appointments split at the start of the clinic's today (DESIGN decision 8): upcoming by date and time
+ * ascending, history descending. Always selected by the session's patient id.
+ */
+export async function patientAppointments(db: Database, patientId: string, startOfToday: Date) {
+  const base = () =>
+    db
+      .select(cardColumns)
+      .from(appointments)
+      .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+      .innerJoin(dentist, eq(dentist.id, appointments.dentistId));
+  const [upcoming, history] = await Promise.all([
+    base()
+      .where(and(eq(appointments.patientId, patientId), gte(appointments.startsAt, startOfToday)))
+      .orderBy(asc(appointments.startsAt)),
+    base()
+      .where(and(eq(appointments.patientId, patientId), lt(appointments.startsAt, startOfToday)))
+      .orderBy(desc(appointments.startsAt)),
+  ]);
+  return { upcoming, history };
+}
+
+/** One appointment of this patient, or undefined (a foreign id looks exactly like a missing one). */
+export async function patientAppointment(db: Pick<Database, "select">, patientId: string, appointmentId: string) {
+  const [row] = await db
+    .select(cardColumns)
+    .from(appointments)
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
+    .where(and(eq(appointments.id, appointmentId), eq(appointments.patientId, patientId)))
+    .limit(1);
+  return row;
+}
+
+export async function listTreatments(db: Database) {
+  return db
+    .select({
+      id: treatmentsCatalog.id,
+      slug: treatmentsCatalog.slug,
+      name: treatmentsCatalog.name,
+      description: treatmentsCatalog.description,
+      durationMinutes: treatmentsCatalog.durationMinutes,
+      basePrice: treatmentsCatalog.basePrice,
+    })
+    .from(treatmentsCatalog)
+    .orderBy(asc(treatmentsCatalog.id));
+}
+
+export async function treatmentBySlug(db: Pick<Database, "select">, slug: string) {
+  const [row] = await db.select().from(treatmentsCatalog).where(eq(treatmentsCatalog.slug, slug)).limit(1);
+  return row;
+}
+
+/** Active, not deactivated users with the dentista role. */
+export async function listDentists(db: Pick<Database, "select">) {
+  return db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, phone: users.phone })
+    .from(users)
+    .innerJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.isActive, true)))
+    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.name, "dentista")))
+    .where(sql`${users.deactivatedAt} is null`)
+    .orderBy(asc(users.lastName), asc(users.firstName));
+}
+
+export async function scheduleBlocks(db: Pick<Database, "select">, dentistIds: string[]) {
+  if (dentistIds.length === 0) return new Map<string, ScheduleBlock[]>();
+  const rows = await db
+    .select({
+      dentistId: dentistScheduleBlocks.dentistId,
+      weekday: dentistScheduleBlocks.weekday,
+      startsAt: dentistScheduleBlocks.startsAt,
+      endsAt: dentistScheduleBlocks.endsAt,
+    })
+    .from(dentistScheduleBlocks)
+    .where(inArray(dentistScheduleBlocks.dentistId, dentistIds));
+  const byDentist = new Map<string, ScheduleBlock[]>();
+  for (const row of rows) {
+    const list = byDentist.get(row.dentistId) ?? [];
+    list.push({ weekday: row.weekday, startsAt: row.startsAt, endsAt: row.endsAt });
+    byDentist.set(row.dentistId, list);
+  }
+  return byDentist;
+}
+
+/** Non-cancelled appointments of the dentists overlapping [from, to). */
+export async function busyIntervals(
+  db: Pick<Database, "select">,
+  dentistIds: string[],
+  from: Date,
+  to: Date,
+  excludeAppointmentId?: string,
+): Promise<Map<string, BusyInterval[]>> {
+  const result = new Map<string, BusyInterval[]>(dentistIds.map((id) => [id, []]));
+  if (dentistIds.length === 0) return result;
+  const rows = await db
+    .select({ dentistId: appointments.dentistId, startsAt: appointments.startsAt, endsAt: appointments.endsAt })
+    .from(appointments)
+    .where(
+      and(
+        inArray(appointments.dentistId, dentistIds),
+        ne(appointments.status, "cancelled"),
+        lt(appointments.startsAt, to),
+        gt(appointments.endsAt, from),
+        excludeAppointmentId ? ne(appointments.id, excludeAppointmentId) : undefined,
+      ),
+    );
+  for (const row of rows) result.get(row.dentistId)?.push({ startsAt: row.startsAt, endsAt: row.endsAt });
+  return result;
+}
+
+/** Does the patient already have a live appointment overlapping [from, to)? */
+export async function patientHasOverlap(
+  db: Pick<Database, "select">,
+  patientId: string,
+  from: Date,
+  to: Date,
+  excludeAppointmentId?: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.patientId, patientId),
+        ne(appointments.status, "cancelled"),
+        lt(appointments.startsAt, to),
+        gt(appointments.endsAt, from),
+        excludeAppointmentId ? ne(appointments.id, excludeAppointmentId) : undefined,
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { appointments } from "~/db/schema";
+import {
+  bookingWindowDecision,
+  cancellationDecision,
+  confirmationDecision,
+  effectiveDuration,
+  rescheduleDecision,
+} from "~/domain/appointment-policy";
+import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
+import { DEFAULT_WEEK, freeSlots, isClosedDay, type ScheduleBlock } from "~/domain/slots";
+import { enqueue } from "~/features/outbox/outbox.server";
+import { AppError, EXCLUSION_VIOLATION, postgresConstraint, postgresErrorCode } from "~/lib/errors";
+import { logger } from "~/lib/logger.server";
+import {
+  busyIntervals,
+  listDentists,
+  patientAppointment,
+  patientHasOverlap,
+  scheduleBlocks,
+  treatmentBySlug,
+} from "./appointment-repository.server";
+
+const SLOT_TAKEN = "Ese horario ya no está disponible: alguien lo tomó hace un momento. Elige otro, por favor.";
+const PATIENT_BUSY = "Ya tienes otra cita a esa hora. Elige otro horario.";
+
+/** The database refused an overlap: of the patient (constraint appointments_patient_no_overlap) or the dentist. */
+function overlapError(error: unknown): AppError | null {
+  if (postgresErrorCode(error) !== EXCLUSION_VIOLATION) return null;
+  return new AppError("CONFLICT", postgresConstraint(error) === "appointments_patient_no_overlap" ? PATIENT_BUSY : SLOT_TAKEN);
+}
+
+export interface SlotQuery {
+  treatmentSlug: string;
+  /** A dentist id, or "any". */
+  dentistId: string;
+  date: string;
+}
+
+export interface SlotOption {
+  time: string;
+  /** The dentists free at that time (the first one is used for "any"). */
+  dentistIds: string[];
+}
+
+async function dentistsFor(db: Database, dentistId: string) {
+  const all = await listDentists(db);
+  const chosen = dentistId === "any" ? all : all.filter((candidate) => candidate.id === dentistId);
+  if (chosen.length === 0) throw new AppError("VALIDATION", "Elige un dentista de la lista.");
+  return chosen;
+}
+
+function blocksOf(byDentist: Map<string, ScheduleBlock[]>, dentistId: string): readonly ScheduleBlock[] {
+  // spec: a dentist without a schedule of their own works the clinic's hours.
+  const own = byDentist.get(dentistId);
+  return own && own.length > 0 ? own : DEFAULT_WEEK;
+}
+
+/** Free start times for a treatment on a clinic date, for one dentist or any. */
+export async function availableSlots(db: Database, query: SlotQuery, now = new Date()): Promise<SlotOption[]> {
+  const treatment = await treatmentBySlug(db, query.treatmentSlug);
+  if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
+  if (query.date < clinicDate(now)) return [];
+  const dentists = await dentistsFor(db, query.dentistId);
+  const ids = dentists.map((candidate) => candidate.id);
+  const [blocks, busy] = await Promise.all([
+    scheduleBlocks(db, ids),
+    busyIntervals(db, ids, clinicInstant(query.date, "00:00"), clinicInstant(addDays(query.date, 1), "00:00")),
+  ]);
+  const earliest = new Date(now.getTime() + 60 * 60_000);
+  const byTime = new Map<string, string[]>();
+  for (const id of ids) {
+    const dentistBlocks = blocksOf(blocks, id);
+    if (isClosedDay(query.date, dentistBlocks)) continue;
+    for (const slot of freeSlots({
+      date: query.date,
+      blocks: dentistBlocks,
+      durationMinutes: treatment.durationMinutes,
+      busy: busy.get(id) ?? [],
+      earliest,
+    })) {
+      byTime.set(slot.time, [...(byTime.get(slot.time) ?? []), id]);
+    }
+  }
+  return [...byTime.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([time, dentistIds]) => ({ time, dentistIds }));
+}
+
+export interface BookingInput extends SlotQuery {
+  time: string;
+  notes?: string;
+}
+
+/**
+ * Books a slot for the signed-in patient. Availability is checked again inside the transaction and the database's
+ * exclusion constraint decides between simultaneous requests: exactly one wins, the others get a clear message.
+ */
+export async function bookAppointment(db: Database, patientId: string, input: BookingInput, now = new Date()) {
+  const slots = await availableSlots(db, input, now);
+  const slot = slots.find((candidate) => candidate.time === input.time);
+  if (!slot) throw new AppError("CONFLICT", SLOT_TAKEN);
+  const treatment = await treatmentBySlug(db, input.treatmentSlug);
+  if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
+  const startsAt = clinicInstant(input.date, input.time);
+  const window = bookingWindowDecision(startsAt, now);
+  if (!window.allowed) throw new AppError("VALIDATION", window.reason);
+  const endsAt = new Date(startsAt.getTime() + treatment.durationMinutes * 60_000);
+
+  for (const dentistId of slot.dentistIds) {
+    try {
+      const created = await db.transaction(async (tx) => {
+        if (await patientHasOverlap(tx, patientId, startsAt, endsAt)) {
+          throw new AppError("CONFLICT", PATIENT_BUSY);
+        }
+        const [row] = await tx
+          .insert(appointments)
+          .values({ patientId, dentistId, treatmentId: treatment.id, startsAt, endsAt, status: "scheduled", notes: input.notes || null })
+          .returning({ id: appointments.id });
+        if (!row) throw new Error("insert returned nothing");
+        await notifyClinic(tx, "booked", { appointmentId: row.id, patientId, dentistId, startsAt: startsAt.toISOString(), treatment: treatment.name });
+        return row;
+      });
+      logger.info({ appointmentId: created.id, dentistId }, "appointment booked");
+      return { id: created.id, startsAt, dentistId };
+    } catch (error) {
+      const overlap = overlapError(error);
+      if (!overlap) throw error;
+      if (overlap.message === PATIENT_BUSY) throw overlap;
+      // Someone took this dentist's slot between our check and our insert: try the next free dentist, if any.
+    }
+  }
+  throw new AppError("CONFLICT", SLOT_TAKEN);
+}
+
+async function ownAppointment(db: Database, patientId: string, appointmentId: string) {
+  const row = await patientAppointment(db, patientId, appointmentId);
+  if (!row) throw new AppError("NOT_FOUND", "No encontramos esa cita.");
+  return row;
+}
+
+const policyView = (row: { status: string; startsAt: Date; treatmentPrice: number | null }) => ({
+  status: row.status,
+  startsAt: row.startsAt,
+  treatmentPrice: row.treatmentPrice,
+});
+
+/** Moves one of the patient's appointments to another free slot of the same dentist and treatment. */
+export async function rescheduleAppointment(
+  db: Database,
+  patientId: string,
+  appointmentId: string,
+  target: { date: string; time: string },
+  now = new Date(),
+) {
+  const current = await ownAppointment(db, patientId, appointmentId);
+  const decision = rescheduleDecision(policyView(current), now);
+  if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
+  const startsAt = clinicInstant(target.date, target.time);
+  const window = bookingWindowDecision(startsAt, now);
+  if (!window.allowed) throw new AppError("VALIDATION", window.reason);
+  const duration = effectiveDuration(current.durationMinutes, current.treatmentDuration);
+  const endsAt = new Date(startsAt.getTime() + duration * 60_000);
+
+  const [blocks, busy] = await Promise.all([
+    scheduleBlocks(db, [current.dentistId]),
+    busyIntervals(db, [current.dentistId], clinicInstant(target.date, "00:00"), clinicInstant(addDays(target.date, 1), "00:00"), appointmentId),
+  ]);
+  const free = freeSlots({
+    date: target.date,
+    blocks: blocksOf(blocks, current.dentistId),
+    durationMinutes: duration,
+    busy: busy.get(current.dentistId) ?? [],
+    earliest: new Date(now.getTime() + 60 * 60_000),
+  });
+  if (!free.some((slot) => slot.time === target.time)) throw new AppError("CONFLICT", SLOT_TAKEN);
+
+  try {
+    await db.transaction(async (tx) => {
+      if (await patientHasOverlap(tx, patientId, startsAt, endsAt, appointmentId)) {
+        throw new AppError("CONFLICT", PATIENT_BUSY);
+      }
+      const updated = await tx
+        .update(appointments)
+        .set({ startsAt, endsAt, status: "scheduled", updatedAt: new Date() })
+        .where(
+          and(
+            eq(appointments.id, appointmentId),
+            eq(appointments.patientId, patientId),
+            inArray(appointments.status, ["scheduled", "confirmed"]),
+          ),
+        )
+        .returning({ id: appointments.id });
+      if (updated.length === 0) throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+      await notifyClinic(tx, "rescheduled", {
+        appointmentId,
+        patientId,
+        dentistId: current.dentistId,
+        from: current.startsAt.toISOString(),
+        startsAt: startsAt.toISOString(),
+      });
+    });
+  } catch (error) {
+    throw overlapError(error) ?? error;
+  }
+  return { startsAt };
+}
+
+/** Cancels with the 24-hour policy; a late cancellation records the 50% fee on the appointment. */
+export async function cancelAppointment(db: Database, patientId: string, appointmentId: string, now = new Date()) {
+  const current = await ownAppointment(db, patientId, appointmentId);
+  const decision = cancellationDecision(policyView(current), now);
+  if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(appointments)
+      .set({ status: "cancelled", cancelledAt: now, cancellationFee: decision.fee, updatedAt: new Date() })
+      .where(
+        and(
+          eq(appointments.id, appointmentId),
+          eq(appointments.patientId, patientId),
+          inArray(appointments.status, ["scheduled", "confirmed"]),
+        ),
+      )
+      .returning({ id: appointments.id });
+    if (updated.length === 0) throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+    await notifyClinic(tx, "cancelled", {
+      appointmentId,
+      patientId,
+      dentistId: current.dentistId,
+      startsAt: current.startsAt.toISOString(),
+      fee: decision.fee,
+      late: decision.late,
+    });
+  });
+  return { fee: decision.fee, late: decision.late };
+}
+
+export async function confirmAppointment(db: Database, patientId: string, appointmentId: string, now = new Date()) {
+  const current = await ownAppointment(db, patientId, appointmentId);
+  const decision = confirmationDecision(policyView(current), now);
+  if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
+  const updated = await db
+    .update(appointments)
+    .set({ status: "confirmed", updatedAt: new Date() })
+    .where(and(eq(appointments.id, appointmentId), eq(appointments.patientId, patientId), eq(appointments.status, "scheduled")))
+    .returning({ id: appointments.id });
+  if (updated.length === 0) throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+}
+
+/** An outbox row for the clinic's notification; the messaging issue adds its delivery. */
+async function notifyClinic(tx: Pick<Database, "insert">, event: string, details: Record<string, unknown>) {
+  await enqueue(tx, {
+    kind: "clinic-notification",
+    idempotencyKey: `appointment:${event}:${String(details.appointmentId)}:${randomUUID()}`,
+    payload: { event, ...details },
+  });
+}

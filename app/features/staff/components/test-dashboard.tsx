@@ -1,0 +1,280 @@
+import { ArrowLeft, CheckCircle2, FlaskConical, Play, Trash2, XCircle } from "lucide-react";
+import { useState } from "react";
+import { Link, useActionData, useFetcher } from "react-router";
+import { Button, buttonClass } from "~/components/ui/button";
+import { Field, Input, Select, Textarea } from "~/components/ui/field";
+import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
+import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
+import { cn } from "~/lib/cn";
+import { levelBadgeClass } from "../lead-panel-options";
+import { MAX_TEST_RESULTS, type LeadTestActionData, type LeadTestResult } from "../lead-test-dto";
+import { scenarioKeys, testScenarios } from "../test-scenarios";
+
+function Options({ values, labels }: { values: readonly string[]; labels: Record<string, string> }) {
+  return (
+    <>
+      <option value="" disabled>
+        Elige una opción
+      </option>
+      {values.map((value) => (
+        <option key={value} value={value}>
+          {labels[value]}
+        </option>
+      ))}
+    </>
+  );
+}
+
+export function TestDashboard() {
+  const fetcher = useFetcher<LeadTestActionData>({ key: "lead-test" });
+  // Without JavaScript the forms post as documents and only the latest result comes back.
+  const documentResult = useActionData<LeadTestActionData>();
+  const [history, setHistory] = useState<LeadTestResult[]>([]);
+  const [seen, setSeen] = useState<LeadTestActionData | undefined>(undefined);
+  // Adjusting state while rendering when a new answer arrives (React's documented alternative to an effect).
+  if (fetcher.data !== seen) {
+    setSeen(fetcher.data);
+    const answer = fetcher.data;
+    if (answer?.ok) setHistory((current) => [answer.result, ...current].slice(0, MAX_TEST_RESULTS));
+  }
+
+  const latest = fetcher.data ?? documentResult;
+  const errors = latest && !latest.ok ? latest.errors : {};
+  const results = history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.result] : [];
+  const busy = fetcher.state !== "idle";
+  const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
+  const pendingScenario = busy ? fetcher.formData?.get("scenario") : null;
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="flex items-center gap-2 text-3xl font-bold">
+            <FlaskConical aria-hidden className="size-7 text-brand-700" />
+            Dashboard de Pruebas
+          </h1>
+          <p className="mt-2 max-w-2xl text-slate-700">
+            Prueba el puntaje de leads con las mismas reglas que usa la landing. Las pruebas no se guardan como
+            leads.
+          </p>
+        </div>
+        <Link to="/funnel" className={buttonClass("secondary")}>
+          <ArrowLeft aria-hidden className="size-4" />
+          Volver al Funnel
+        </Link>
+      </header>
+
+      <section aria-labelledby="escenarios" className="mt-10">
+        <h2 id="escenarios" className="text-xl font-semibold">
+          Escenarios predefinidos
+        </h2>
+        <ul className="mt-4 grid gap-4 md:grid-cols-3">
+          {scenarioKeys.map((key) => {
+            const scenario = testScenarios[key];
+            return (
+              <li key={key} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+                <div className="flex items-center justify-between gap-2">
+                  <h3 className="text-lg font-semibold">{scenario.title}</h3>
+                  <span className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", levelBadgeClass[key])}>
+                    Esperado: {scenario.expectedScore}
+                  </span>
+                </div>
+                <p className="mt-2 text-sm text-slate-700">{scenario.description}</p>
+                <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                  <dt className="text-slate-500">Nombre</dt>
+                  <dd>{scenario.lead.name}</dd>
+                  <dt className="text-slate-500">Tratamiento</dt>
+                  <dd>{treatmentLabels[scenario.lead.treatment]}</dd>
+                  <dt className="text-slate-500">Urgencia</dt>
+                  <dd>{urgencyLabels[scenario.lead.urgency]}</dd>
+                  <dt className="text-slate-500">Presupuesto</dt>
+                  <dd>{budgetLabels[scenario.lead.budget]}</dd>
+                  <dt className="text-slate-500">Contacto</dt>
+                  <dd>{scenario.lead.email ? "Teléfono y e-mail" : "Solo teléfono"}</dd>
+                </dl>
+                <p className="mt-3 line-clamp-3 text-sm text-slate-600 italic">“{scenario.lead.message}”</p>
+                <fetcher.Form method="post" className="mt-auto pt-4">
+                  <input type="hidden" name="intent" value="scenario" />
+                  <input type="hidden" name="scenario" value={key} />
+                  <Button type="submit" variant="primary" disabled={busy} className="w-full">
+                    <Play aria-hidden className="size-4" />
+                    {pendingScenario === key ? "Calculando..." : "Ejecutar prueba"}
+                  </Button>
+                </fetcher.Form>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <div className="mt-12 grid gap-10 lg:grid-cols-2">
+        <section aria-labelledby="prueba-personalizada">
+          <h2 id="prueba-personalizada" className="text-xl font-semibold">
+            Prueba personalizada
+          </h2>
+          <fetcher.Form
+            method="post"
+            className="mt-4 grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 sm:grid-cols-2"
+          >
+            <input type="hidden" name="intent" value="custom" />
+            {errors.form && (
+              <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2">
+                {errors.form}
+              </p>
+            )}
+            <Field label="Nombre" error={errors.name}>
+              {(props) => <Input {...props} name="name" required maxLength={100} autoComplete="off" />}
+            </Field>
+            <Field label="Teléfono" error={errors.phone} hint="Celular o fijo chileno.">
+              {(props) => (
+                <Input
+                  {...props}
+                  name="phone"
+                  type="tel"
+                  inputMode="tel"
+                  placeholder="+56 9 1234 5678"
+                  required
+                  maxLength={30}
+                  autoComplete="off"
+                />
+              )}
+            </Field>
+            <Field label="E-mail (opcional)" error={errors.email}>
+              {(props) => <Input {...props} name="email" type="email" maxLength={254} autoComplete="off" />}
+            </Field>
+            <Field label="Edad (opcional)" error={errors.age}>
+              {(props) => <Input {...props} name="age" type="number" inputMode="numeric" min={1} max={120} />}
+            </Field>
+            <Field label="Tratamiento" error={errors.treatment}>
+              {(props) => (
+                <Select {...props} name="treatment" required defaultValue="">
+                  <Options values={treatments} labels={treatmentLabels} />
+                </Select>
+              )}
+            </Field>
+            <Field label="Urgencia" error={errors.urgency}>
+              {(props) => (
+                <Select {...props} name="urgency" required defaultValue="">
+                  <Options values={urgencies} labels={urgencyLabels} />
+                </Select>
+              )}
+            </Field>
+            <Field label="Presupuesto" error={errors.budget} className="sm:col-span-2">
+              {(props) => (
+                <Select {...props} name="budget" required defaultValue="">
+                  <Options values={budgets} labels={budgetLabels} />
+                </Select>
+              )}
+            </Field>
+            <Field
+              label="Mensaje (opcional)"
+              error={errors.message}
+              hint="Más de 50 caracteres suma puntos por consulta detallada."
+              className="sm:col-span-2"
+            >
+              {(props) => <Textarea {...props} name="message" rows={3} maxLength={2000} />}
+            </Field>
+            <Button type="submit" variant="accent" disabled={busy} className="sm:col-span-2">
+              {pendingIntent === "custom" ? "Calculando..." : "Calcular puntaje"}
+            </Button>
+          </fetcher.Form>
+        </section>
+
+        <section aria-labelledby="resultados">
+          <div className="flex items-center justify-between gap-3">
+            <h2 id="resultados" className="text-xl font-semibold">
+              Resultados
+            </h2>
+            <Button
+              type="button"
+              variant="secondary"
+              onClick={() => setHistory([])}
+              disabled={results.length === 0}
+              className="px-3 py-1.5 text-sm"
+            >
+              <Trash2 aria-hidden className="size-4" />
+              Limpiar
+            </Button>
+          </div>
+          <p className="mt-1 text-sm text-slate-600">Se muestran los últimos {MAX_TEST_RESULTS} resultados.</p>
+          <div aria-live="polite">
+            {results.length === 0 ? (
+              <p className="mt-4 rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-600">
+                Aún no hay resultados. Ejecuta un escenario o una prueba personalizada.
+              </p>
+            ) : (
+              <ol className="mt-4 space-y-3">
+                {results.map((result) => (
+                  <ResultItem key={result.id} result={result} />
+                ))}
+              </ol>
+            )}
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function ResultItem({ result }: { result: LeadTestResult }) {
+  const matches = result.expectedScore === null ? null : result.expectedScore === result.score;
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4" data-testid="test-result">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <p className="font-semibold">
+            {result.label}: {result.name}
+          </p>
+          <p className="text-sm text-slate-600">{result.summary}</p>
+        </div>
+        <div className="text-right">
+          <p className="text-2xl font-bold">{result.score}</p>
+          <span
+            className={cn(
+              "rounded-full px-2.5 py-0.5 text-xs font-semibold",
+              levelBadgeClass[result.level] ?? "bg-slate-200",
+            )}
+          >
+            {result.levelLabel}
+          </span>
+        </div>
+      </div>
+      {matches !== null && (
+        <p
+          className={cn(
+            "mt-2 flex items-center gap-1 text-sm font-medium",
+            matches ? "text-emerald-800" : "text-red-700",
+          )}
+        >
+          {matches ? (
+            <CheckCircle2 aria-hidden className="size-4" />
+          ) : (
+            <XCircle aria-hidden className="size-4" />
+          )}
+          {matches
+            ? `Coincide con el puntaje esperado (${result.expectedScore}).`
+            : `Se esperaba ${result.expectedScore}.`}
+        </p>
+      )}
+      <div className="mt-2 text-sm">
+        <p className="font-medium text-slate-800">Criterios cumplidos</p>
+        {result.reasons.length > 0 ? (
+          <ul className="mt-1 list-disc pl-5 text-slate-700">
+            {result.reasons.map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-1 text-slate-600">Ningún criterio suma puntos.</p>
+        )}
+      </div>
+      <div className="mt-2 rounded-lg bg-brand-50 p-3 text-sm">
+        <p className="font-medium text-brand-900">Seguimiento: {result.promise.title}</p>
+        <p className="text-slate-700">{result.promise.detail}</p>
+      </div>
+      <p className="mt-2 text-xs text-slate-500">
+        Probado a las <time dateTime={result.testedAt}>{result.testedAtLabel}</time>
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,61 @@
+import type { LeadLevel } from "~/domain/lead-scoring";
+
+/** Labels of the lead panel (client-safe). Values are the stored ones (spec 001 §3, §4). */
+
+export const leadStatuses = ["new", "contacted", "qualified", "scheduled", "converted", "lost"] as const;
+export type LeadStatus = (typeof leadStatuses)[number];
+
+export const leadLevels = ["hot", "warm", "cold"] as const satisfies readonly LeadLevel[];
+
+export const leadStatusLabels: Record<LeadStatus, string> = {
+  new: "Nuevo",
+  contacted: "Contactado",
+  qualified: "Calificado",
+  scheduled: "Agendado",
+  converted: "Convertido",
+  lost: "Perdido",
+};
+
+export const leadLevelLabels: Record<LeadLevel, string> = {
+  hot: "Caliente",
+  warm: "Tibio",
+  cold: "Frío",
+};
+
+export const leadSourceLabels: Record<string, string> = {
+  web: "Web",
+  asistente: "Asistente virtual",
+  whatsapp: "WhatsApp",
+  social: "Redes sociales",
+};
+
+/** A stored value without a label (a new source, say) is shown as it is. */
+export function labelOf(labels: Record<string, string>, value: string): string {
+  return Object.hasOwn(labels, value) ? labels[value]! : value;
+}
+
+export const ALL = "todos";
+export const levelFilters = [ALL, ...leadLevels] as const;
+export const statusFilters = [ALL, ...leadStatuses] as const;
+export type LevelFilter = (typeof levelFilters)[number];
+export type StatusFilter = (typeof statusFilters)[number];
+
+export const levelFilterLabels: Record<LevelFilter, string> = { todos: "Todos los niveles", ...leadLevelLabels };
+export const statusFilterLabels: Record<StatusFilter, string> = {
+  todos: "Todos los estados",
+  ...leadStatusLabels,
+};
+
+/** The two changes the panel may make, and the status each sets (spec 001 §4). */
+export const leadPanelIntents = ["mark-contacted", "schedule"] as const;
+export type LeadPanelIntent = (typeof leadPanelIntents)[number];
+export const statusForIntent: Record<LeadPanelIntent, LeadStatus> = {
+  "mark-contacted": "contacted",
+  schedule: "scheduled",
+};
+
+export const levelBadgeClass: Record<string, string> = {
+  hot: "bg-red-600 text-white",
+  warm: "bg-amber-400 text-slate-950",
+  cold: "bg-sky-300 text-slate-950",
+};

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
+import { boundedText, chileanPhone, optionalEmail, personName } from "~/lib/validation";
+import { scenarioKeys } from "./test-scenarios";
+
+const AGE_ERROR = "Ingresa una edad válida, entre 1 y 120 años.";
+
+const age = z.union([
+  z.literal("").transform(() => null),
+  z.coerce.number({ error: AGE_ERROR }).int(AGE_ERROR).min(1, AGE_ERROR).max(120, AGE_ERROR),
+]);
+
+/** The custom test lead (spec 001 §3 "Lead (test input)"). */
+export const leadTestInputSchema = z.object({
+  name: personName,
+  phone: chileanPhone,
+  email: optionalEmail.default(""),
+  age: age.default(null),
+  treatment: z.enum(treatments, { error: "Elige un tratamiento." }),
+  urgency: z.enum(urgencies, { error: "Elige una urgencia." }),
+  budget: z.enum(budgets, { error: "Elige un presupuesto." }),
+  message: boundedText(2000, "El mensaje"),
+});
+
+export type LeadTestInput = z.output<typeof leadTestInputSchema>;
+
+export const leadTestActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("scenario"), scenario: z.enum(scenarioKeys, { error: "Escenario desconocido." }) }),
+    leadTestInputSchema.extend({ intent: z.literal("custom") }),
+  ],
+  { error: "La acción solicitada no es válida." },
+);

@@ -1,0 +1,81 @@
+/**
+ * What a loader or action called directly produced, whether it returned or threw: a Response (redirects, JSON),
+ * React Router's `data()` (DataWithResponseInit) or a plain object. Other errors are rethrown.
+ */
+export interface RouteResult<T = unknown> {
+  status: number;
+  /** The payload: `data()`'s value, a plain object, or a Response's parsed JSON/text body. */
+  body: T;
+  headers: Headers;
+  /** The Location header of a redirect, else null. */
+  location: string | null;
+  /** True when the loader/action threw (redirects, guards). */
+  thrown: boolean;
+}
+
+interface DataWithResponseInit {
+  type: "DataWithResponseInit";
+  data: unknown;
+  init: ResponseInit | null;
+}
+
+function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "type" in value &&
+    (value as { type: unknown }).type === "DataWithResponseInit"
+  );
+}
+
+async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteResult<T>> {
+  if (value instanceof Response) {
+    const text = await value.text();
+    let body: unknown = text;
+    if ((value.headers.get("content-type") ?? "").includes("json")) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    return {
+      status: value.status,
+      body: body as T,
+      headers: value.headers,
+      location: value.headers.get("location"),
+      thrown,
+    };
+  }
+  if (isDataWithResponseInit(value)) {
+    const headers = new Headers(value.init?.headers);
+    return {
+      status: value.init?.status ?? 200,
+      body: value.data as T,
+      headers,
+      location: headers.get("location"),
+      thrown,
+    };
+  }
+  return { status: 200, body: value as T, headers: new Headers(), location: null, thrown };
+}
+
+/** Runs a loader/action call and describes its outcome (returned or thrown). */
+export async function settle<T = unknown>(run: () => unknown): Promise<RouteResult<T>> {
+  let value: unknown;
+  try {
+    value = await run();
+  } catch (error) {
+    if (error instanceof Response || isDataWithResponseInit(error)) return describeValue<T>(error, true);
+    throw error;
+  }
+  return describeValue<T>(value, false);
+}
+
+/** `name=value` pairs of every Set-Cookie header, joined as a `Cookie` header value. */
+export function cookiePairs(headers: Headers): string {
+  return headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .join("; ");
+}

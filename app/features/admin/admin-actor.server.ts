@@ -1,7 +1,7 @@
 import { ADMIN_ROLES } from "~/domain/roles";
 import type { SessionUser } from "~/lib/auth/session.server";
 import { clientIp } from "~/lib/client-ip.server";
-import { AdminError } from "./admin-error.server";
+import { AppError } from "~/lib/errors";
 
 /** Who is making an admin change, as recorded in the audit log. */
 export interface AdminActor {
@@ -21,6 +21,6 @@ export function isSuperAdmin(actor: Pick<AdminActor, "roles">): boolean {
 /** Defence in depth: the route already called requireRole, but a service must never trust its caller for that. */
 export function assertAdmin(actor: AdminActor): void {
   if (!actor.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role))) {
-    throw new AdminError("FORBIDDEN", "No tienes permiso para hacer este cambio.");
+    throw new AppError("FORBIDDEN", "No tienes permiso para hacer este cambio.");
   }
 }

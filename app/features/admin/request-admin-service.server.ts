@@ -3,7 +3,7 @@ import { formatChileanPhone } from "~/domain/format";
 import { callbackTimeLabels, dataRightsLabels } from "~/features/requests/request-options";
 import { logger } from "~/lib/logger.server";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
-import { AdminError } from "./admin-error.server";
+import { AppError } from "~/lib/errors";
 import { dateLabel, type DateLabel } from "./admin-format";
 import {
   REQUESTS_LIST_LIMIT,
@@ -114,14 +114,14 @@ export async function changeRequestStatus(
   assertAdmin(actor);
   const parsed = requestStatusChangeSchema.safeParse(form);
   if (!parsed.success) {
-    throw new AdminError("VALIDATION", parsed.error.issues[0]?.message ?? "La solicitud no es válida.");
+    throw new AppError("VALIDATION", parsed.error.issues[0]?.message ?? "La solicitud no es válida.");
   }
   const { kind, requestId, status } = parsed.data;
   const label = `${requestKindLabels[kind]} ${reference(requestId)}`;
 
   return db.transaction(async (tx) => {
     const from = await lockRequestStatus(tx, kind, requestId);
-    if (from === undefined) throw new AdminError("NOT_FOUND", "No encontramos esa solicitud.");
+    if (from === undefined) throw new AppError("NOT_FOUND", "No encontramos esa solicitud.");
     if (from === status) {
       return {
         message: `${label} ya estaba en estado «${requestStatusLabel(status)}». No se hicieron cambios.`,

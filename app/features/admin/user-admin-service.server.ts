@@ -4,7 +4,7 @@ import { ADMIN_ROLES, roleNames, type RoleName } from "~/domain/roles";
 import { activeRoleNames, grantRole, revokeRole } from "~/features/accounts/role-repository.server";
 import { logger } from "~/lib/logger.server";
 import { assertAdmin, isSuperAdmin, type AdminActor } from "./admin-actor.server";
-import { AdminError } from "./admin-error.server";
+import { AppError } from "~/lib/errors";
 import { dateLabel, type DateLabel } from "./admin-format";
 import { roleLabel, USERS_PAGE_SIZE } from "./admin-options";
 import { userActionSchema, userSearchParamsSchema } from "./admin-schemas";
@@ -142,7 +142,7 @@ function isAdminRole(role: string): boolean {
 export async function getUserDetail(db: Database, actor: AdminActor, userId: string): Promise<UserDetailDto> {
   assertAdmin(actor);
   const row = await findUserDetail(db, userId);
-  if (!row) throw new AdminError("NOT_FOUND", USER_NOT_FOUND);
+  if (!row) throw new AppError("NOT_FOUND", USER_NOT_FOUND);
   const active = await activeRoleNames(db, userId);
   const isSelf = actor.id === userId;
   const targetIsSuper = active.includes("super_admin");
@@ -179,7 +179,7 @@ export async function getUserDetail(db: Database, actor: AdminActor, userId: str
 
 /**
  * Grants or revokes a role, deactivates or reactivates an account. Authorize → validate → change and audit in one
- * transaction. Refusals are AdminErrors and change nothing.
+ * transaction. Refusals are AppErrors and change nothing.
  */
 export async function applyUserAction(
   db: Database,
@@ -190,14 +190,14 @@ export async function applyUserAction(
   assertAdmin(actor);
   const parsed = userActionSchema.safeParse(form);
   if (!parsed.success) {
-    throw new AdminError("VALIDATION", parsed.error.issues[0]?.message ?? "La solicitud no es válida.");
+    throw new AppError("VALIDATION", parsed.error.issues[0]?.message ?? "La solicitud no es válida.");
   }
   const action = parsed.data;
   const isSelf = actor.id === userId;
 
   return db.transaction(async (tx) => {
     const target = await lockUser(tx, userId);
-    if (!target) throw new AdminError("NOT_FOUND", USER_NOT_FOUND);
+    if (!target) throw new AppError("NOT_FOUND", USER_NOT_FOUND);
     const targetName = fullName(target) || target.email;
     const targetRoles = await activeRoleNames(tx, userId);
     const audit = (name: string, details: Record<string, unknown>) =>
@@ -215,7 +215,7 @@ export async function applyUserAction(
       case "revoke": {
         const role: RoleName = action.role;
         if (!mayTouchRole(actor, role)) {
-          throw new AdminError(
+          throw new AppError(
             "FORBIDDEN",
             "Solo un super administrador puede otorgar o revocar el rol Super administrador.",
           );
@@ -223,20 +223,20 @@ export async function applyUserAction(
         const label = roleLabel(role);
         if (action.intent === "grant") {
           if (targetRoles.includes(role))
-            throw new AdminError("CONFLICT", `${targetName} ya tiene el rol ${label}.`);
+            throw new AppError("CONFLICT", `${targetName} ya tiene el rol ${label}.`);
           await grantRole(tx, userId, role);
           await audit("role.grant", { role });
           logger.info({ actorId: actor.id, targetUserId: userId, role }, "admin granted a role");
           return { message: `Se otorgó el rol ${label} a ${targetName}.` };
         }
         if (isSelf && isAdminRole(role)) {
-          throw new AdminError(
+          throw new AppError(
             "FORBIDDEN",
             "No puedes revocar tu propio rol de administración: perderías el acceso a esta área. Pídeselo a otro administrador.",
           );
         }
         if (!targetRoles.includes(role)) {
-          throw new AdminError("CONFLICT", `${targetName} no tiene el rol ${label}.`);
+          throw new AppError("CONFLICT", `${targetName} no tiene el rol ${label}.`);
         }
         await revokeRole(tx, userId, role);
         await audit("role.revoke", { role });
@@ -246,7 +246,7 @@ export async function applyUserAction(
       case "deactivate":
       case "reactivate": {
         if (isSelf) {
-          throw new AdminError(
+          throw new AppError(
             "FORBIDDEN",
             action.intent === "deactivate"
               ? "No puedes desactivar tu propia cuenta."
@@ -254,14 +254,14 @@ export async function applyUserAction(
           );
         }
         if (targetRoles.includes("super_admin") && !isSuperAdmin(actor)) {
-          throw new AdminError(
+          throw new AppError(
             "FORBIDDEN",
             "Solo un super administrador puede desactivar o reactivar la cuenta de un super administrador.",
           );
         }
         if (action.intent === "deactivate") {
           if (target.deactivatedAt)
-            throw new AdminError("CONFLICT", `La cuenta de ${targetName} ya está desactivada.`);
+            throw new AppError("CONFLICT", `La cuenta de ${targetName} ya está desactivada.`);
           await setDeactivatedAt(tx, userId, new Date());
           const sessionsRevoked = await deleteSessionsOf(tx, userId);
           await audit("user.deactivate", { sessionsRevoked });
@@ -269,12 +269,16 @@ export async function applyUserAction(
             { actorId: actor.id, targetUserId: userId, sessionsRevoked },
             "admin deactivated a user",
           );
-          return {
-            message: `Cuenta de ${targetName} desactivada. Se cerraron ${sessionsRevoked} ${sessionsRevoked === 1 ? "sesión" : "sesiones"}.`,
-          };
+          const closed =
+            sessionsRevoked === 0
+              ? "No tenía sesiones abiertas."
+              : sessionsRevoked === 1
+                ? "Se cerró 1 sesión."
+                : `Se cerraron ${sessionsRevoked} sesiones.`;
+          return { message: `Cuenta de ${targetName} desactivada. ${closed}` };
         }
         if (!target.deactivatedAt)
-          throw new AdminError("CONFLICT", `La cuenta de ${targetName} ya está activa.`);
+          throw new AppError("CONFLICT", `La cuenta de ${targetName} ya está activa.`);
         await setDeactivatedAt(tx, userId, null);
         await audit("user.reactivate", {});
         logger.info({ actorId: actor.id, targetUserId: userId }, "admin reactivated a user");

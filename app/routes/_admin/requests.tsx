@@ -85,7 +85,13 @@ function StatusForm({
           </option>
         ))}
       </select>
-      <Button type="submit" variant="secondary" className="px-3 py-1 text-sm" disabled={busy}>
+      <Button
+        type="submit"
+        variant="secondary"
+        className="px-3 py-1 text-sm"
+        disabled={busy}
+        aria-label={`Cambiar el estado de la solicitud ${reference}`}
+      >
         Cambiar
       </Button>
     </Form>

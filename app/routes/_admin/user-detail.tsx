@@ -6,7 +6,8 @@ import { Select } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
-import { adminErrorResult, AdminError, type AdminActionResult } from "~/features/admin/admin-error.server";
+import { adminErrorResult, type AdminActionResult } from "~/features/admin/admin-error.server";
+import { isAppError } from "~/lib/errors";
 import {
   ActionMessage,
   Badge,
@@ -31,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
   try {
     return await getUserDetail(await getDb(), adminActor(user, args.request), args.params.userId);
   } catch (error) {
-    if (error instanceof AdminError && error.code === "NOT_FOUND") {
+    if (isAppError(error) && error.code === "NOT_FOUND") {
       throw data({ message: error.message }, { status: 404 });
     }
     throw error;
@@ -246,7 +247,7 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
           <p className="mt-2 text-sm text-slate-600">Sin cambios registrados.</p>
         ) : (
           <div className="mt-3">
-            <TableFrame label="Últimos cambios de esta cuenta">
+            <TableFrame label="Tabla de cambios de la cuenta">
               <table className={tableClass}>
                 <caption className="sr-only">Últimos cambios registrados sobre esta cuenta</caption>
                 <thead className="bg-slate-50">

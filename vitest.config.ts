@@ -31,7 +31,7 @@ export default defineConfig({
               test: {
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
-                env: { LOG_LEVEL: "silent", NODE_ENV: "test" },
+                env: { LOG_LEVEL: "silent", NODE_ENV: "test", AUTH_STAFF_2FA: "optional" },
                 globalSetup: ["tests/setup/postgres-global.ts"],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,

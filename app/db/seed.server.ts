@@ -14,6 +14,8 @@ interface DemoLead {
   source: string;
   status: string;
   hoursAgo: number;
+  /** Minutes after creation when an advisor first contacted the lead. */
+  contactedAfterMinutes?: number;
 }
 
 // Fixed ids make the seed idempotent: running it again inserts nothing.
@@ -43,6 +45,7 @@ const demoLeads: DemoLead[] = [
     source: "asistente",
     status: "contacted",
     hoursAgo: 20,
+    contactedAfterMinutes: 12,
   },
   {
     submissionId: "00000000-0000-4000-8000-000000000003",
@@ -60,9 +63,20 @@ const demoLeads: DemoLead[] = [
 ];
 
 export async function seedDemoData(db: Database, now = new Date()) {
-  const rows = demoLeads.map(({ hoursAgo, ...lead }) => {
+  const rows = demoLeads.map(({ hoursAgo, contactedAfterMinutes, ...lead }) => {
     const createdAt = new Date(now.getTime() - hoursAgo * 3_600_000);
-    return { ...lead, ...scoreLead(lead), consentAt: createdAt, createdAt, updatedAt: createdAt };
+    const lastContactAt =
+      contactedAfterMinutes === undefined
+        ? null
+        : new Date(createdAt.getTime() + contactedAfterMinutes * 60_000);
+    return {
+      ...lead,
+      ...scoreLead(lead),
+      consentAt: createdAt,
+      createdAt,
+      updatedAt: createdAt,
+      lastContactAt,
+    };
   });
   await db.insert(leads).values(rows).onConflictDoNothing({ target: leads.submissionId });
 }

@@ -41,7 +41,8 @@ describe("advisorReply (spec 000 §7)", () => {
     expect(advisorReply("precio", facts).content).toContain("evaluación es gratuita");
     expect(advisorReply("contacto", facts).content).toContain("consultar disponibilidad");
     const menu = advisorReply("hola", facts).content;
-    for (const keyword of ["CITAS", "TRATAMIENTOS", "CONTACTO", "EMERGENCIA"]) expect(menu).toContain(keyword);
+    for (const keyword of ["CITAS", "TRATAMIENTOS", "CONTACTO", "EMERGENCIA"])
+      expect(menu).toContain(keyword);
   });
 
   it("uses the clinic's hours, not 8:00-20:00", () => {

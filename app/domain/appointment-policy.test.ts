@@ -20,33 +20,58 @@ const appointment = (startsAt: Date, status = "scheduled", treatmentPrice: numbe
 describe("cancellation", () => {
   const start = at("2026-12-10T12:00:00Z");
   it("is free 24 hours or more ahead", () => {
-    expect(cancellationDecision(appointment(start), at("2026-12-09T12:00:00Z"))).toEqual({ allowed: true, late: false, fee: 0 });
+    expect(cancellationDecision(appointment(start), at("2026-12-09T12:00:00Z"))).toEqual({
+      allowed: true,
+      late: false,
+      fee: 0,
+    });
   });
   it("costs 50% of the treatment with less than 24 hours", () => {
-    expect(cancellationDecision(appointment(start), at("2026-12-09T12:00:01Z"))).toEqual({ allowed: true, late: true, fee: 60_000 });
+    expect(cancellationDecision(appointment(start), at("2026-12-09T12:00:01Z"))).toEqual({
+      allowed: true,
+      late: true,
+      fee: 60_000,
+    });
   });
   it("has no fee to charge when the treatment has no price", () => {
-    expect(cancellationDecision(appointment(start, "scheduled", null), at("2026-12-10T11:00:00Z"))).toMatchObject({ fee: 0, late: true });
+    expect(
+      cancellationDecision(appointment(start, "scheduled", null), at("2026-12-10T11:00:00Z")),
+    ).toMatchObject({ fee: 0, late: true });
   });
   it("refuses past appointments and closed statuses", () => {
     expect(cancellationDecision(appointment(start), at("2026-12-10T12:00:00Z")).allowed).toBe(false);
     for (const status of ["completed", "cancelled", "no_show", "in_progress"]) {
-      expect(cancellationDecision(appointment(start, status), at("2026-12-01T00:00:00Z")).allowed).toBe(false);
+      expect(cancellationDecision(appointment(start, status), at("2026-12-01T00:00:00Z")).allowed).toBe(
+        false,
+      );
     }
-    expect(cancellationDecision(appointment(start, "confirmed"), at("2026-12-01T00:00:00Z")).allowed).toBe(true);
+    expect(cancellationDecision(appointment(start, "confirmed"), at("2026-12-01T00:00:00Z")).allowed).toBe(
+      true,
+    );
   });
   it("counts real hours across Chile's spring-forward night", () => {
     // Clocks jump from 00:00 to 01:00 on Sunday 6 Sep 2026: Saturday 10:00 → Sunday 10:00 is only 23 real hours.
     const sunday = clinicInstant("2026-09-06", "10:00");
-    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-09-05", "10:00"))).toMatchObject({ late: true, fee: 60_000 });
-    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-09-05", "09:00"))).toMatchObject({ late: false });
+    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-09-05", "10:00"))).toMatchObject({
+      late: true,
+      fee: 60_000,
+    });
+    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-09-05", "09:00"))).toMatchObject({
+      late: false,
+    });
   });
   it("counts real hours across the autumn night that repeats an hour", () => {
     // Clocks go back from 00:00 to 23:00 on Sunday 5 Apr 2026: Saturday 10:00 → Sunday 10:00 is 25 real hours.
     const sunday = clinicInstant("2026-04-05", "10:00");
-    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-04-04", "10:00"))).toMatchObject({ late: false });
-    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-04-04", "11:00"))).toMatchObject({ late: false });
-    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-04-04", "11:01"))).toMatchObject({ late: true });
+    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-04-04", "10:00"))).toMatchObject({
+      late: false,
+    });
+    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-04-04", "11:00"))).toMatchObject({
+      late: false,
+    });
+    expect(cancellationDecision(appointment(sunday), clinicInstant("2026-04-04", "11:01"))).toMatchObject({
+      late: true,
+    });
   });
   it("states the policy", () => {
     const clp = (amount: number) => `$${amount}`;
@@ -61,11 +86,15 @@ describe("reschedule and confirm", () => {
   it("reschedules only 24 hours or more ahead", () => {
     expect(rescheduleDecision(appointment(start), at("2026-12-09T11:00:00Z")).allowed).toBe(true);
     expect(rescheduleDecision(appointment(start), at("2026-12-09T13:00:00Z")).allowed).toBe(false);
-    expect(rescheduleDecision(appointment(start, "completed"), at("2026-12-01T00:00:00Z")).allowed).toBe(false);
+    expect(rescheduleDecision(appointment(start, "completed"), at("2026-12-01T00:00:00Z")).allowed).toBe(
+      false,
+    );
   });
   it("confirms only scheduled, future appointments", () => {
     expect(confirmationDecision(appointment(start), at("2026-12-10T11:59:00Z")).allowed).toBe(true);
-    expect(confirmationDecision(appointment(start, "confirmed"), at("2026-12-01T00:00:00Z")).allowed).toBe(false);
+    expect(confirmationDecision(appointment(start, "confirmed"), at("2026-12-01T00:00:00Z")).allowed).toBe(
+      false,
+    );
     expect(confirmationDecision(appointment(start), at("2026-12-10T12:00:00Z")).allowed).toBe(false);
   });
 });

@@ -6,7 +6,14 @@
  * Hours are real elapsed hours between instants, so a clock change inside the window counts as it happened.
  */
 
-export const appointmentStatuses = ["scheduled", "confirmed", "in_progress", "completed", "cancelled", "no_show"] as const;
+export const appointmentStatuses = [
+  "scheduled",
+  "confirmed",
+  "in_progress",
+  "completed",
+  "cancelled",
+  "no_show",
+] as const;
 export type AppointmentStatus = (typeof appointmentStatuses)[number];
 
 export const FREE_CANCELLATION_HOURS = 24;
@@ -42,7 +49,10 @@ export interface PolicyAppointment {
 export type Decision<T = object> = ({ allowed: true } & T) | { allowed: false; reason: string };
 
 /** The duration shown and booked: the appointment's own, else the treatment's, else 60 minutes (spec 000 §9). */
-export function effectiveDuration(own: number | null | undefined, treatment: number | null | undefined): number {
+export function effectiveDuration(
+  own: number | null | undefined,
+  treatment: number | null | undefined,
+): number {
   return own ?? treatment ?? DEFAULT_DURATION_MINUTES;
 }
 
@@ -50,7 +60,10 @@ export function hoursUntil(startsAt: Date, now: Date): number {
   return (startsAt.getTime() - now.getTime()) / HOUR_MS;
 }
 
-export function cancellationDecision(appointment: PolicyAppointment, now: Date): Decision<{ fee: number; late: boolean }> {
+export function cancellationDecision(
+  appointment: PolicyAppointment,
+  now: Date,
+): Decision<{ fee: number; late: boolean }> {
   if (appointment.status !== "scheduled" && appointment.status !== "confirmed") {
     return { allowed: false, reason: "Esta cita ya no se puede cancelar." };
   }
@@ -79,8 +92,10 @@ export function rescheduleDecision(appointment: PolicyAppointment, now: Date): D
 }
 
 export function confirmationDecision(appointment: PolicyAppointment, now: Date): Decision {
-  if (appointment.status !== "scheduled") return { allowed: false, reason: "Solo las citas programadas se pueden confirmar." };
-  if (appointment.startsAt.getTime() <= now.getTime()) return { allowed: false, reason: "Esta cita ya pasó." };
+  if (appointment.status !== "scheduled")
+    return { allowed: false, reason: "Solo las citas programadas se pueden confirmar." };
+  if (appointment.startsAt.getTime() <= now.getTime())
+    return { allowed: false, reason: "Esta cita ya pasó." };
   return { allowed: true };
 }
 
@@ -90,13 +105,19 @@ export function bookingWindowDecision(startsAt: Date, now: Date): Decision {
     return { allowed: false, reason: "Elige un horario con al menos una hora de anticipación." };
   }
   if (startsAt.getTime() > now.getTime() + BOOKING_HORIZON_DAYS * 24 * HOUR_MS) {
-    return { allowed: false, reason: `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.` };
+    return {
+      allowed: false,
+      reason: `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.`,
+    };
   }
   return { allowed: true };
 }
 
 /** The policy text shown in the cancel dialog. */
-export function cancellationPolicyText(decision: { late: boolean; fee: number }, formatMoney: (amount: number) => string) {
+export function cancellationPolicyText(
+  decision: { late: boolean; fee: number },
+  formatMoney: (amount: number) => string,
+) {
   return decision.late
     ? `Faltan menos de 24 horas para tu cita: según nuestra política, cancelar ahora tiene un cargo del 50% del tratamiento (${formatMoney(decision.fee)}).`
     : "Cancelar con 24 horas o más de anticipación no tiene costo.";

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { addDays, clinicDate, clinicInstant, clinicOffsetMinutes, clinicTime, isoWeekday } from "./clinic-time";
+import {
+  addDays,
+  clinicDate,
+  clinicInstant,
+  clinicOffsetMinutes,
+  clinicTime,
+  isoWeekday,
+} from "./clinic-time";
 
 describe("clinic clock", () => {
   it("is UTC-3 in summer and UTC-4 in winter", () => {
@@ -21,6 +28,18 @@ describe("clinic clock", () => {
     expect(clinicInstant("2026-09-05", "09:00").toISOString()).toBe("2026-09-05T13:00:00.000Z");
     expect(clinicInstant("2026-04-06", "09:00").toISOString()).toBe("2026-04-06T13:00:00.000Z");
     expect(clinicInstant("2026-04-03", "09:00").toISOString()).toBe("2026-04-03T12:00:00.000Z");
+  });
+
+  it("starts change days at their first real instant", () => {
+    // Spring: 00:00 does not exist on Sunday 6 Sep 2026; the day starts at 01:00 (04:00Z).
+    expect(clinicInstant("2026-09-06", "00:00").toISOString()).toBe("2026-09-06T04:00:00.000Z");
+    expect(clinicDate(clinicInstant("2026-09-06", "00:00"))).toBe("2026-09-06");
+    // Autumn: Sunday 5 Apr 2026 starts at 00:00 winter time (04:00Z), after Saturday's repeated 23:00 hour.
+    expect(clinicInstant("2026-04-05", "00:00").toISOString()).toBe("2026-04-05T04:00:00.000Z");
+    expect(clinicInstant("2025-09-07", "00:00").toISOString()).toBe("2025-09-07T04:00:00.000Z");
+    expect(clinicInstant("2025-04-06", "00:00").toISOString()).toBe("2025-04-06T04:00:00.000Z");
+    // The repeated hour resolves to its first occurrence (summer time, UTC-3).
+    expect(clinicInstant("2026-04-04", "23:30").toISOString()).toBe("2026-04-05T02:30:00.000Z");
   });
 
   it("round-trips every slot of a change day", () => {

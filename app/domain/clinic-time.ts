@@ -66,7 +66,8 @@ function parseDate(date: string): [number, number, number] {
   if (!match) throw new RangeError(`Fecha inválida: ${date}`);
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) throw new RangeError(`Fecha inválida: ${date}`);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+    throw new RangeError(`Fecha inválida: ${date}`);
   return [year, month, day];
 }
 
@@ -77,17 +78,25 @@ function parseTime(time: string): [number, number] {
 }
 
 /**
- * The instant at which the clinic's clock shows `date` `time`. A time skipped by the spring change resolves to the
- * hour after; a repeated autumn hour resolves to its first occurrence.
+ * The instant at which the clinic's clock shows `date` `time`. A time skipped by the spring change (e.g. 00:00 on
+ * the first Sunday of September) resolves to the first instant after the gap; a repeated autumn time resolves to
+ * its first occurrence.
  */
 export function clinicInstant(date: string, time: string): Date {
   const [year, month, day] = parseDate(date);
   const [hour, minute] = parseTime(time);
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  const first = wall - clinicOffsetMinutes(new Date(wall)) * 60_000;
-  const second = wall - clinicOffsetMinutes(new Date(first)) * 60_000;
-  // Two candidates differ only around a change: keep the earlier one that shows the requested (or next) time.
-  return new Date(Math.min(first, second));
+  const offsets = new Set([
+    clinicOffsetMinutes(new Date(wall - 86_400_000)),
+    clinicOffsetMinutes(new Date(wall)),
+    clinicOffsetMinutes(new Date(wall + 86_400_000)),
+  ]);
+  const candidates = [...offsets].map((offset) => wall - offset * 60_000).sort((a, b) => a - b);
+  const exact = candidates.find((candidate) => {
+    const shown = new Date(candidate);
+    return clinicDate(shown) === date && clinicTime(shown) === time;
+  });
+  return new Date(exact ?? candidates.at(-1)!);
 }
 
 /** "YYYY-MM-DD" plus n calendar days. */

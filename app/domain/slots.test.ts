@@ -5,8 +5,19 @@ import { DEFAULT_WEEK, freeSlots, isClosedDay, openDays, slotTimes } from "./slo
 describe("slotTimes", () => {
   it("gives the clinic's default slots for 30-minute treatments", () => {
     expect(slotTimes("2026-11-23", DEFAULT_WEEK, 30)).toEqual([
-      "09:00", "09:30", "10:00", "10:30", "11:00", "11:30",
-      "14:00", "14:30", "15:00", "15:30", "16:00", "16:30", "17:00",
+      "09:00",
+      "09:30",
+      "10:00",
+      "10:30",
+      "11:00",
+      "11:30",
+      "14:00",
+      "14:30",
+      "15:00",
+      "15:30",
+      "16:00",
+      "16:30",
+      "17:00",
     ]);
   });
   it("only offers starts where a longer treatment fits", () => {
@@ -25,7 +36,9 @@ describe("slotTimes", () => {
 
 describe("freeSlots", () => {
   it("drops taken and past slots", () => {
-    const busy = [{ startsAt: clinicInstant("2026-11-23", "09:30"), endsAt: clinicInstant("2026-11-23", "10:30") }];
+    const busy = [
+      { startsAt: clinicInstant("2026-11-23", "09:30"), endsAt: clinicInstant("2026-11-23", "10:30") },
+    ];
     const slots = freeSlots({
       date: "2026-11-23",
       blocks: DEFAULT_WEEK,
@@ -34,12 +47,26 @@ describe("freeSlots", () => {
       earliest: clinicInstant("2026-11-23", "09:00"),
     }).map((slot) => slot.time);
     expect(slots.slice(0, 3)).toEqual(["09:00", "10:30", "11:00"]);
-    const later = freeSlots({ date: "2026-11-23", blocks: DEFAULT_WEEK, durationMinutes: 30, busy: [], earliest: clinicInstant("2026-11-23", "16:10") });
+    const later = freeSlots({
+      date: "2026-11-23",
+      blocks: DEFAULT_WEEK,
+      durationMinutes: 30,
+      busy: [],
+      earliest: clinicInstant("2026-11-23", "16:10"),
+    });
     expect(later.map((slot) => slot.time)).toEqual(["16:30", "17:00"]);
   });
   it("a 60-minute treatment does not fit right before a taken slot", () => {
-    const busy = [{ startsAt: clinicInstant("2026-11-23", "10:00"), endsAt: clinicInstant("2026-11-23", "10:30") }];
-    const slots = freeSlots({ date: "2026-11-23", blocks: DEFAULT_WEEK, durationMinutes: 60, busy, earliest: clinicInstant("2026-11-23", "00:00") });
+    const busy = [
+      { startsAt: clinicInstant("2026-11-23", "10:00"), endsAt: clinicInstant("2026-11-23", "10:30") },
+    ];
+    const slots = freeSlots({
+      date: "2026-11-23",
+      blocks: DEFAULT_WEEK,
+      durationMinutes: 60,
+      busy,
+      earliest: clinicInstant("2026-11-23", "00:00"),
+    });
     expect(slots.map((slot) => slot.time)).not.toContain("09:30");
     expect(slots.map((slot) => slot.time)).toContain("10:30");
   });

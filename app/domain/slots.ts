@@ -29,7 +29,11 @@ export function slotTimes(date: string, blocks: readonly ScheduleBlock[], durati
   const times: string[] = [];
   for (const block of blocks.filter((candidate) => candidate.weekday === weekday)) {
     const end = minutesOfDay(block.endsAt);
-    for (let start = minutesOfDay(block.startsAt); start + durationMinutes <= end; start += SLOT_STEP_MINUTES) {
+    for (
+      let start = minutesOfDay(block.startsAt);
+      start + durationMinutes <= end;
+      start += SLOT_STEP_MINUTES
+    ) {
       times.push(timeFromMinutes(start));
     }
   }
@@ -63,7 +67,12 @@ export function freeSlots(options: {
 }
 
 /** The next `count` open days from `from` (inclusive). */
-export function openDays(from: string, count: number, blocks: readonly ScheduleBlock[], maxScan = 120): string[] {
+export function openDays(
+  from: string,
+  count: number,
+  blocks: readonly ScheduleBlock[],
+  maxScan = 120,
+): string[] {
   const days: string[] = [];
   for (let offset = 0; offset < maxScan && days.length < count; offset += 1) {
     const date = addDays(from, offset);

@@ -48,6 +48,7 @@ export const auditActionLabels: Record<string, string> = {
   "user.deactivate": "Cuenta desactivada",
   "user.reactivate": "Cuenta reactivada",
   "request.status": "Estado de solicitud cambiado",
+  "lead.status_changed": "Estado de lead cambiado",
 };
 
 /** Actions written by other areas are shown with their code until they get a label here. */

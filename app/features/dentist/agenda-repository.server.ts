@@ -22,7 +22,11 @@ export async function findDentistAppointments(db: Database, dentistId: string, f
     .innerJoin(users, eq(users.id, appointments.patientId))
     .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
     .where(
-      and(eq(appointments.dentistId, dentistId), gte(appointments.startsAt, from), lt(appointments.startsAt, to)),
+      and(
+        eq(appointments.dentistId, dentistId),
+        gte(appointments.startsAt, from),
+        lt(appointments.startsAt, to),
+      ),
     )
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
     .limit(MAX_ROWS);

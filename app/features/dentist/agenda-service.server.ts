@@ -6,7 +6,11 @@ import { findDentistAppointments } from "./agenda-repository.server";
 import { agendaWindow, calendarDateIn, dayHeading } from "./agenda-window";
 
 /** The signed-in dentist's agenda: today (clinic zone) and the next six days, grouped by day. */
-export async function loadDentistAgenda(db: Database, dentistId: string, now = new Date()): Promise<DentistAgenda> {
+export async function loadDentistAgenda(
+  db: Database,
+  dentistId: string,
+  now = new Date(),
+): Promise<DentistAgenda> {
   const window = agendaWindow(now);
   const rows = await findDentistAppointments(db, dentistId, window.start, window.end);
 

@@ -82,11 +82,13 @@ export function startOfDayIn(isoDate: string, timeZone: string = CLINIC_TIME_ZON
     const probe = new Date(wallMidnight + probeHours * 3_600_000);
     candidates.add(wallMidnight - zoneOffsetMs(probe, timeZone));
   }
-  const onTheDate = [...candidates]
-    .filter((candidate) => calendarDateIn(new Date(candidate), timeZone) === isoDate)
-    .sort((a, b) => a - b);
-  const first = onTheDate[0];
-  if (first === undefined) throw new RangeError(`No se pudo calcular el inicio del día ${isoDate} en ${timeZone}`);
+  const onTheDate = [...candidates].filter(
+    (candidate) => calendarDateIn(new Date(candidate), timeZone) === isoDate,
+  );
+  if (onTheDate.length === 0) {
+    throw new RangeError(`No se pudo calcular el inicio del día ${isoDate} en ${timeZone}`);
+  }
+  const first = Math.min(...onTheDate);
   return new Date(first);
 }
 

@@ -66,5 +66,4 @@ export interface LeadPanelData {
 }
 
 export type LeadPanelActionResult =
-  | { ok: true; leadId: string; status: string; message: string }
-  | { ok: false; message: string };
+  { ok: true; leadId: string; status: string; message: string } | { ok: false; message: string };

@@ -21,7 +21,9 @@ export async function countLeads(db: Database): Promise<LeadCounts> {
       converted: count(sql`${leads.status} = 'converted'`),
       whatsapp: count(sql`${leads.source} = 'whatsapp'`),
       // avg() skips the leads never contacted (null last_contact_at); null when there is none.
-      avgResponseMinutes: sql<number | null>`avg(extract(epoch from (${leads.lastContactAt} - ${leads.createdAt})) / 60)::float8`,
+      avgResponseMinutes: sql<
+        number | null
+      >`avg(extract(epoch from (${leads.lastContactAt} - ${leads.createdAt})) / 60)::float8`,
     })
     .from(leads);
   if (!row) throw new Error("count query returned no row");
@@ -96,7 +98,10 @@ export interface LeadStatusChange {
  * Sets the status, stamps the last contact (spec 001 §4) and records who did it, in one transaction. Returns the
  * lead's name, or null when there is no such lead.
  */
-export async function changeLeadStatus(db: Database, change: LeadStatusChange): Promise<{ name: string } | null> {
+export async function changeLeadStatus(
+  db: Database,
+  change: LeadStatusChange,
+): Promise<{ name: string } | null> {
   return db.transaction(async (tx) => {
     const [updated] = await tx
       .update(leads)

@@ -31,7 +31,12 @@ export function firstNameOf(name: string): string {
 }
 
 /** wa.me link with a greeting in Spanish that names the lead (spec 001 §2 card action "WhatsApp"). */
-export function whatsappLink(phone: string, name: string, treatmentLabel: string, clinicName: string): string {
+export function whatsappLink(
+  phone: string,
+  name: string,
+  treatmentLabel: string,
+  clinicName: string,
+): string {
   const text =
     `Hola ${firstNameOf(name)}, te saluda el equipo de ${clinicName}. ` +
     `Recibimos tu consulta sobre ${treatmentLabel.toLowerCase()} y queremos ayudarte. ` +

@@ -30,7 +30,12 @@ export function formatCount(value: number): string {
 
 export function statCards(counts: LeadCounts): StatCard[] {
   return [
-    { key: "total", label: "Total Leads", value: formatCount(counts.total), hint: "Todos los leads captados" },
+    {
+      key: "total",
+      label: "Total Leads",
+      value: formatCount(counts.total),
+      hint: "Todos los leads captados",
+    },
     {
       key: "hot",
       label: "Leads Calientes",

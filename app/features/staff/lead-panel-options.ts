@@ -40,7 +40,10 @@ export const statusFilters = [ALL, ...leadStatuses] as const;
 export type LevelFilter = (typeof levelFilters)[number];
 export type StatusFilter = (typeof statusFilters)[number];
 
-export const levelFilterLabels: Record<LevelFilter, string> = { todos: "Todos los niveles", ...leadLevelLabels };
+export const levelFilterLabels: Record<LevelFilter, string> = {
+  todos: "Todos los niveles",
+  ...leadLevelLabels,
+};
 export const statusFilterLabels: Record<StatusFilter, string> = {
   todos: "Todos los estados",
   ...leadStatusLabels,

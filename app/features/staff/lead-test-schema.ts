@@ -27,7 +27,10 @@ export type LeadTestInput = z.output<typeof leadTestInputSchema>;
 export const leadTestActionSchema = z.discriminatedUnion(
   "intent",
   [
-    z.object({ intent: z.literal("scenario"), scenario: z.enum(scenarioKeys, { error: "Escenario desconocido." }) }),
+    z.object({
+      intent: z.literal("scenario"),
+      scenario: z.enum(scenarioKeys, { error: "Escenario desconocido." }),
+    }),
     leadTestInputSchema.extend({ intent: z.literal("custom") }),
   ],
   { error: "La acción solicitada no es válida." },

@@ -18,9 +18,11 @@ export function scoreTestLead(
     id: randomUUID(),
     label: meta.label,
     name: input.name,
-    summary: [treatmentLabels[input.treatment], urgencyLabels[input.urgency], budgetLabels[input.budget]].join(
-      " · ",
-    ),
+    summary: [
+      treatmentLabels[input.treatment],
+      urgencyLabels[input.urgency],
+      budgetLabels[input.budget],
+    ].join(" · "),
     score,
     level,
     levelLabel: leadLevelLabels[level],

@@ -55,7 +55,8 @@ export const testScenarios: Record<ScenarioKey, Scenario> = {
       treatment: "ortodoncia",
       urgency: "1-mes",
       budget: "medio",
-      message: "Me interesa la ortodoncia invisible; quisiera saber cuánto dura el tratamiento y las formas de pago.",
+      message:
+        "Me interesa la ortodoncia invisible; quisiera saber cuánto dura el tratamiento y las formas de pago.",
     },
   },
   cold: {
@@ -71,7 +72,8 @@ export const testScenarios: Record<ScenarioKey, Scenario> = {
       treatment: "evaluacion",
       urgency: "evaluando",
       budget: "consultar",
-      message: "Estoy comparando clínicas para una revisión general más adelante; todavía no tengo fecha definida.",
+      message:
+        "Estoy comparando clínicas para una revisión general más adelante; todavía no tengo fecha definida.",
     },
   },
 };

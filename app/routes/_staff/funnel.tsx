@@ -26,7 +26,8 @@ export async function loader(args: Route.LoaderArgs) {
   const tab = tabOf(params);
   const db = await getDb();
   const counts = await loadLeadCounts(db);
-  const panel = tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
+  const panel =
+    tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
   return {
     tab,
     stats: statCards(counts),

@@ -28,10 +28,10 @@ export function DentistAgenda({ agenda, dentistName }: { agenda: Agenda; dentist
         <div className="mt-8 space-y-8">
           {agenda.days.map((day) => (
             <section key={day.date} aria-labelledby={`dia-${day.date}`}>
-              <h2 id={`dia-${day.date}`} className="flex items-center gap-2 text-lg font-semibold capitalize">
+              <h2 id={`dia-${day.date}`} className="flex items-center gap-2 text-lg font-semibold">
                 {day.heading}
                 {day.isToday && (
-                  <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white normal-case">
+                  <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white">
                     Hoy
                   </span>
                 )}

@@ -28,7 +28,9 @@ export function FunnelDashboard({ tab, stats, stages, counters, panel }: FunnelD
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold">Funnel Dashboard</h1>
-          <p className="mt-2 text-slate-700">Seguimiento de los leads desde la landing hasta la conversión.</p>
+          <p className="mt-2 text-slate-700">
+            Seguimiento de los leads desde la landing hasta la conversión.
+          </p>
         </div>
         <Link to="/" className={buttonClass("secondary")}>
           <ArrowLeft aria-hidden className="size-4" />

@@ -1,4 +1,13 @@
-import { CheckCircle2, Clock, Flame, FlaskConical, Home, MessageCircle, TrendingUp, Users } from "lucide-react";
+import {
+  CheckCircle2,
+  Clock,
+  Flame,
+  FlaskConical,
+  Home,
+  MessageCircle,
+  TrendingUp,
+  Users,
+} from "lucide-react";
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import type { FunnelStage, StatCard } from "../funnel-dto";

@@ -32,7 +32,8 @@ const counterLabels: Array<[keyof LeadCounters, string]> = [
 const darkLabel = "block text-sm font-medium text-slate-200";
 
 export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters: LeadCounters }) {
-  const filtered = panel.filters.q !== "" || panel.filters.level !== "todos" || panel.filters.status !== "todos";
+  const filtered =
+    panel.filters.q !== "" || panel.filters.level !== "todos" || panel.filters.status !== "todos";
   return (
     <section aria-labelledby="gestion-leads" className="rounded-2xl bg-slate-900 p-5 text-slate-100 sm:p-6">
       <h2 id="gestion-leads" className="text-xl font-semibold text-white">
@@ -48,7 +49,11 @@ export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters:
         ))}
       </dl>
 
-      <Form method="get" className="mt-6 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end" role="search">
+      <Form
+        method="get"
+        className="mt-6 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end"
+        role="search"
+      >
         <input type="hidden" name="tab" value="leads" />
         <div className="space-y-1.5">
           <label htmlFor="lead-q" className={darkLabel}>
@@ -222,7 +227,9 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
       </div>
       <p role="status" className="mt-2 min-h-5 text-sm">
         {fetcher.data && !busy ? (
-          <span className={fetcher.data.ok ? "text-emerald-300" : "text-red-300"}>{fetcher.data.message}</span>
+          <span className={fetcher.data.ok ? "text-emerald-300" : "text-red-300"}>
+            {fetcher.data.message}
+          </span>
         ) : null}
       </p>
     </li>

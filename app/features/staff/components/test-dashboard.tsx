@@ -40,7 +40,8 @@ export function TestDashboard() {
 
   const latest = fetcher.data ?? documentResult;
   const errors = latest && !latest.ok ? latest.errors : {};
-  const results = history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.result] : [];
+  const results =
+    history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.result] : [];
   const busy = fetcher.state !== "idle";
   const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
   const pendingScenario = busy ? fetcher.formData?.get("scenario") : null;
@@ -54,8 +55,8 @@ export function TestDashboard() {
             Dashboard de Pruebas
           </h1>
           <p className="mt-2 max-w-2xl text-slate-700">
-            Prueba el puntaje de leads con las mismas reglas que usa la landing. Las pruebas no se guardan como
-            leads.
+            Prueba el puntaje de leads con las mismas reglas que usa la landing. Las pruebas no se guardan
+            como leads.
           </p>
         </div>
         <Link to="/funnel" className={buttonClass("secondary")}>
@@ -72,10 +73,15 @@ export function TestDashboard() {
           {scenarioKeys.map((key) => {
             const scenario = testScenarios[key];
             return (
-              <li key={key} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+              <li
+                key={key}
+                className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+              >
                 <div className="flex items-center justify-between gap-2">
                   <h3 className="text-lg font-semibold">{scenario.title}</h3>
-                  <span className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", levelBadgeClass[key])}>
+                  <span
+                    className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", levelBadgeClass[key])}
+                  >
                     Esperado: {scenario.expectedScore}
                   </span>
                 </div>
@@ -118,7 +124,10 @@ export function TestDashboard() {
           >
             <input type="hidden" name="intent" value="custom" />
             {errors.form && (
-              <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2">
+              <p
+                role="alert"
+                className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2"
+              >
                 {errors.form}
               </p>
             )}
@@ -196,7 +205,9 @@ export function TestDashboard() {
               Limpiar
             </Button>
           </div>
-          <p className="mt-1 text-sm text-slate-600">Se muestran los últimos {MAX_TEST_RESULTS} resultados.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Se muestran los últimos {MAX_TEST_RESULTS} resultados.
+          </p>
           <div aria-live="polite">
             {results.length === 0 ? (
               <p className="mt-4 rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-600">

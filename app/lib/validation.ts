@@ -18,7 +18,20 @@ export const chileanPhone = z
     return parsed;
   });
 
-export const optionalChileanPhone = z.union([z.literal("").transform(() => null), chileanPhone]);
+/** Empty → null; anything else must be a Chilean phone (a union would answer zod's English "Invalid input"). */
+export const optionalChileanPhone = z
+  .string({ error: PHONE_ERROR })
+  .trim()
+  .max(30, PHONE_ERROR)
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const parsed = parseChileanPhone(value);
+    if (!parsed) {
+      ctx.addIssue({ code: "custom", message: PHONE_ERROR });
+      return z.NEVER;
+    }
+    return parsed;
+  });
 
 export const personName = z
   .string({ error: "Ingresa tu nombre." })
@@ -26,14 +39,30 @@ export const personName = z
   .min(2, "Ingresa tu nombre (al menos 2 caracteres).")
   .max(100, "El nombre puede tener hasta 100 caracteres.");
 
+const EMAIL_ERROR_TEXT = "Ingresa un e-mail válido, por ejemplo nombre@correo.cl.";
+
 export const emailAddress = z
   .string({ error: "Ingresa tu e-mail." })
   .trim()
   .toLowerCase()
   .max(254, "El e-mail es demasiado largo.")
-  .pipe(z.email("Ingresa un e-mail válido, por ejemplo nombre@correo.cl."));
+  .pipe(z.email(EMAIL_ERROR_TEXT));
 
-export const optionalEmail = z.union([z.literal("").transform(() => null), emailAddress]);
+
+/** Empty → null; anything else must be an e-mail. */
+export const optionalEmail = z
+  .string({ error: EMAIL_ERROR_TEXT })
+  .trim()
+  .toLowerCase()
+  .max(254, "El e-mail es demasiado largo.")
+  .transform((value, ctx) => {
+    if (!value) return null;
+    if (!z.email().safeParse(value).success) {
+      ctx.addIssue({ code: "custom", message: EMAIL_ERROR_TEXT });
+      return z.NEVER;
+    }
+    return value;
+  });
 
 /** Empty when the form was sent without JavaScript (see lib/submission-id.tsx). */
 export const submissionId = z

@@ -1,12 +1,102 @@
+import { Info, RotateCcw } from "lucide-react";
+import { useEffect } from "react";
+import { data, Link, useNavigation } from "react-router";
+import { toast } from "sonner";
 import type { Route } from "./+types/profile";
+import { getDb } from "~/db/client.server";
+import { ClinicInfoCard, ProfileForm, ProfileToaster } from "~/features/profile/components/profile-form";
+import { profileSchema, type ProfileActionData } from "~/features/profile/profile-schema";
+import { getProfile, updateProfile } from "~/features/profile/profile-service.server";
+import { useAppData } from "~/lib/app-data";
+import { fieldErrors } from "~/lib/form-errors";
 import { requireUser } from "~/lib/guards.server";
+import { logger } from "~/lib/logger.server";
+import { readForm } from "~/lib/request.server";
 
-// Placeholder while this page is being written.
+export const meta: Route.MetaFunction = () => [{ title: "Mi Perfil | Río Clínica" }];
+
+/** spec 000 §7 "Patient data" 3: the session user's own row, as a DTO. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUser(args);
-  return null;
+  const user = await requireUser(args);
+  return { profile: await getProfile(await getDb(), user.id) };
 }
 
-export default function Placeholder() {
-  return null;
+/**
+ * spec 000 §7 "Patient data" 4: validates, then updates only the session user's row. Fields other than the
+ * profile's (email, role, id...) are dropped by the schema.
+ */
+export async function action(args: Route.ActionArgs) {
+  const user = await requireUser(args);
+  const parsed = profileSchema.safeParse(await readForm(args.request));
+  if (!parsed.success) {
+    return data<ProfileActionData>(
+      { ok: false, errors: fieldErrors(parsed.error), failure: false },
+      { status: 400 },
+    );
+  }
+  try {
+    const { updatedAt } = await updateProfile(await getDb(), user.id, parsed.data);
+    return data<ProfileActionData>({ ok: true, updatedAt });
+  } catch (error) {
+    logger.error({ err: error, userId: user.id }, "profile update failed");
+    return data<ProfileActionData>({ ok: false, errors: {}, failure: true }, { status: 500 });
+  }
+}
+
+export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { clinic } = useAppData();
+  const busy = useNavigation().state === "submitting";
+  const { profile } = loaderData;
+
+  // spec 000 §8: the outcome of a save is told in a toast.
+  useEffect(() => {
+    if (!actionData) return;
+    if (actionData.ok) {
+      toast.success("Perfil actualizado", { description: "Tu información ha sido guardada correctamente" });
+    } else {
+      toast.error("Error", { description: "No se pudo actualizar el perfil" });
+    }
+  }, [actionData]);
+
+  const errors = actionData && !actionData.ok ? actionData.errors : {};
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <ProfileToaster />
+      <h1 className="text-3xl font-bold">Mi Perfil</h1>
+      <p className="mt-2 text-slate-600">Administra tu información personal y de contacto</p>
+      <div className="mt-6 flex items-start gap-3 rounded-xl bg-brand-50 p-4 text-brand-900 ring-1 ring-brand-100">
+        <Info aria-hidden className="mt-0.5 size-5 shrink-0" />
+        <p className="text-sm">
+          Mantén tu información actualizada para que podamos contactarte y brindarte una mejor atención.
+        </p>
+      </div>
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
+        {/* A save brings a new updated_at: the form starts again from the stored (normalised) values. */}
+        <ProfileForm key={profile.updatedAt} profile={profile} errors={errors} busy={busy} />
+        <ClinicInfoCard clinic={clinic} />
+      </div>
+    </div>
+  );
+}
+
+/** spec 000 §8 "Profile load fails". */
+export function ErrorBoundary() {
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="text-3xl font-bold">Mi Perfil</h1>
+      <div role="alert" className="mt-6 rounded-xl bg-red-50 p-5 text-red-900 ring-1 ring-red-200">
+        <p className="font-semibold">Error</p>
+        <p className="mt-1">No se pudo cargar la información del perfil</p>
+        <Link
+          to="/paciente/perfil"
+          reloadDocument
+          className="mt-4 inline-flex items-center gap-2 rounded-lg border border-red-300 bg-white px-4 py-2 text-sm font-semibold hover:bg-red-100"
+        >
+          <RotateCcw aria-hidden className="size-4" />
+          Intentar nuevamente
+        </Link>
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,49 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { users } from "~/db/schema";
+import type { ProfileInput } from "./profile-schema";
+
+/** spec 000 §7 "Patient data" 3: the caller's own row, only the columns the profile shows. */
+export async function profileRow(db: Pick<Database, "select">, userId: string) {
+  const [row] = await db
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      phone: users.phone,
+      address: users.address,
+      emergencyContact: users.emergencyContact,
+      emergencyPhone: users.emergencyPhone,
+      updatedAt: users.updatedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * spec 000 §7 "Patient data" 4: sets exactly the profile's columns and updated_at, on the row whose id is the
+ * session user's. Returns undefined when there is no such row.
+ */
+export async function updateProfileRow(
+  db: Pick<Database, "update">,
+  userId: string,
+  input: ProfileInput,
+  updatedAt: Date,
+) {
+  const [row] = await db
+    .update(users)
+    .set({
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone,
+      address: input.address,
+      emergencyContact: input.emergencyContact,
+      emergencyPhone: input.emergencyPhone,
+      updatedAt,
+    })
+    .where(eq(users.id, userId))
+    .returning({ updatedAt: users.updatedAt });
+  return row;
+}

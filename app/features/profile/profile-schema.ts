@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { boundedText, chileanPhone, PHONE_ERROR } from "~/lib/validation";
+
+export const PROFILE_NAME_MAX = 80;
+export const PROFILE_ADDRESS_MAX = 300;
+export const PROFILE_EMERGENCY_CONTACT_MAX = 100;
+
+function requiredName(missing: string, tooLong: string) {
+  return z.string({ error: missing }).trim().min(1, missing).max(PROFILE_NAME_MAX, tooLong);
+}
+
+/** Blank means "none": stored as null. */
+function optionalText(max: number, label: string) {
+  return boundedText(max, label).transform((value) => value || null);
+}
+
+/**
+ * A Chilean phone typed any common way, stored as E.164; blank (or only spaces) clears it. Not lib/validation's
+ * optionalChileanPhone: as a union it reports zod's generic "Invalid input" instead of the Spanish message.
+ */
+const optionalPhone = z
+  .string()
+  .trim()
+  .default("")
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const parsed = chileanPhone.safeParse(value);
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? PHONE_ERROR });
+    return z.NEVER;
+  });
+
+/**
+ * Mi Perfil's fields (spec 000 §2, §7 "Patient data" 4). Only these keys survive parsing: anything else a client
+ * sends (email, role, id, deactivatedAt...) is dropped, so it can never reach the update.
+ */
+export const profileSchema = z.object({
+  firstName: requiredName(
+    "Ingresa tu nombre.",
+    `El nombre puede tener hasta ${PROFILE_NAME_MAX} caracteres.`,
+  ),
+  lastName: requiredName(
+    "Ingresa tu apellido.",
+    `El apellido puede tener hasta ${PROFILE_NAME_MAX} caracteres.`,
+  ),
+  phone: optionalPhone,
+  address: optionalText(PROFILE_ADDRESS_MAX, "La dirección"),
+  emergencyContact: optionalText(PROFILE_EMERGENCY_CONTACT_MAX, "El nombre del contacto"),
+  emergencyPhone: optionalPhone,
+});
+
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/** What the page shows: phones already formatted for reading (+56 9 1234 5678). */
+export interface ProfileDto {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: string;
+  emergencyContact: string;
+  emergencyPhone: string;
+  updatedAt: string;
+}
+
+export type ProfileActionData =
+  { ok: true; updatedAt: string } | { ok: false; errors: Partial<Record<string, string>>; failure: boolean };

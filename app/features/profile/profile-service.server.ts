@@ -1,0 +1,35 @@
+import type { Database } from "~/db/client.server";
+import { formatChileanPhone } from "~/domain/format";
+import { AppError } from "~/lib/errors";
+import { profileRow, updateProfileRow } from "./profile-repository.server";
+import type { ProfileDto, ProfileInput } from "./profile-schema";
+
+const NOT_FOUND = "No encontramos tu perfil.";
+
+/** The session user's profile as the page shows it. */
+export async function getProfile(db: Database, userId: string): Promise<ProfileDto> {
+  const row = await profileRow(db, userId);
+  if (!row) throw new AppError("NOT_FOUND", NOT_FOUND);
+  return {
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone ? formatChileanPhone(row.phone) : "",
+    address: row.address ?? "",
+    emergencyContact: row.emergencyContact ?? "",
+    emergencyPhone: row.emergencyPhone ? formatChileanPhone(row.emergencyPhone) : "",
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Saves the session user's own profile (validated input only) and stamps updated_at. */
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  input: ProfileInput,
+  now = new Date(),
+): Promise<{ updatedAt: string }> {
+  const row = await updateProfileRow(db, userId, input, now);
+  if (!row) throw new AppError("NOT_FOUND", NOT_FOUND);
+  return { updatedAt: row.updatedAt.toISOString() };
+}

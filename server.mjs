@@ -33,7 +33,9 @@ app.use((req, res, next) => {
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
   res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin-allow-popups");
+  // The Google popup comes back from the provider to these pages and must keep its opener to report the result.
+  const oauthReturn = req.path.startsWith("/auth/callback") || req.path.startsWith("/api/auth/callback");
+  res.setHeader("Cross-Origin-Opener-Policy", oauthReturn ? "unsafe-none" : "same-origin-allow-popups");
   if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   next();
 });
@@ -84,7 +86,8 @@ async function sendFetchResponse(res, response) {
     await pipeline(Readable.fromWeb(response.body), res);
   } catch (error) {
     // The visitor went away mid-response: nothing to report.
-    if (error?.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
+    if (error?.code !== "ERR_STREAM_PREMATURE_CLOSE" && error?.code !== "ERR_STREAM_UNABLE_TO_PIPE")
+      throw error;
   }
 }
 

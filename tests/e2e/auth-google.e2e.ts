@@ -38,6 +38,19 @@ async function fillProvider(popup: Page, person: { email: string; firstName: str
   await popup.getByRole("textbox", { name: "Apellido" }).fill(person.lastName);
 }
 
+/**
+ * Spec 000 §4: once settled, the popup is closed (by the callback page itself, or by the opener). A popup left open
+ * shows where it went instead.
+ */
+async function expectPopupClosed(popup: Page) {
+  await expect
+    .poll(() => (popup.isClosed() ? "closed" : `still open on ${popup.url()}`), {
+      message: "the Google popup closes once the flow has settled",
+      timeout: 3_000,
+    })
+    .toBe("closed");
+}
+
 /** The opener's `window.open` calls, recorded without changing them. */
 async function recordWindowOpen(page: Page) {
   await page.addInitScript(() => {
@@ -49,7 +62,8 @@ async function recordWindowOpen(page: Page) {
       return original(url, target, features);
     };
   });
-  return () => page.evaluate(() => (window as unknown as { __openCalls: Array<Record<string, string>> }).__openCalls);
+  return () =>
+    page.evaluate(() => (window as unknown as { __openCalls: Array<Record<string, string>> }).__openCalls);
 }
 
 test("Google: a 500×600 popup on the provider; on success it closes and the opener lands on /paciente", async ({
@@ -64,18 +78,16 @@ test("Google: a 500×600 popup on the provider; on success it closes and the ope
   expect(call?.url).toMatch(/^\/auth\/google\?(.*&)?popup=1/);
   expect(call?.features).toMatch(/(^|,)width=500(,|$)/);
   expect(call?.features).toMatch(/(^|,)height=600(,|$)/);
-  const size = await popup.evaluate(() => ({ width: window.outerWidth, height: window.outerHeight }));
-  const viewport = popup.viewportSize();
-  expect(viewport ?? size, "popup size").toEqual({ width: 500, height: 600 });
+  const size = await popup.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  expect(size, "the popup's size").toEqual({ width: 500, height: 600 });
 
   const person = { email: uniqueEmail("google"), firstName: "Ignacio", lastName: "Fuentes" };
   await fillProvider(popup, person);
-  const closed = popup.waitForEvent("close");
   await popup.getByRole("button", { name: "Continuar" }).click();
-  await closed;
 
-  await page.waitForURL((url) => url.pathname === "/paciente");
+  await expect(page).toHaveURL((url) => url.pathname === "/paciente");
   await expect(page.getByTestId("header-user-name")).toHaveText("Ignacio");
+  await expectPopupClosed(popup);
 });
 
 test("Google: 'Cancelar' in the popup → 'Se canceló la autenticación' (and in English)", async ({ page }) => {
@@ -85,13 +97,12 @@ test("Google: 'Cancelar' in the popup → 'Se canceló la autenticación' (and i
   ] as const) {
     await openPage(page, path);
     const popup = await openGooglePopup(page, label);
-    const closed = popup.waitForEvent("close");
     await popup.getByRole("button", { name: "Cancelar" }).click();
-    await closed;
     await expect(authAlert(page)).toContainText(message);
     await expect(page).toHaveURL((url) => url.pathname === "/auth");
     // The button is usable again.
     await expect(page.getByRole("link", { name: label })).not.toHaveAttribute("aria-disabled", "true");
+    await expectPopupClosed(popup);
   }
 });
 
@@ -126,9 +137,7 @@ test("Google with the e-mail of an unverified existing account: a catalogue erro
   const popup = await openGooglePopup(page);
   await fillProvider(popup, { email: existing.email, firstName: "Intruso", lastName: "Google" });
   await expect(popup.getByRole("checkbox", { name: "Correo verificado" })).toBeChecked();
-  const closed = popup.waitForEvent("close");
   await popup.getByRole("button", { name: "Continuar" }).click();
-  await closed;
 
   const alert = authAlert(page);
   await expect(alert).toBeVisible();
@@ -139,6 +148,7 @@ test("Google with the e-mail of an unverified existing account: a catalogue erro
   ).toBe(true);
   await expect(page).toHaveURL((url) => url.pathname === "/auth");
 
+  await expectPopupClosed(popup);
   await page.goto("/paciente");
   await expect(page).toHaveURL((url) => url.pathname === "/auth" && url.search === "?redirectTo=%2Fpaciente");
 });

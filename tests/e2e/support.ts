@@ -92,14 +92,6 @@ export async function fillSignUpForm(page: Page, account: NewAccount) {
   if (account.phone) await page.getByLabel("Teléfono (opcional)").fill(account.phone);
 }
 
-/** Signs up through the screen (Spanish) and waits for /paciente. */
-export async function signUpThroughScreen(page: Page, account: NewAccount) {
-  await openPage(page, "/auth?modo=registro");
-  await fillSignUpForm(page, account);
-  await page.getByRole("button", { name: "Continuar", exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/paciente");
-}
-
 /** Fills and submits the sign-in form of an open, hydrated /auth page (Spanish). */
 export async function submitSignIn(page: Page, email: string, password: string) {
   await page.getByLabel("Correo electrónico").fill(email);
@@ -125,21 +117,21 @@ export async function signOutFromHeader(page: Page) {
  * first link in it. Polls: the mail is written by the outbox right after the request.
  */
 export async function newestMail(page: Page, to: string, about: RegExp) {
-  let found: string | undefined;
+  let text = "";
   await expect(async () => {
     await page.goto("/dev/correos");
     const mails = page.getByTestId("dev-mail").filter({ hasText: to }).filter({ hasText: about });
-    found = (await mails.first().innerText({ timeout: 1_000 })) ?? undefined;
-  }).toPass({ timeout: 10_000 });
-  const text = found ?? "";
+    text = await mails.first().innerText({ timeout: 1_000 });
+  }, `an e-mail to ${to} matching ${about} in /dev/correos`).toPass({ timeout: 10_000 });
   const link = /https?:\/\/\S+/.exec(text)?.[0];
   return { text, link };
 }
 
+const randomOctet = () => 1 + Math.floor(Math.random() * 254);
+
 /** A random private address for X-Forwarded-For (see useOwnClientIp). */
 export function randomClientIp() {
-  const octet = () => 1 + Math.floor(Math.random() * 254);
-  return `10.${octet()}.${octet()}.${octet()}`;
+  return `10.${randomOctet()}.${randomOctet()}.${randomOctet()}`;
 }
 
 /**

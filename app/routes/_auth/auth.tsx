@@ -254,7 +254,6 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                     autoComplete={mode === "signin" ? "current-password" : "new-password"}
                     error={fields.password}
                     hint={mode === "signup" ? t.passwordRule : undefined}
-                    minLength={mode === "signup" ? 8 : undefined}
                     maxLength={128}
                   />
                   {mode === "signup" && (

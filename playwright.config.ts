@@ -37,7 +37,10 @@ export default defineConfig({
   webServer: [
     {
       command: "exec node tests/setup/run-fake-oidc.mjs",
-      env: { FAKE_OIDC_PORT: String(oidcPort), FAKE_OIDC_REDIRECT_URIS: `${baseURL}/api/auth/callback/google` },
+      env: {
+        FAKE_OIDC_PORT: String(oidcPort),
+        FAKE_OIDC_REDIRECT_URIS: `${baseURL}/api/auth/callback/google`,
+      },
       url: `${oidcIssuer}/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 30_000,

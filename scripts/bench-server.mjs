@@ -4,11 +4,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-export async function startBenchServer({ port, env = {} }) {
+export async function startBenchServer({ port, env = {}, dataDir: existingDir, keepData = false }) {
   if (!existsSync("build/server/index.js")) {
     execFileSync(process.execPath, ["node_modules/.bin/react-router", "build"], { stdio: "ignore" });
   }
-  const dataDir = mkdtempSync(path.join(tmpdir(), "clinica-bench-"));
+  const dataDir = existingDir ?? mkdtempSync(path.join(tmpdir(), "clinica-bench-"));
   const child = spawn(process.execPath, ["server.mjs"], {
     env: {
       ...process.env,
@@ -33,11 +33,12 @@ export async function startBenchServer({ port, env = {} }) {
   }
   return {
     base,
+    dataDir,
     async stop() {
       const exited = new Promise((resolve) => child.on("exit", resolve));
       child.kill("SIGTERM");
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData && !existingDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

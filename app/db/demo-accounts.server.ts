@@ -73,11 +73,41 @@ export async function seedDemoAccounts(db: Database, auth: Auth): Promise<void> 
 }
 
 /** Dentists and a second patient without sign-in (no password), so the agenda and booking look like a clinic's. */
-const demoPeople: ReadonlyArray<{ email: string; firstName: string; lastName: string; phone: string; role: RoleName }> = [
-  { email: "fernanda.vidal@clinica.example", firstName: "Fernanda", lastName: "Vidal", phone: "+56955556666", role: "dentista" },
-  { email: "tomas.araya@clinica.example", firstName: "Tomás", lastName: "Araya", phone: "+56966667777", role: "dentista" },
-  { email: "isidora.campos@clinica.example", firstName: "Isidora", lastName: "Campos", phone: "+56977778888", role: "dentista" },
-  { email: "martin.rivas@correo.example", firstName: "Martín", lastName: "Rivas", phone: "+56988889999", role: "paciente" },
+const demoPeople: ReadonlyArray<{
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  role: RoleName;
+}> = [
+  {
+    email: "fernanda.vidal@clinica.example",
+    firstName: "Fernanda",
+    lastName: "Vidal",
+    phone: "+56955556666",
+    role: "dentista",
+  },
+  {
+    email: "tomas.araya@clinica.example",
+    firstName: "Tomás",
+    lastName: "Araya",
+    phone: "+56966667777",
+    role: "dentista",
+  },
+  {
+    email: "isidora.campos@clinica.example",
+    firstName: "Isidora",
+    lastName: "Campos",
+    phone: "+56977778888",
+    role: "dentista",
+  },
+  {
+    email: "martin.rivas@correo.example",
+    firstName: "Martín",
+    lastName: "Rivas",
+    phone: "+56988889999",
+    role: "paciente",
+  },
 ];
 
 async function ensurePerson(db: Database, auth: Auth, person: (typeof demoPeople)[number]): Promise<string> {
@@ -85,7 +115,13 @@ async function ensurePerson(db: Database, auth: Auth, person: (typeof demoPeople
   if (existing) return existing.id;
   const context = await auth.$context;
   const user = await context.internalAdapter.createUser(
-    { email: person.email, name: person.firstName, lastName: person.lastName, phone: person.phone, emailVerified: true },
+    {
+      email: person.email,
+      name: person.firstName,
+      lastName: person.lastName,
+      phone: person.phone,
+      emailVerified: true,
+    },
     { method: "admin" },
   );
   await grantRole(db, user.id, person.role);
@@ -105,32 +141,124 @@ function weekday(date: string, direction: 1 | -1): string {
  * patient so the dentist's agenda is not empty. Only when the demo patient has none.
  */
 export async function seedDemoAppointments(db: Database, auth: Auth, now = new Date()): Promise<void> {
-  const [patient] = await db.select({ id: users.id }).from(users).where(eq(users.email, "paciente@clinica.example"));
-  const [mainDentist] = await db.select({ id: users.id }).from(users).where(eq(users.email, "dentista@clinica.example"));
+  const [patient] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, "paciente@clinica.example"));
+  const [mainDentist] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, "dentista@clinica.example"));
   if (!patient || !mainDentist) return;
   const ids = new Map<string, string>();
   for (const person of demoPeople) ids.set(person.email, await ensurePerson(db, auth, person));
-  const existing = await db.select({ id: appointments.id }).from(appointments).where(eq(appointments.patientId, patient.id)).limit(1);
+  const existing = await db
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(eq(appointments.patientId, patient.id))
+    .limit(1);
   if (existing.length > 0) return;
 
   const treatments = new Map(
-    (await db.select({ id: treatmentsCatalog.id, slug: treatmentsCatalog.slug, duration: treatmentsCatalog.durationMinutes }).from(treatmentsCatalog)).map(
-      (row) => [row.slug, row],
-    ),
+    (
+      await db
+        .select({
+          id: treatmentsCatalog.id,
+          slug: treatmentsCatalog.slug,
+          duration: treatmentsCatalog.durationMinutes,
+        })
+        .from(treatmentsCatalog)
+    ).map((row) => [row.slug, row]),
   );
   const today = clinicDate(now);
   const fernanda = ids.get("fernanda.vidal@clinica.example")!;
   const martin = ids.get("martin.rivas@correo.example")!;
-  const plan: Array<{ patientId: string; dentistId: string; slug: string; date: string; time: string; status: string; notes?: string; fee?: number }> = [
-    { patientId: patient.id, dentistId: mainDentist.id, slug: "endodoncia", date: weekday(addDays(today, -45), -1), time: "10:00", status: "completed", notes: "Control en 6 meses." },
-    { patientId: patient.id, dentistId: fernanda, slug: "estetica", date: weekday(addDays(today, -21), -1), time: "15:00", status: "cancelled", notes: "Cancelada por la paciente con anticipación.", fee: 0 },
-    { patientId: patient.id, dentistId: mainDentist.id, slug: "consulta", date: weekday(addDays(today, -10), -1), time: "09:30", status: "no_show" },
-    { patientId: patient.id, dentistId: mainDentist.id, slug: "limpieza", date: weekday(addDays(today, -3), -1), time: "11:00", status: "completed" },
-    { patientId: patient.id, dentistId: mainDentist.id, slug: "ortodoncia", date: today, time: "08:00", status: "in_progress" },
-    { patientId: patient.id, dentistId: mainDentist.id, slug: "implantes", date: weekday(addDays(today, 3), 1), time: "10:00", status: "scheduled", notes: "Traer radiografía panorámica." },
-    { patientId: patient.id, dentistId: fernanda, slug: "estetica", date: weekday(addDays(today, 8), 1), time: "15:00", status: "confirmed" },
-    { patientId: martin, dentistId: mainDentist.id, slug: "limpieza", date: weekday(addDays(today, 1), 1), time: "09:00", status: "confirmed" },
-    { patientId: martin, dentistId: mainDentist.id, slug: "cirugia", date: weekday(addDays(today, 4), 1), time: "14:00", status: "scheduled" },
+  const plan: Array<{
+    patientId: string;
+    dentistId: string;
+    slug: string;
+    date: string;
+    time: string;
+    status: string;
+    notes?: string;
+    fee?: number;
+  }> = [
+    {
+      patientId: patient.id,
+      dentistId: mainDentist.id,
+      slug: "endodoncia",
+      date: weekday(addDays(today, -45), -1),
+      time: "10:00",
+      status: "completed",
+      notes: "Control en 6 meses.",
+    },
+    {
+      patientId: patient.id,
+      dentistId: fernanda,
+      slug: "estetica",
+      date: weekday(addDays(today, -21), -1),
+      time: "15:00",
+      status: "cancelled",
+      notes: "Cancelada por la paciente con anticipación.",
+      fee: 0,
+    },
+    {
+      patientId: patient.id,
+      dentistId: mainDentist.id,
+      slug: "consulta",
+      date: weekday(addDays(today, -10), -1),
+      time: "09:30",
+      status: "no_show",
+    },
+    {
+      patientId: patient.id,
+      dentistId: mainDentist.id,
+      slug: "limpieza",
+      date: weekday(addDays(today, -3), -1),
+      time: "11:00",
+      status: "completed",
+    },
+    {
+      patientId: patient.id,
+      dentistId: mainDentist.id,
+      slug: "ortodoncia",
+      date: today,
+      time: "08:00",
+      status: "in_progress",
+    },
+    {
+      patientId: patient.id,
+      dentistId: mainDentist.id,
+      slug: "implantes",
+      date: weekday(addDays(today, 3), 1),
+      time: "10:00",
+      status: "scheduled",
+      notes: "Traer radiografía panorámica.",
+    },
+    {
+      patientId: patient.id,
+      dentistId: fernanda,
+      slug: "estetica",
+      date: weekday(addDays(today, 8), 1),
+      time: "15:00",
+      status: "confirmed",
+    },
+    {
+      patientId: martin,
+      dentistId: mainDentist.id,
+      slug: "limpieza",
+      date: weekday(addDays(today, 1), 1),
+      time: "09:00",
+      status: "confirmed",
+    },
+    {
+      patientId: martin,
+      dentistId: mainDentist.id,
+      slug: "cirugia",
+      date: weekday(addDays(today, 4), 1),
+      time: "14:00",
+      status: "scheduled",
+    },
   ];
   await db.insert(appointments).values(
     plan.map((item) => {

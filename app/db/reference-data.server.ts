@@ -3,17 +3,68 @@ import { treatmentsCatalog } from "./schema";
 
 /** The clinic's treatments (issue 4). Prices are the demo clinic's list prices in CLP; the clinic edits them. */
 export const treatmentSeed = [
-  { slug: "consulta", name: "Consulta y evaluación", description: "Revisión completa, diagnóstico y plan de tratamiento.", durationMinutes: 30, basePrice: 25_000 },
-  { slug: "limpieza", name: "Limpieza dental", description: "Destartraje, pulido y aplicación de flúor.", durationMinutes: 45, basePrice: 35_000 },
-  { slug: "implantes", name: "Implante dental", description: "Instalación de implante de titanio planificada con escáner 3D.", durationMinutes: 90, basePrice: 850_000 },
-  { slug: "estetica", name: "Estética dental", description: "Carillas, blanqueamiento y diseño digital de sonrisa.", durationMinutes: 60, basePrice: 380_000 },
-  { slug: "ortodoncia", name: "Control de ortodoncia", description: "Control y ajuste de brackets o alineadores.", durationMinutes: 30, basePrice: 45_000 },
-  { slug: "endodoncia", name: "Endodoncia", description: "Tratamiento de conducto con anestesia local.", durationMinutes: 90, basePrice: 220_000 },
-  { slug: "cirugia", name: "Cirugía oral", description: "Extracciones simples y de terceros molares.", durationMinutes: 60, basePrice: 120_000 },
-  { slug: "periodoncia", name: "Periodoncia", description: "Tratamiento de encías y raspado radicular.", durationMinutes: 60, basePrice: 90_000 },
+  {
+    slug: "consulta",
+    name: "Consulta y evaluación",
+    description: "Revisión completa, diagnóstico y plan de tratamiento.",
+    durationMinutes: 30,
+    basePrice: 25_000,
+  },
+  {
+    slug: "limpieza",
+    name: "Limpieza dental",
+    description: "Destartraje, pulido y aplicación de flúor.",
+    durationMinutes: 45,
+    basePrice: 35_000,
+  },
+  {
+    slug: "implantes",
+    name: "Implante dental",
+    description: "Instalación de implante de titanio planificada con escáner 3D.",
+    durationMinutes: 90,
+    basePrice: 850_000,
+  },
+  {
+    slug: "estetica",
+    name: "Estética dental",
+    description: "Carillas, blanqueamiento y diseño digital de sonrisa.",
+    durationMinutes: 60,
+    basePrice: 380_000,
+  },
+  {
+    slug: "ortodoncia",
+    name: "Control de ortodoncia",
+    description: "Control y ajuste de brackets o alineadores.",
+    durationMinutes: 30,
+    basePrice: 45_000,
+  },
+  {
+    slug: "endodoncia",
+    name: "Endodoncia",
+    description: "Tratamiento de conducto con anestesia local.",
+    durationMinutes: 90,
+    basePrice: 220_000,
+  },
+  {
+    slug: "cirugia",
+    name: "Cirugía oral",
+    description: "Extracciones simples y de terceros molares.",
+    durationMinutes: 60,
+    basePrice: 120_000,
+  },
+  {
+    slug: "periodoncia",
+    name: "Periodoncia",
+    description: "Tratamiento de encías y raspado radicular.",
+    durationMinutes: 60,
+    basePrice: 90_000,
+  },
 ] as const;
 
 /** Reference data every installation needs; idempotent. */
 export async function seedReferenceData(db: Database): Promise<void> {
-  await db.insert(treatmentsCatalog).values([...treatmentSeed]).onConflictDoNothing({ target: treatmentsCatalog.slug });
+  await db
+    .insert(treatmentsCatalog)
+    .values([...treatmentSeed])
+    .onConflictDoNothing({ target: treatmentsCatalog.slug });
 }

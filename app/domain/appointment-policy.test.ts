@@ -11,6 +11,7 @@ import {
 import { clinicInstant } from "./clinic-time";
 
 const at = (iso: string) => new Date(iso);
+const clp = (amount: number) => `$${amount}`;
 const appointment = (startsAt: Date, status = "scheduled", treatmentPrice: number | null = 120_000) => ({
   startsAt,
   status,
@@ -74,7 +75,6 @@ describe("cancellation", () => {
     });
   });
   it("states the policy", () => {
-    const clp = (amount: number) => `$${amount}`;
     expect(cancellationPolicyText({ late: false, fee: 0 }, clp)).toContain("24 horas o más");
     expect(cancellationPolicyText({ late: true, fee: 60_000 }, clp)).toContain("50%");
     expect(cancellationPolicyText({ late: true, fee: 60_000 }, clp)).toContain("$60000");

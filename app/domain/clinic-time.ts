@@ -91,7 +91,7 @@ export function clinicInstant(date: string, time: string): Date {
     clinicOffsetMinutes(new Date(wall)),
     clinicOffsetMinutes(new Date(wall + 86_400_000)),
   ]);
-  const candidates = [...offsets].map((offset) => wall - offset * 60_000).sort((a, b) => a - b);
+  const candidates = [...offsets].map((offset) => wall - offset * 60_000).toSorted((a, b) => a - b);
   const exact = candidates.find((candidate) => {
     const shown = new Date(candidate);
     return clinicDate(shown) === date && clinicTime(shown) === time;

@@ -37,7 +37,7 @@ export function slotTimes(date: string, blocks: readonly ScheduleBlock[], durati
       times.push(timeFromMinutes(start));
     }
   }
-  return [...new Set(times)].sort();
+  return [...new Set(times)].toSorted();
 }
 
 /** True when the day has no working block at all (weekends, by default). */

@@ -1,5 +1,6 @@
 /** Service errors with a code; routes map them to responses with Spanish messages (DESIGN §4). */
-export type AppErrorCode = "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "VALIDATION" | "UPSTREAM_FAILED" | "RATE_LIMITED";
+export type AppErrorCode =
+  "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "VALIDATION" | "UPSTREAM_FAILED" | "RATE_LIMITED";
 
 const statusByCode: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,

@@ -48,7 +48,6 @@ export const emailAddress = z
   .max(254, "El e-mail es demasiado largo.")
   .pipe(z.email(EMAIL_ERROR_TEXT));
 
-
 /** Empty → null; anything else must be an e-mail. */
 export const optionalEmail = z
   .string({ error: EMAIL_ERROR_TEXT })

@@ -11,9 +11,13 @@ describe("test users", () => {
     const user = await createTestUser({ firstName: "Lucía" });
     const data = await dashboardLoader(routeArgs(requestAs(user.cookie, "/paciente")));
     expect(data).toMatchObject({ firstName: "Lucía" });
-    const anonymous = await dashboardLoader(routeArgs(requestAs(undefined, "/paciente/citas?x=1"))).catch((error: unknown) => error);
+    const anonymous = await dashboardLoader(routeArgs(requestAs(undefined, "/paciente/citas?x=1"))).catch(
+      (error: unknown) => error,
+    );
     expect(anonymous).toBeInstanceOf(Response);
     expect((anonymous as Response).status).toBe(302);
-    expect((anonymous as Response).headers.get("location")).toBe("/auth?redirectTo=%2Fpaciente%2Fcitas%3Fx%3D1");
+    expect((anonymous as Response).headers.get("location")).toBe(
+      "/auth?redirectTo=%2Fpaciente%2Fcitas%3Fx%3D1",
+    );
   });
 });

@@ -51,7 +51,11 @@ export async function patientAppointments(db: Database, patientId: string, start
 }
 
 /** One appointment of this patient, or undefined (a foreign id looks exactly like a missing one). */
-export async function patientAppointment(db: Pick<Database, "select">, patientId: string, appointmentId: string) {
+export async function patientAppointment(
+  db: Pick<Database, "select">,
+  patientId: string,
+  appointmentId: string,
+) {
   const [row] = await db
     .select(cardColumns)
     .from(appointments)
@@ -123,7 +127,11 @@ export async function busyIntervals(
   const result = new Map<string, BusyInterval[]>(dentistIds.map((id) => [id, []]));
   if (dentistIds.length === 0) return result;
   const rows = await db
-    .select({ dentistId: appointments.dentistId, startsAt: appointments.startsAt, endsAt: appointments.endsAt })
+    .select({
+      dentistId: appointments.dentistId,
+      startsAt: appointments.startsAt,
+      endsAt: appointments.endsAt,
+    })
     .from(appointments)
     .where(
       and(

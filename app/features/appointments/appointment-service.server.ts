@@ -23,13 +23,17 @@ import {
   treatmentBySlug,
 } from "./appointment-repository.server";
 
-const SLOT_TAKEN = "Ese horario ya no está disponible: alguien lo tomó hace un momento. Elige otro, por favor.";
+const SLOT_TAKEN =
+  "Ese horario ya no está disponible: alguien lo tomó hace un momento. Elige otro, por favor.";
 const PATIENT_BUSY = "Ya tienes otra cita a esa hora. Elige otro horario.";
 
 /** The database refused an overlap: of the patient (constraint appointments_patient_no_overlap) or the dentist. */
 function overlapError(error: unknown): AppError | null {
   if (postgresErrorCode(error) !== EXCLUSION_VIOLATION) return null;
-  return new AppError("CONFLICT", postgresConstraint(error) === "appointments_patient_no_overlap" ? PATIENT_BUSY : SLOT_TAKEN);
+  return new AppError(
+    "CONFLICT",
+    postgresConstraint(error) === "appointments_patient_no_overlap" ? PATIENT_BUSY : SLOT_TAKEN,
+  );
 }
 
 export interface SlotQuery {
@@ -59,7 +63,11 @@ function blocksOf(byDentist: Map<string, ScheduleBlock[]>, dentistId: string): r
 }
 
 /** Free start times for a treatment on a clinic date, for one dentist or any. */
-export async function availableSlots(db: Database, query: SlotQuery, now = new Date()): Promise<SlotOption[]> {
+export async function availableSlots(
+  db: Database,
+  query: SlotQuery,
+  now = new Date(),
+): Promise<SlotOption[]> {
   const treatment = await treatmentBySlug(db, query.treatmentSlug);
   if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
   if (query.date < clinicDate(now)) return [];
@@ -67,7 +75,12 @@ export async function availableSlots(db: Database, query: SlotQuery, now = new D
   const ids = dentists.map((candidate) => candidate.id);
   const [blocks, busy] = await Promise.all([
     scheduleBlocks(db, ids),
-    busyIntervals(db, ids, clinicInstant(query.date, "00:00"), clinicInstant(addDays(query.date, 1), "00:00")),
+    busyIntervals(
+      db,
+      ids,
+      clinicInstant(query.date, "00:00"),
+      clinicInstant(addDays(query.date, 1), "00:00"),
+    ),
   ]);
   const earliest = new Date(now.getTime() + 60 * 60_000);
   const byTime = new Map<string, string[]>();
@@ -84,7 +97,9 @@ export async function availableSlots(db: Database, query: SlotQuery, now = new D
       byTime.set(slot.time, [...(byTime.get(slot.time) ?? []), id]);
     }
   }
-  return [...byTime.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([time, dentistIds]) => ({ time, dentistIds }));
+  return [...byTime.entries()]
+    .toSorted(([a], [b]) => a.localeCompare(b))
+    .map(([time, dentistIds]) => ({ time, dentistIds }));
 }
 
 export interface BookingInput extends SlotQuery {
@@ -96,7 +111,12 @@ export interface BookingInput extends SlotQuery {
  * Books a slot for the signed-in patient. Availability is checked again inside the transaction and the database's
  * exclusion constraint decides between simultaneous requests: exactly one wins, the others get a clear message.
  */
-export async function bookAppointment(db: Database, patientId: string, input: BookingInput, now = new Date()) {
+export async function bookAppointment(
+  db: Database,
+  patientId: string,
+  input: BookingInput,
+  now = new Date(),
+) {
   const slots = await availableSlots(db, input, now);
   const slot = slots.find((candidate) => candidate.time === input.time);
   if (!slot) throw new AppError("CONFLICT", SLOT_TAKEN);
@@ -115,10 +135,24 @@ export async function bookAppointment(db: Database, patientId: string, input: Bo
         }
         const [row] = await tx
           .insert(appointments)
-          .values({ patientId, dentistId, treatmentId: treatment.id, startsAt, endsAt, status: "scheduled", notes: input.notes || null })
+          .values({
+            patientId,
+            dentistId,
+            treatmentId: treatment.id,
+            startsAt,
+            endsAt,
+            status: "scheduled",
+            notes: input.notes || null,
+          })
           .returning({ id: appointments.id });
         if (!row) throw new Error("insert returned nothing");
-        await notifyClinic(tx, "booked", { appointmentId: row.id, patientId, dentistId, startsAt: startsAt.toISOString(), treatment: treatment.name });
+        await notifyClinic(tx, "booked", {
+          appointmentId: row.id,
+          patientId,
+          dentistId,
+          startsAt: startsAt.toISOString(),
+          treatment: treatment.name,
+        });
         return row;
       });
       logger.info({ appointmentId: created.id, dentistId }, "appointment booked");
@@ -164,7 +198,13 @@ export async function rescheduleAppointment(
 
   const [blocks, busy] = await Promise.all([
     scheduleBlocks(db, [current.dentistId]),
-    busyIntervals(db, [current.dentistId], clinicInstant(target.date, "00:00"), clinicInstant(addDays(target.date, 1), "00:00"), appointmentId),
+    busyIntervals(
+      db,
+      [current.dentistId],
+      clinicInstant(target.date, "00:00"),
+      clinicInstant(addDays(target.date, 1), "00:00"),
+      appointmentId,
+    ),
   ]);
   const free = freeSlots({
     date: target.date,
@@ -191,7 +231,8 @@ export async function rescheduleAppointment(
           ),
         )
         .returning({ id: appointments.id });
-      if (updated.length === 0) throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+      if (updated.length === 0)
+        throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
       await notifyClinic(tx, "rescheduled", {
         appointmentId,
         patientId,
@@ -207,7 +248,12 @@ export async function rescheduleAppointment(
 }
 
 /** Cancels with the 24-hour policy; a late cancellation records the 50% fee on the appointment. */
-export async function cancelAppointment(db: Database, patientId: string, appointmentId: string, now = new Date()) {
+export async function cancelAppointment(
+  db: Database,
+  patientId: string,
+  appointmentId: string,
+  now = new Date(),
+) {
   const current = await ownAppointment(db, patientId, appointmentId);
   const decision = cancellationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
@@ -223,7 +269,8 @@ export async function cancelAppointment(db: Database, patientId: string, appoint
         ),
       )
       .returning({ id: appointments.id });
-    if (updated.length === 0) throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+    if (updated.length === 0)
+      throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
     await notifyClinic(tx, "cancelled", {
       appointmentId,
       patientId,
@@ -236,16 +283,28 @@ export async function cancelAppointment(db: Database, patientId: string, appoint
   return { fee: decision.fee, late: decision.late };
 }
 
-export async function confirmAppointment(db: Database, patientId: string, appointmentId: string, now = new Date()) {
+export async function confirmAppointment(
+  db: Database,
+  patientId: string,
+  appointmentId: string,
+  now = new Date(),
+) {
   const current = await ownAppointment(db, patientId, appointmentId);
   const decision = confirmationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
   const updated = await db
     .update(appointments)
     .set({ status: "confirmed", updatedAt: new Date() })
-    .where(and(eq(appointments.id, appointmentId), eq(appointments.patientId, patientId), eq(appointments.status, "scheduled")))
+    .where(
+      and(
+        eq(appointments.id, appointmentId),
+        eq(appointments.patientId, patientId),
+        eq(appointments.status, "scheduled"),
+      ),
+    )
     .returning({ id: appointments.id });
-  if (updated.length === 0) throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+  if (updated.length === 0)
+    throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
 }
 
 /** An outbox row for the clinic's notification; the messaging issue adds its delivery. */

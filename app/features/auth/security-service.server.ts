@@ -18,15 +18,20 @@ const messages = {
 };
 
 async function codeOf(response: Response): Promise<string> {
-  const body = (await response.clone().json().catch(() => ({}))) as { code?: unknown };
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { code?: unknown };
   return typeof body.code === "string" ? body.code : "";
 }
 
 async function refusal(response: Response): Promise<SecurityOutcome> {
   const code = await codeOf(response);
   if (code === "INVALID_PASSWORD") return { ok: false, error: messages.wrongPassword, status: 400 };
-  if (code === "SESSION_NOT_FRESH" || code === "SESSION_EXPIRED") return { ok: false, error: messages.notFresh, status: 403 };
-  if (code.includes("OTP") || code.includes("CODE")) return { ok: false, error: messages.invalidCode, status: 400 };
+  if (code === "SESSION_NOT_FRESH" || code === "SESSION_EXPIRED")
+    return { ok: false, error: messages.notFresh, status: 403 };
+  if (code.includes("OTP") || code.includes("CODE"))
+    return { ok: false, error: messages.invalidCode, status: 400 };
   return { ok: false, error: messages.failed, status: response.status >= 500 ? 502 : 400 };
 }
 
@@ -38,10 +43,18 @@ async function throttled(request: Request, userId: string) {
 }
 
 /** Step 1 of two-factor: the password confirms it is the owner; answers the QR code, the secret and backup codes. */
-export async function startTwoFactor(request: Request, userId: string, password: string): Promise<SecurityOutcome> {
+export async function startTwoFactor(
+  request: Request,
+  userId: string,
+  password: string,
+): Promise<SecurityOutcome> {
   if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
   const auth = await getAuth();
-  const response = await auth.api.enableTwoFactor({ body: { password }, headers: request.headers, asResponse: true });
+  const response = await auth.api.enableTwoFactor({
+    body: { password },
+    headers: request.headers,
+    asResponse: true,
+  });
   if (!response.ok) return refusal(response);
   const body = (await response.json()) as { totpURI: string; backupCodes: string[] };
   const secret = new URL(body.totpURI).searchParams.get("secret") ?? "";
@@ -50,7 +63,11 @@ export async function startTwoFactor(request: Request, userId: string, password:
 }
 
 /** Step 2: a code from the app proves the enrolment; two-factor is on from now. */
-export async function confirmTwoFactor(request: Request, userId: string, code: string): Promise<SecurityOutcome> {
+export async function confirmTwoFactor(
+  request: Request,
+  userId: string,
+  code: string,
+): Promise<SecurityOutcome> {
   if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
   const auth = await getAuth();
   const response = await auth.api.verifyTOTP({ body: { code }, headers: request.headers, asResponse: true });
@@ -58,18 +75,34 @@ export async function confirmTwoFactor(request: Request, userId: string, code: s
   return { ok: true, kind: "enabled", headers: forwardCookies(response) };
 }
 
-export async function disableTwoFactor(request: Request, userId: string, password: string): Promise<SecurityOutcome> {
+export async function disableTwoFactor(
+  request: Request,
+  userId: string,
+  password: string,
+): Promise<SecurityOutcome> {
   if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
   const auth = await getAuth();
-  const response = await auth.api.disableTwoFactor({ body: { password }, headers: request.headers, asResponse: true });
+  const response = await auth.api.disableTwoFactor({
+    body: { password },
+    headers: request.headers,
+    asResponse: true,
+  });
   if (!response.ok) return refusal(response);
   return { ok: true, kind: "disabled", headers: forwardCookies(response) };
 }
 
-export async function newBackupCodes(request: Request, userId: string, password: string): Promise<SecurityOutcome> {
+export async function newBackupCodes(
+  request: Request,
+  userId: string,
+  password: string,
+): Promise<SecurityOutcome> {
   if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
   const auth = await getAuth();
-  const response = await auth.api.generateBackupCodes({ body: { password }, headers: request.headers, asResponse: true });
+  const response = await auth.api.generateBackupCodes({
+    body: { password },
+    headers: request.headers,
+    asResponse: true,
+  });
   if (!response.ok) return refusal(response);
   const body = (await response.json()) as { backupCodes: string[] };
   return { ok: true, kind: "backup-codes", backupCodes: body.backupCodes };

@@ -23,7 +23,13 @@ const password = z.string().min(1, "Ingresa tu contraseña actual.").max(128);
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("enable"), password }),
-  z.object({ intent: z.literal("confirm"), code: z.string().trim().regex(/^\d{6}$/, "Ingresa los 6 dígitos del código.") }),
+  z.object({
+    intent: z.literal("confirm"),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, "Ingresa los 6 dígitos del código."),
+  }),
   z.object({ intent: z.literal("disable"), password }),
   z.object({ intent: z.literal("backup-codes"), password }),
   z
@@ -33,10 +39,16 @@ const actionSchema = z.discriminatedUnion("intent", [
       newPassword: z.string().refine(passwordMeetsRule, RULE),
       confirm: z.string(),
     })
-    .refine((value) => value.newPassword === value.confirm, { path: ["confirm"], message: "Las contraseñas no coinciden." }),
+    .refine((value) => value.newPassword === value.confirm, {
+      path: ["confirm"],
+      message: "Las contraseñas no coinciden.",
+    }),
 ]);
 
-type ActionData = { intent: string; outcome: Exclude<SecurityOutcome, { headers?: Headers }> | { ok: true; kind: string } };
+type ActionData = {
+  intent: string;
+  outcome: Exclude<SecurityOutcome, { headers?: Headers }> | { ok: true; kind: string };
+};
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
@@ -49,7 +61,10 @@ export async function action(args: Route.ActionArgs) {
   const parsed = actionSchema.safeParse(form);
   if (!parsed.success) {
     const error = parsed.error.issues[0]?.message ?? "La solicitud no es válida.";
-    return data<ActionData>({ intent: String(form.intent ?? ""), outcome: { ok: false, error, status: 400 } }, { status: 400 });
+    return data<ActionData>(
+      { intent: String(form.intent ?? ""), outcome: { ok: false, error, status: 400 } },
+      { status: 400 },
+    );
   }
   const input = parsed.data;
   const { request } = args;
@@ -105,7 +120,10 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
         </p>
       )}
 
-      <section className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200" aria-labelledby="dos-pasos">
+      <section
+        className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+        aria-labelledby="dos-pasos"
+      >
         <h2 id="dos-pasos" className="flex items-center gap-2 text-xl font-semibold">
           {loaderData.twoFactorEnabled ? (
             <ShieldCheck aria-hidden className="size-6 text-brand-700" />
@@ -115,25 +133,41 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
           Verificación en dos pasos: {loaderData.twoFactorEnabled ? "activada" : "desactivada"}
         </h2>
         <p className="mt-2 text-slate-700">
-          Con una aplicación de autenticación (Google Authenticator, Microsoft Authenticator, 1Password u otra) te
-          pediremos un código de 6 dígitos además de tu contraseña.
+          Con una aplicación de autenticación (Google Authenticator, Microsoft Authenticator, 1Password u
+          otra) te pediremos un código de 6 dígitos además de tu contraseña.
         </p>
 
         {enrolment ? (
           <div className="mt-6 space-y-4">
             <p>1. Escanea este código con tu aplicación (o ingresa la clave manualmente).</p>
-            <div className="w-fit rounded-lg bg-white p-2 ring-1 ring-slate-200" role="img" aria-label="Código QR para tu aplicación de autenticación">
+            <div
+              className="w-fit rounded-lg bg-white p-2 ring-1 ring-slate-200"
+              role="img"
+              aria-label="Código QR para tu aplicación de autenticación"
+            >
               {/* SVG produced on our server by the qrcode library from the TOTP URI. */}
               <div dangerouslySetInnerHTML={{ __html: enrolment.qrSvg }} />
             </div>
             <p className="text-sm">
-              Clave: <code className="rounded bg-slate-100 px-2 py-1 font-mono" data-testid="totp-secret">{enrolment.secret}</code>
+              Clave:{" "}
+              <code className="rounded bg-slate-100 px-2 py-1 font-mono" data-testid="totp-secret">
+                {enrolment.secret}
+              </code>
             </p>
             <BackupCodes codes={enrolment.backupCodes} />
             <Form method="post" className="space-y-3">
               <input type="hidden" name="intent" value="confirm" />
               <Field label="2. Código de 6 dígitos de tu aplicación">
-                {(props) => <Input {...props} name="code" inputMode="numeric" autoComplete="one-time-code" required maxLength={6} />}
+                {(props) => (
+                  <Input
+                    {...props}
+                    name="code"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    required
+                    maxLength={6}
+                  />
+                )}
               </Field>
               <Button type="submit" disabled={busy}>
                 {busy ? "Verificando..." : "Activar verificación en dos pasos"}
@@ -157,7 +191,10 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
         )}
       </section>
 
-      <section className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200" aria-labelledby="cambiar-clave">
+      <section
+        className="mt-8 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+        aria-labelledby="cambiar-clave"
+      >
         <h2 id="cambiar-clave" className="text-xl font-semibold">
           Cambiar contraseña
         </h2>
@@ -165,13 +202,41 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
         <Form method="post" className="mt-4 max-w-sm space-y-4">
           <input type="hidden" name="intent" value="change-password" />
           <Field label="Contraseña actual">
-            {(props) => <Input {...props} name="currentPassword" type="password" autoComplete="current-password" required maxLength={128} />}
+            {(props) => (
+              <Input
+                {...props}
+                name="currentPassword"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={128}
+              />
+            )}
           </Field>
           <Field label="Nueva contraseña" hint="Al menos 8 caracteres, con letras y números.">
-            {(props) => <Input {...props} name="newPassword" type="password" autoComplete="new-password" required minLength={8} maxLength={128} />}
+            {(props) => (
+              <Input
+                {...props}
+                name="newPassword"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={8}
+                maxLength={128}
+              />
+            )}
           </Field>
           <Field label="Repite la nueva contraseña">
-            {(props) => <Input {...props} name="confirm" type="password" autoComplete="new-password" required maxLength={128} />}
+            {(props) => (
+              <Input
+                {...props}
+                name="confirm"
+                type="password"
+                autoComplete="new-password"
+                required
+                maxLength={128}
+              />
+            )}
           </Field>
           <Button type="submit" disabled={busy}>
             {busy ? "Guardando..." : "Cambiar contraseña"}
@@ -197,7 +262,16 @@ function PasswordForm({
     <Form method="post" className="space-y-3">
       <input type="hidden" name="intent" value={intent} />
       <Field label="Confirma con tu contraseña">
-        {(props) => <Input {...props} name="password" type="password" autoComplete="current-password" required maxLength={128} />}
+        {(props) => (
+          <Input
+            {...props}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={128}
+          />
+        )}
       </Field>
       <Button type="submit" variant={variant} disabled={busy}>
         {label}

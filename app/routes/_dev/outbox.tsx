@@ -6,7 +6,10 @@ import { outbox } from "~/db/schema";
 import { formatClinicDateTime } from "~/domain/format";
 import { env, isDemoMode } from "~/lib/env.server";
 
-export const meta: Route.MetaFunction = () => [{ title: "Correos de demostración" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Correos de demostración" },
+  { name: "robots", content: "noindex" },
+];
 
 /**
  * The dev outbox (DESIGN §2): without SMTP_URL, e-mails are not sent but kept; in demo mode they can be read here.
@@ -39,19 +42,26 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-4xl px-4 py-10">
       <h1 className="text-2xl font-bold">Correos de demostración</h1>
       <p className="mt-2 text-slate-700">
-        Sin servidor SMTP configurado, los correos quedan aquí. Configura <code>SMTP_URL</code> para enviarlos de verdad.
+        Sin servidor SMTP configurado, los correos quedan aquí. Configura <code>SMTP_URL</code> para enviarlos
+        de verdad.
       </p>
       {loaderData.mails.length === 0 ? (
         <p className="mt-8 text-slate-600">Aún no hay correos.</p>
       ) : (
         <ul className="mt-8 space-y-4">
           {loaderData.mails.map((mail) => (
-            <li key={mail.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200" data-testid="dev-mail">
+            <li
+              key={mail.id}
+              className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200"
+              data-testid="dev-mail"
+            >
               <p className="text-sm text-slate-600">
                 {mail.createdAt} · para <span className="font-medium text-ink">{mail.to}</span>
               </p>
               <p className="mt-1 font-semibold">{mail.subject}</p>
-              <pre className="mt-3 whitespace-pre-wrap break-all font-sans text-sm text-slate-700">{mail.text}</pre>
+              <pre className="mt-3 whitespace-pre-wrap break-all font-sans text-sm text-slate-700">
+                {mail.text}
+              </pre>
             </li>
           ))}
         </ul>

@@ -1,8 +1,45 @@
 import type { Route } from "./+types/appointment-slots";
+import { getDb } from "~/db/client.server";
+import { BOOKING_HORIZON_DAYS } from "~/domain/appointment-policy";
+import { addDays, clinicDate } from "~/domain/clinic-time";
+import { slotQuerySchema, type SlotsResponse } from "~/features/appointments/appointment-schema";
+import { availableSlots } from "~/features/appointments/appointment-service.server";
+import { isAppError } from "~/lib/errors";
 import { requireUser } from "~/lib/guards.server";
 
-// Placeholder while the booking flow is being written.
+function answer(body: SlotsResponse, status = 200) {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** GET /paciente/citas/horarios?tratamiento=&dentista=&fecha= → the free start times, for signed-in patients. */
 export async function loader(args: Route.LoaderArgs) {
   await requireUser(args);
-  return Response.json({ slots: [] });
+  const params = new URL(args.request.url).searchParams;
+  const parsed = slotQuerySchema.safeParse({
+    tratamiento: params.get("tratamiento") ?? undefined,
+    dentista: params.get("dentista") ?? undefined,
+    fecha: params.get("fecha") ?? undefined,
+  });
+  if (!parsed.success) {
+    return answer({ ok: false, error: parsed.error.issues[0]?.message ?? "La consulta no es válida." }, 400);
+  }
+  const { tratamiento, dentista, fecha } = parsed.data;
+  const now = new Date();
+  if (fecha > addDays(clinicDate(now), BOOKING_HORIZON_DAYS)) {
+    return answer(
+      { ok: false, error: `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.` },
+      400,
+    );
+  }
+  try {
+    const slots = await availableSlots(
+      await getDb(),
+      { treatmentSlug: tratamiento, dentistId: dentista, date: fecha },
+      now,
+    );
+    return answer({ ok: true, date: fecha, slots: slots.map((slot) => ({ time: slot.time })) });
+  } catch (error) {
+    if (isAppError(error)) return answer({ ok: false, error: error.message }, error.status);
+    throw error;
+  }
 }

@@ -1,14 +1,23 @@
 import { MailWarning } from "lucide-react";
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/dashboard";
+import { getDb } from "~/db/client.server";
 import { resendVerification } from "~/features/auth/auth-service.server";
+import {
+  AppointmentCounts,
+  NextAppointmentCard,
+  ProfileCompletenessCard,
+  Shortcuts,
+} from "~/features/patient-dashboard/components/dashboard-sections";
+import { patientDashboard } from "~/features/patient-dashboard/dashboard-service.server";
 import { requireUser } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi Portal | Río Clínica" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return { firstName: user.firstName, emailVerified: user.emailVerified, email: user.email };
+  const dashboard = await patientDashboard(await getDb(), user.id);
+  return { firstName: user.firstName, emailVerified: user.emailVerified, email: user.email, ...dashboard };
 }
 
 /** Sends the verification e-mail again (rate-limited per IP and per account). */
@@ -30,11 +39,14 @@ export default function PatientDashboard({ loaderData, actionData }: Route.Compo
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       {!loaderData.emailVerified && (
-        <div role="status" className="mb-8 flex flex-wrap items-center gap-4 rounded-xl bg-amber-50 p-4 text-amber-900 ring-1 ring-amber-200">
+        <div
+          role="status"
+          className="mb-8 flex flex-wrap items-center gap-4 rounded-xl bg-amber-50 p-4 text-amber-900 ring-1 ring-amber-200"
+        >
           <MailWarning aria-hidden className="size-6 shrink-0" />
           <p className="flex-1">
-            Confirma tu correo <strong>{loaderData.email}</strong> con el enlace que te enviamos. Hasta entonces no
-            podrás ver tus documentos clínicos.
+            Confirma tu correo <strong>{loaderData.email}</strong> con el enlace que te enviamos. Hasta
+            entonces no podrás ver tus documentos clínicos.
             {actionData && <span className="mt-1 block font-medium">{actionData.message}</span>}
           </p>
           <Form method="post">
@@ -49,6 +61,18 @@ export default function PatientDashboard({ loaderData, actionData }: Route.Compo
         </div>
       )}
       <h1 className="text-3xl font-bold">Hola, {loaderData.firstName}</h1>
+      <p className="mt-2 text-slate-600">
+        Bienvenido a tu portal de paciente. Esto es lo más importante para hoy.
+      </p>
+      <div className="mt-8 grid gap-6 lg:grid-cols-3">
+        <NextAppointmentCard appointment={loaderData.nextAppointment} />
+        <AppointmentCounts upcoming={loaderData.counts.upcoming} history={loaderData.counts.history} />
+      </div>
+      <h2 className="mt-10 mb-4 text-xl font-semibold">Accesos rápidos</h2>
+      <Shortcuts />
+      <div className="mt-10">
+        <ProfileCompletenessCard completeness={loaderData.completeness} />
+      </div>
     </div>
   );
 }

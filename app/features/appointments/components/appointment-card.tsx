@@ -1,0 +1,197 @@
+import { CalendarX, CircleCheck, Clock, Phone, RefreshCw, UserRound } from "lucide-react";
+import { useCallback, useId, useRef } from "react";
+import { useFetcher, type FetcherWithComponents } from "react-router";
+import { toast } from "sonner";
+import { buttonClass } from "~/components/ui/button";
+import { cn } from "~/lib/cn";
+import type { AppointmentActionResult } from "../appointment-schema";
+import { StatusBadge, StatusIcon } from "./appointment-status";
+import type { AppointmentCardData } from "./appointment-types";
+import { APPOINTMENTS_PATH } from "./booking-dialog";
+import { Spinner } from "./slot-pickers";
+import { useFetcherResult } from "./use-fetcher-result";
+
+const smallButton = "px-3 py-1.5 text-sm";
+
+/** One appointment (spec 000 §2 "Mis Citas": every field, and only the actions the policy allows now). */
+export function AppointmentCard({
+  appointment,
+  onReschedule,
+  onCancel,
+}: {
+  appointment: AppointmentCardData;
+  onReschedule: (appointment: AppointmentCardData) => void;
+  onCancel: (appointment: AppointmentCardData) => void;
+}) {
+  const titleId = useId();
+  const title = useRef<HTMLHeadingElement>(null);
+  const { actions } = appointment;
+  const confirmFetcher = useFetcher<AppointmentActionResult>();
+  const handleConfirmed = useCallback((result: AppointmentActionResult) => {
+    if (result.ok) {
+      toast.success(result.message);
+      // The button is gone now: keep the keyboard user on this card.
+      if (!document.activeElement || document.activeElement === document.body) title.current?.focus();
+    } else {
+      toast.error(result.error);
+    }
+  }, []);
+  useFetcherResult(confirmFetcher, handleConfirmed);
+  const hasActions = actions.confirm || actions.reschedule || actions.cancel;
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+      data-testid="appointment-card"
+      data-status={appointment.status}
+    >
+      <div className="flex flex-wrap items-start gap-3">
+        <StatusIcon status={appointment.status} className="mt-0.5" />
+        <div className="min-w-0 flex-1">
+          <h3 id={titleId} ref={title} tabIndex={-1} className="text-lg font-semibold focus:outline-none">
+            {appointment.treatmentName}
+          </h3>
+          <p className="text-sm text-slate-700">
+            <time dateTime={appointment.startsAt}>{appointment.dateLabel}</time>
+          </p>
+        </div>
+        <StatusBadge status={appointment.status} />
+      </div>
+
+      <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
+        <div className="flex items-center gap-2">
+          <dt className="flex items-center">
+            <Clock aria-hidden className="size-4 text-slate-500" />
+            <span className="sr-only">Hora</span>
+          </dt>
+          <dd>
+            {appointment.time} ({appointment.durationMinutes} min)
+          </dd>
+        </div>
+        <div className="flex items-center gap-2">
+          <dt className="flex items-center">
+            <UserRound aria-hidden className="size-4 text-slate-500" />
+            <span className="sr-only">Dentista</span>
+          </dt>
+          <dd>{appointment.dentistName}</dd>
+        </div>
+        {appointment.dentistPhone && (
+          <div className="flex items-center gap-2">
+            <dt className="flex items-center">
+              <Phone aria-hidden className="size-4 text-slate-500" />
+              <span className="sr-only">Teléfono del dentista</span>
+            </dt>
+            <dd>
+              <a href={appointment.dentistPhone.href} className="text-brand-700 underline underline-offset-2">
+                {appointment.dentistPhone.label}
+              </a>
+            </dd>
+          </div>
+        )}
+      </dl>
+
+      {(appointment.treatmentDescription ||
+        appointment.priceLabel ||
+        appointment.notes ||
+        appointment.cancellationFeeLabel) && (
+        <dl className="mt-3 space-y-1 border-t border-slate-100 pt-3 text-sm text-slate-700">
+          {appointment.treatmentDescription && (
+            <div>
+              <dt className="inline font-medium text-ink">Descripción:</dt>{" "}
+              <dd className="inline">{appointment.treatmentDescription}</dd>
+            </div>
+          )}
+          {appointment.priceLabel && (
+            <div>
+              <dt className="inline font-medium text-ink">Precio estimado:</dt>{" "}
+              <dd className="inline">{appointment.priceLabel}</dd>
+            </div>
+          )}
+          {appointment.notes && (
+            <div>
+              <dt className="inline font-medium text-ink">Notas:</dt>{" "}
+              <dd className="inline">{appointment.notes}</dd>
+            </div>
+          )}
+          {appointment.cancellationFeeLabel && (
+            <div>
+              <dt className="inline font-medium text-ink">Cargo por cancelación:</dt>{" "}
+              <dd className="inline">{appointment.cancellationFeeLabel}</dd>
+            </div>
+          )}
+        </dl>
+      )}
+
+      {(hasActions || actions.rescheduleHint) && (
+        <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+          {actions.confirm && (
+            <ConfirmForm fetcher={confirmFetcher} appointmentId={appointment.id} describedBy={titleId} />
+          )}
+          {actions.reschedule && (
+            <button
+              type="button"
+              aria-haspopup="dialog"
+              aria-describedby={titleId}
+              onClick={() => onReschedule(appointment)}
+              className={buttonClass("secondary", smallButton)}
+            >
+              <RefreshCw aria-hidden className="size-4" />
+              Reprogramar
+            </button>
+          )}
+          {actions.cancel && (
+            <button
+              type="button"
+              aria-haspopup="dialog"
+              aria-describedby={titleId}
+              onClick={() => onCancel(appointment)}
+              className={buttonClass("secondary", cn(smallButton, "text-red-800 hover:bg-red-50"))}
+            >
+              <CalendarX aria-hidden className="size-4" />
+              Cancelar
+            </button>
+          )}
+          {actions.rescheduleHint && <p className="text-xs text-slate-600">{actions.rescheduleHint}</p>}
+        </div>
+      )}
+    </article>
+  );
+}
+
+/**
+ * 'Confirmar' as a small form. The fetcher lives in the card, not in the button: once confirmed, the revalidated card
+ * no longer has the button, and the answer must still reach the toast.
+ */
+function ConfirmForm({
+  fetcher,
+  appointmentId,
+  describedBy,
+}: {
+  fetcher: FetcherWithComponents<AppointmentActionResult>;
+  appointmentId: string;
+  describedBy: string;
+}) {
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
+      <input type="hidden" name="intent" value="confirm" />
+      <input type="hidden" name="appointmentId" value={appointmentId} />
+      <button
+        type="submit"
+        disabled={busy}
+        aria-describedby={describedBy}
+        className={buttonClass("primary", smallButton)}
+      >
+        {busy ? (
+          <Spinner label="Confirmando..." />
+        ) : (
+          <>
+            <CircleCheck aria-hidden className="size-4" />
+            Confirmar
+          </>
+        )}
+      </button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,305 @@
+import { CalendarDays, CalendarPlus, History, Info, LoaderCircle, Phone } from "lucide-react";
+import { useCallback, useId, useRef, useState } from "react";
+import { Link, useNavigation } from "react-router";
+import { Toaster } from "sonner";
+import { Button } from "~/components/ui/button";
+import { cn } from "~/lib/cn";
+import { AppointmentCard } from "./appointment-card";
+import type { AppointmentCardData, AppointmentsPageData } from "./appointment-types";
+import { APPOINTMENTS_PATH, BookingDialog } from "./booking-dialog";
+import { CancelDialog } from "./cancel-dialog";
+import { ContactDialog } from "./contact-dialog";
+import { RescheduleDialog } from "./reschedule-dialog";
+
+type TabKey = "upcoming" | "history";
+const TAB_ORDER: readonly TabKey[] = ["upcoming", "history"];
+
+/** spec 000 §2 "Mis Citas" with real actions (DESIGN decision 9). */
+export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === APPOINTMENTS_PATH;
+  const [tab, setTab] = useState<TabKey>("upcoming");
+  const [dialog, setDialog] = useState<null | "book" | "contact">(null);
+  const [rescheduling, setRescheduling] = useState<AppointmentCardData | null>(null);
+  const [cancelling, setCancelling] = useState<AppointmentCardData | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const fallbackFocus = useCallback(() => heading.current, []);
+  const closeDialog = useCallback(() => setDialog(null), []);
+  const closeReschedule = useCallback(() => setRescheduling(null), []);
+  const closeCancel = useCallback(() => setCancelling(null), []);
+  const showUpcoming = useCallback(() => setTab("upcoming"), []);
+
+  const hasScheduled = data.upcoming.some((appointment) => appointment.status === "scheduled");
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      <Toaster
+        position="top-center"
+        visibleToasts={1}
+        duration={5000}
+        richColors
+        closeButton
+        swipeDirections={["right"]}
+        containerAriaLabel="Notificaciones"
+        toastOptions={{ closeButtonAriaLabel: "Cerrar aviso" }}
+      />
+
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold focus:outline-none">
+            Mis Citas
+          </h1>
+          <p className="mt-1 text-slate-700">
+            Gestiona tus citas dentales y revisa tu historial de tratamientos.
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="button" aria-haspopup="dialog" onClick={() => setDialog("book")}>
+            <CalendarPlus aria-hidden className="size-5" />
+            Agendar Nueva Cita
+          </Button>
+          <Button
+            type="button"
+            variant="secondary"
+            aria-haspopup="dialog"
+            onClick={() => setDialog("contact")}
+          >
+            <Phone aria-hidden className="size-5" />
+            Contactar Clínica
+          </Button>
+        </div>
+      </div>
+
+      {loading ? (
+        <div
+          role="status"
+          className="flex flex-col items-center gap-3 py-20 text-slate-700"
+          data-testid="appointments-loading"
+        >
+          <LoaderCircle
+            aria-hidden
+            className="size-10 animate-spin text-brand-700 motion-reduce:animate-none"
+          />
+          Cargando tus citas...
+        </div>
+      ) : (
+        <Tabs
+          current={tab}
+          onChange={setTab}
+          labels={{
+            upcoming: `Próximas Citas (${data.upcoming.length})`,
+            history: `Historial (${data.history.length})`,
+          }}
+          panels={{
+            upcoming: (
+              <>
+                {hasScheduled && (
+                  <p
+                    className="mb-4 flex gap-3 rounded-lg bg-sky-50 p-4 text-sm text-sky-950 ring-1 ring-sky-200"
+                    data-testid="confirm-notice"
+                  >
+                    <Info aria-hidden className="size-5 shrink-0 text-sky-700" />
+                    <span>
+                      Recuerda confirmar tus citas programadas llamando a la clínica o usando nuestro{" "}
+                      <Link to="/paciente/asesor" className="font-medium underline underline-offset-2">
+                        asesor virtual
+                      </Link>
+                      .
+                    </span>
+                  </p>
+                )}
+                {data.upcoming.length === 0 ? (
+                  <EmptyState
+                    icon={<CalendarDays aria-hidden className="mx-auto size-12 text-slate-400" />}
+                    title="No tienes citas programadas"
+                    hint="Agenda tu próxima cita para mantener tu salud dental al día"
+                  >
+                    <Button
+                      type="button"
+                      className="mt-5"
+                      aria-haspopup="dialog"
+                      onClick={() => setDialog("book")}
+                    >
+                      <CalendarPlus aria-hidden className="size-5" />
+                      Agendar Cita
+                    </Button>
+                  </EmptyState>
+                ) : (
+                  <CardList
+                    appointments={data.upcoming}
+                    onReschedule={setRescheduling}
+                    onCancel={setCancelling}
+                  />
+                )}
+              </>
+            ),
+            history:
+              data.history.length === 0 ? (
+                <EmptyState
+                  icon={<History aria-hidden className="mx-auto size-12 text-slate-400" />}
+                  title="No hay historial de citas"
+                  hint="Tus citas anteriores aparecerán aquí una vez que comiences a usar nuestros servicios."
+                />
+              ) : (
+                <CardList
+                  appointments={data.history}
+                  onReschedule={setRescheduling}
+                  onCancel={setCancelling}
+                />
+              ),
+          }}
+        />
+      )}
+
+      <BookingDialog
+        open={dialog === "book"}
+        onClose={closeDialog}
+        onBooked={showUpcoming}
+        fallbackFocus={fallbackFocus}
+        treatments={data.treatments}
+        dentists={data.dentists}
+        openDays={data.openDays}
+      />
+      <ContactDialog open={dialog === "contact"} onClose={closeDialog} />
+      <RescheduleDialog
+        appointment={rescheduling}
+        openDays={data.openDays}
+        onClose={closeReschedule}
+        fallbackFocus={fallbackFocus}
+      />
+      <CancelDialog appointment={cancelling} onClose={closeCancel} fallbackFocus={fallbackFocus} />
+    </div>
+  );
+}
+
+function CardList({
+  appointments,
+  onReschedule,
+  onCancel,
+}: {
+  appointments: AppointmentCardData[];
+  onReschedule: (appointment: AppointmentCardData) => void;
+  onCancel: (appointment: AppointmentCardData) => void;
+}) {
+  return (
+    <ul className="space-y-4">
+      {appointments.map((appointment) => (
+        <li key={appointment.id}>
+          <AppointmentCard appointment={appointment} onReschedule={onReschedule} onCancel={onCancel} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function EmptyState({
+  icon,
+  title,
+  hint,
+  children,
+}: {
+  icon: React.ReactNode;
+  title: string;
+  hint: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <div className="rounded-2xl border border-dashed border-slate-300 p-10 text-center">
+      {icon}
+      <h3 className="mt-3 text-lg font-semibold text-slate-800">{title}</h3>
+      <p className="mt-1 text-slate-700">{hint}</p>
+      {children}
+    </div>
+  );
+}
+
+/** WAI-ARIA tabs: arrow keys, Home and End move between tabs (automatic activation); one tab stop. */
+function Tabs({
+  current,
+  onChange,
+  labels,
+  panels,
+}: {
+  current: TabKey;
+  onChange: (tab: TabKey) => void;
+  labels: Record<TabKey, string>;
+  panels: Record<TabKey, React.ReactNode>;
+}) {
+  const baseId = useId();
+  const tabRefs = useRef<Partial<Record<TabKey, HTMLButtonElement | null>>>({});
+
+  function select(tab: TabKey) {
+    onChange(tab);
+    tabRefs.current[tab]?.focus();
+  }
+
+  function handleKeyDown(event: React.KeyboardEvent<HTMLButtonElement>) {
+    const index = TAB_ORDER.indexOf(current);
+    const last = TAB_ORDER.length - 1;
+    const next =
+      event.key === "ArrowRight"
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === "ArrowLeft"
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? last
+              : null;
+    if (next === null) return;
+    event.preventDefault();
+    select(TAB_ORDER[next]!);
+  }
+
+  return (
+    <div className="mt-8">
+      <div role="tablist" aria-label="Mis citas" className="flex gap-1 border-b border-slate-200">
+        {TAB_ORDER.map((tab) => {
+          const selected = tab === current;
+          return (
+            <button
+              key={tab}
+              ref={(element) => {
+                tabRefs.current[tab] = element;
+              }}
+              type="button"
+              role="tab"
+              id={`${baseId}-tab-${tab}`}
+              aria-selected={selected}
+              aria-controls={`${baseId}-panel-${tab}`}
+              tabIndex={selected ? 0 : -1}
+              onClick={() => onChange(tab)}
+              onKeyDown={handleKeyDown}
+              className={cn(
+                "-mb-px border-b-2 px-4 py-2.5 text-sm font-semibold transition-colors",
+                selected
+                  ? "border-brand-700 text-brand-800"
+                  : "border-transparent text-slate-700 hover:text-ink",
+              )}
+            >
+              {labels[tab]}
+            </button>
+          );
+        })}
+      </div>
+      {TAB_ORDER.map((tab) => (
+        <div
+          key={tab}
+          role="tabpanel"
+          id={`${baseId}-panel-${tab}`}
+          aria-labelledby={`${baseId}-tab-${tab}`}
+          hidden={tab !== current}
+          tabIndex={0}
+          className="pt-6 focus-visible:outline-offset-4"
+          data-testid={`panel-${tab}`}
+        >
+          {panels[tab]}
+        </div>
+      ))}
+    </div>
+  );
+}

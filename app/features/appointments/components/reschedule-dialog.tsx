@@ -1,0 +1,164 @@
+import { useCallback, useId, useState } from "react";
+import { useFetcher } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import type { AppointmentActionResult } from "../appointment-schema";
+import type { AppointmentCardData, DayOption } from "./appointment-types";
+import { APPOINTMENTS_PATH } from "./booking-dialog";
+import { Modal } from "./modal";
+import { DayPicker, Spinner, TimePicker, useFreeSlots } from "./slot-pickers";
+import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
+import { useFetcherResult } from "./use-fetcher-result";
+
+const STEPS = ["Fecha", "Hora", "Confirmar"] as const;
+
+/** 'Reprogramar': another free time with the same dentist and treatment (date → time → confirm). */
+export function RescheduleDialog({
+  appointment,
+  openDays,
+  onClose,
+  fallbackFocus,
+}: {
+  appointment: AppointmentCardData | null;
+  openDays: DayOption[];
+  onClose: () => void;
+  fallbackFocus: () => HTMLElement | null;
+}) {
+  return (
+    <Modal
+      open={appointment !== null}
+      onClose={onClose}
+      title="Reprogramar cita"
+      description={
+        appointment && (
+          <>
+            {appointment.treatmentName} con {appointment.dentistName}. Ahora: {appointment.dateLabel} a las{" "}
+            {appointment.time}.
+          </>
+        )
+      }
+      fallbackFocus={fallbackFocus}
+      testId="reschedule-dialog"
+    >
+      {appointment && <RescheduleFlow appointment={appointment} openDays={openDays} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function RescheduleFlow({
+  appointment,
+  openDays,
+  onDone,
+}: {
+  appointment: AppointmentCardData;
+  openDays: DayOption[];
+  onDone: () => void;
+}) {
+  const headingId = useId();
+  const [step, setStep] = useState(0);
+  const [date, setDate] = useState<string | null>(null);
+  const [time, setTime] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const fetcher = useFetcher<AppointmentActionResult>();
+  const busy = fetcher.state !== "idle";
+  const slots = useFreeSlots(
+    appointment.treatmentSlug && date
+      ? { treatment: appointment.treatmentSlug, dentist: appointment.dentistId, date }
+      : null,
+  );
+  const chosenDay = openDays.find((day) => day.date === date);
+
+  const { reload } = slots;
+  const handleResult = useCallback(
+    (result: AppointmentActionResult) => {
+      if (result.ok) {
+        toast.success(result.message);
+        onDone();
+        return;
+      }
+      setError(result.error);
+      setTime(null);
+      setStep(1);
+      reload();
+    },
+    [onDone, reload],
+  );
+  useFetcherResult(fetcher, handleResult);
+
+  function go(next: number) {
+    setError(null);
+    setStep(next);
+  }
+
+  return (
+    <div>
+      <StepHeader steps={STEPS} current={step} headingId={headingId} />
+      <ErrorMessage message={error} />
+      <div className="mt-4">
+        {step === 0 && (
+          <DayPicker
+            days={openDays}
+            selected={date}
+            labelledBy={headingId}
+            onSelect={(value) => {
+              setDate(value);
+              setTime(null);
+              go(1);
+            }}
+          />
+        )}
+        {step === 1 && (
+          <>
+            {chosenDay && <p className="mb-3 text-sm text-slate-700">{chosenDay.label}</p>}
+            <TimePicker
+              slots={slots}
+              selected={time}
+              labelledBy={headingId}
+              onPickAnotherDay={() => go(0)}
+              onSelect={(value) => {
+                setTime(value);
+                go(2);
+              }}
+            />
+          </>
+        )}
+        {step === 2 && chosenDay && time && (
+          <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
+            <input type="hidden" name="intent" value="reschedule" />
+            <input type="hidden" name="appointmentId" value={appointment.id} />
+            <input type="hidden" name="date" value={chosenDay.date} />
+            <input type="hidden" name="time" value={time} />
+            <dl
+              className="divide-y divide-slate-100 rounded-lg bg-slate-50 px-4 py-2"
+              data-testid="reschedule-summary"
+            >
+              <SummaryRow label="Tratamiento">{appointment.treatmentName}</SummaryRow>
+              <SummaryRow label="Dentista">{appointment.dentistName}</SummaryRow>
+              <SummaryRow label="Antes">
+                {appointment.dateLabel}, {appointment.time}
+              </SummaryRow>
+              <SummaryRow label="Nueva fecha">
+                {chosenDay.label}, {time}
+              </SummaryRow>
+            </dl>
+            <div className="mt-5 flex flex-wrap justify-between gap-3">
+              <Button type="button" variant="secondary" onClick={() => go(1)} disabled={busy}>
+                Atrás
+              </Button>
+              <Button type="submit" disabled={busy}>
+                {busy ? <Spinner label="Reprogramando..." /> : "Confirmar cambio"}
+              </Button>
+            </div>
+          </fetcher.Form>
+        )}
+      </div>
+      {step === 1 && (
+        <div className="mt-6">
+          <Button type="button" variant="secondary" onClick={() => go(0)}>
+            Atrás
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { ProfileCompleteness } from "~/features/profile/profile-completeness";
+
+export interface NextAppointmentDto {
+  id: string;
+  /** "lunes, 15 de enero de 2024" (clinic calendar). */
+  date: string;
+  /** "HH:mm" on the clinic's clock. */
+  time: string;
+  treatment: string;
+  dentist: string;
+  status: string;
+}
+
+export interface PatientDashboardDto {
+  nextAppointment: NextAppointmentDto | null;
+  /** The same split as Mis Citas' tabs (DESIGN decision 8: "today" on the clinic's clock). */
+  counts: { upcoming: number; history: number };
+  completeness: ProfileCompleteness;
+}

@@ -1,0 +1,39 @@
+import type { Database } from "~/db/client.server";
+import { clinicDate, clinicInstant, clinicTime } from "~/domain/clinic-time";
+import { formatDateWithWeekday } from "~/domain/format";
+import { patientAppointments } from "~/features/appointments/appointment-repository.server";
+import { profileCompleteness } from "~/features/profile/profile-completeness";
+import { profileRow } from "~/features/profile/profile-repository.server";
+import type { PatientDashboardDto } from "./dashboard-dto";
+
+const LIVE_STATUSES = new Set(["scheduled", "confirmed", "in_progress"]);
+
+/** What /paciente shows, always for the session's own id. */
+export async function patientDashboard(
+  db: Database,
+  userId: string,
+  now = new Date(),
+): Promise<PatientDashboardDto> {
+  const startOfToday = clinicInstant(clinicDate(now), "00:00");
+  const [{ upcoming, history }, profile] = await Promise.all([
+    patientAppointments(db, userId, startOfToday),
+    profileRow(db, userId),
+  ]);
+  const next = upcoming.find(
+    (appointment) => LIVE_STATUSES.has(appointment.status) && appointment.endsAt > now,
+  );
+  return {
+    nextAppointment: next
+      ? {
+          id: next.id,
+          date: formatDateWithWeekday(clinicDate(next.startsAt)),
+          time: clinicTime(next.startsAt),
+          treatment: next.treatmentName ?? "Consulta",
+          dentist: `Dr. ${next.dentistFirstName} ${next.dentistLastName}`.trim(),
+          status: next.status,
+        }
+      : null,
+    counts: { upcoming: upcoming.length, history: history.length },
+    completeness: profileCompleteness(profile ?? {}),
+  };
+}

@@ -1,0 +1,96 @@
+// npm run bench:portal — the Mis Citas loader at a steady 200 requests/s with 10,000 appointments in the embedded
+// database (DESIGN §5: portal loaders p99 ≤ 50 ms at 200 req/s on PGlite). One run.
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import autocannon from "autocannon";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { startBenchServer } from "./bench-server.mjs";
+
+const rate = Number(process.env.BENCH_RATE ?? 200);
+const duration = Number(process.env.BENCH_SECONDS ?? 15);
+const total = Number(process.env.BENCH_APPOINTMENTS ?? 10_000);
+const port = 3313;
+
+// 1. Boot once so migrations and demo data exist, then stop (PGlite allows one process per data directory).
+let server = await startBenchServer({ port, keepData: true });
+const dataDir = server.dataDir;
+await server.stop();
+
+// 2. Fill the database: 500 patients, the clinic's dentists, `total` non-overlapping appointments.
+const db = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { btree_gist } });
+const demo = await db.query("select id from users where email = 'paciente@clinica.example'");
+const demoPatient = demo.rows[0].id;
+await db.exec(`
+  insert into users (id, first_name, last_name, email, email_verified)
+  select 'bench-patient-' || g, 'Paciente', 'Bench ' || g, 'bench' || g || '@example.com', true
+  from generate_series(1, 499) g on conflict do nothing;
+`);
+await db.query(
+  `with dentists as (
+     select u.id, row_number() over (order by u.id) - 1 as n
+     from users u join user_roles ur on ur.user_id = u.id and ur.is_active
+     join roles r on r.id = ur.role_id and r.name = 'dentista'),
+   patients as (
+     select id, row_number() over (order by id) - 1 as n from (
+       select $1::text as id union all select 'bench-patient-' || g from generate_series(1, 499) g) p),
+   counts as (select count(*) as dentist_count from dentists)
+   insert into appointments (patient_id, dentist_id, treatment_id, starts_at, ends_at, status)
+   select p.id, d.id, 2,
+          timestamptz '2024-01-01 12:00:00+00' + ((g / c.dentist_count) * interval '30 minutes'),
+          timestamptz '2024-01-01 12:30:00+00' + ((g / c.dentist_count) * interval '30 minutes'),
+          case when g % 7 = 0 then 'cancelled' when g % 5 = 0 then 'completed' else 'scheduled' end
+   from generate_series(0, $2::int - 1) g
+   cross join counts c
+   join dentists d on d.n = g % c.dentist_count
+   join patients p on p.n = g % 500`,
+  [demoPatient, total],
+);
+const counted = await db.query("select count(*)::int as n from appointments");
+const mine = await db.query("select count(*)::int as n from appointments where patient_id = $1", [
+  demoPatient,
+]);
+await db.close();
+
+// 3. Restart on the filled database, sign the demo patient in, and load Mis Citas at a fixed rate.
+server = await startBenchServer({ port, dataDir });
+try {
+  const signIn = await fetch(`${server.base}/auth`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.base },
+    body: new URLSearchParams({
+      intent: "signin",
+      email: "paciente@clinica.example",
+      password: "clinica-demo-2026",
+    }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  if (signIn.status !== 302 || !cookie) throw new Error(`sign-in failed: ${signIn.status}`);
+  const url = `${server.base}/paciente/citas.data`;
+  const check = await fetch(url, { headers: { cookie } });
+  if (!check.ok) throw new Error(`loader answered ${check.status}`);
+
+  await autocannon({ url, connections: 10, duration: 3, headers: { cookie } }); // warm-up
+  const result = await autocannon({ url, connections: 20, overallRate: rate, duration, headers: { cookie } });
+  if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+  console.log(
+    `\n${counted.rows[0].n} appointments in the database, ${mine.rows[0].n} of them the demo patient's`,
+  );
+  console.table({
+    "Mis Citas loader (.data)": {
+      "target req/s": rate,
+      "achieved req/s": Math.round(result.requests.average),
+      "p50 ms": result.latency.p50,
+      "p90 ms": result.latency.p90,
+      "p99 ms": result.latency.p99,
+      "max ms": result.latency.max,
+    },
+  });
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

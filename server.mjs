@@ -58,12 +58,16 @@ function toFetchRequest(req, res) {
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     let received = 0;
+    res.locals.bodyTooLarge = false;
     init.body = Readable.toWeb(req).pipeThrough(
       new TransformStream({
         transform(chunk, ctrl) {
           received += chunk.byteLength;
-          if (received > MAX_BODY_BYTES) ctrl.error(new Error("body too large"));
-          else ctrl.enqueue(chunk);
+          if (received > MAX_BODY_BYTES) {
+            // Whatever the route makes of the broken body, the answer is 413 (see the handler below).
+            res.locals.bodyTooLarge = true;
+            ctrl.error(new Error("body too large"));
+          } else ctrl.enqueue(chunk);
         },
       }),
     );
@@ -101,6 +105,9 @@ app.all("/{*splat}", async (req, res, next) => {
     if (hit) return void htmlCache.send(res, hit, randomBytes(16).toString("base64url"));
 
     const response = await handleRequest(toFetchRequest(req, res), new RouterContextProvider());
+    if (res.locals.bodyTooLarge) {
+      return void res.status(413).type("text/plain; charset=utf-8").send("La solicitud es demasiado grande.");
+    }
     if (cacheKey && htmlCache.cacheable(response)) {
       const stored = await htmlCache.store(cacheKey, response);
       return void htmlCache.send(res, stored, randomBytes(16).toString("base64url"));

@@ -13,6 +13,20 @@ const patientLinks = [
   { to: "/paciente/perfil", key: "shell.profile", end: false },
 ] as const;
 
+/** Links to the areas this person may open (the server checks again on every request). */
+function areaLinks(roles: readonly string[]) {
+  const links: Array<{ to: string; label: string }> = [];
+  if (roles.includes("paciente")) links.push({ to: "/paciente", label: "Mi Portal" });
+  if (roles.includes("dentista")) links.push({ to: "/dentista", label: "Agenda" });
+  if (roles.some((role) => role === "asesor" || role === "admin" || role === "super_admin")) {
+    links.push({ to: "/funnel", label: "Leads" });
+  }
+  if (roles.some((role) => role === "admin" || role === "super_admin"))
+    links.push({ to: "/admin", label: "Administración" });
+  links.push({ to: "/cuenta/seguridad", label: "Seguridad" });
+  return links;
+}
+
 export function SiteShell({ children }: { children: React.ReactNode }) {
   const { pathname } = useLocation();
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
@@ -37,6 +51,22 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
         </Link>
         {user ? (
           <div className="flex items-center gap-3 text-sm">
+            <nav aria-label="Mis áreas" className="hidden items-center gap-1 sm:flex">
+              {areaLinks(user.roles).map((link) => (
+                <NavLink
+                  key={link.to}
+                  to={link.to}
+                  className={({ isActive }) =>
+                    cn(
+                      "rounded-md px-2.5 py-1.5 font-medium",
+                      isActive ? "text-brand-800 underline" : "text-slate-700 hover:bg-slate-100",
+                    )
+                  }
+                >
+                  {link.label}
+                </NavLink>
+              ))}
+            </nav>
             <span className="font-medium" data-testid="header-user-name">
               {user.name}
             </span>

@@ -1,8 +1,24 @@
 import pino from "pino";
 import { env } from "./env.server";
 
-export const logger = pino({
-  level: env().LOG_LEVEL,
-  base: { service: "clinica-portal" },
-  redact: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.phone", "*.email"],
+let instance: pino.Logger | undefined;
+
+function createLogger(): pino.Logger {
+  return pino({
+    level: env().LOG_LEVEL,
+    base: { service: "clinica-portal" },
+    redact: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.phone", "*.email"],
+  });
+}
+
+/**
+ * Structured JSON logs. Created on first use, not on import, so the environment is read when the app (or a test)
+ * is ready, not when a module happens to be loaded.
+ */
+export const logger: pino.Logger = new Proxy({} as pino.Logger, {
+  get(_target, property) {
+    instance ??= createLogger();
+    const value = Reflect.get(instance, property, instance) as unknown;
+    return typeof value === "function" ? value.bind(instance) : value;
+  },
 });

@@ -128,7 +128,8 @@ function createAuth(db: Database, current: Env) {
     session: {
       expiresIn: 12 * 60 * 60,
       updateAge: 60 * 60,
-      // Sensitive changes need a sign-in from the last 10 minutes; no cookie cache, so revocation is immediate.
+      // Better Auth's "fresh session" endpoints need a sign-in from the last 10 minutes (password and two-factor
+      // changes ask for the current password instead); no cookie cache, so revocation is immediate.
       freshAge: 10 * 60,
       cookieCache: { enabled: false },
     },
@@ -152,6 +153,9 @@ function createAuth(db: Database, current: Env) {
     // OAuth errors (cancelled, bad state…) land on our callback page, which tells the opener or shows the message.
     onAPIError: { errorURL: `${baseURL}/auth/callback` },
     advanced: {
+      // Explicit: Better Auth relaxes these checks by itself when NODE_ENV=test; they must hold everywhere.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: baseURL.startsWith("https://"),
       cookiePrefix: SESSION_COOKIE_PREFIX,

@@ -1,0 +1,282 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accounts, users } from "~/db/schema";
+import { clientGet, randomIp, uniqueEmail } from "../setup/clients";
+import { CookieJar } from "../setup/cookie-jar";
+import { startFakeOidc, type FakeOidc } from "../setup/fake-oidc.mjs";
+import { routeArgs } from "../setup/route-args";
+import { settle } from "../setup/route-results";
+
+// "Continuar con Google" against a real local OpenID provider, driven through our own route loaders.
+
+const APP = "http://localhost:3000";
+const REDIRECT_URI = `${APP}/api/auth/callback/google`;
+
+/** App modules, imported once the Google variables are set (env() is cached; the logger reads it on import). */
+async function importApp() {
+  const [client, roles, testUsers, session, googleStart, betterAuthRoute, callback, continuePage] =
+    await Promise.all([
+      import("~/db/client.server"),
+      import("~/features/accounts/role-repository.server"),
+      import("../setup/users"),
+      import("~/lib/auth/session.server"),
+      import("~/routes/_auth/google-start"),
+      import("~/routes/api/auth"),
+      import("~/routes/_auth/oauth-callback"),
+      import("~/routes/_auth/continue"),
+    ]);
+  return {
+    getDb: client.getDb,
+    closeDb: client.closeDb,
+    activeRoleNames: roles.activeRoleNames,
+    createTestUser: testUsers.createTestUser,
+    loadSessionUser: session.loadSessionUser,
+    googleStartLoader: googleStart.loader,
+    betterAuthLoader: betterAuthRoute.loader,
+    callbackLoader: callback.loader,
+    continueLoader: continuePage.loader,
+  };
+}
+
+const googleVariables = [
+  "GOOGLE_CLIENT_ID",
+  "GOOGLE_CLIENT_SECRET",
+  "GOOGLE_DISCOVERY_URL",
+  "PUBLIC_BASE_URL",
+] as const;
+
+let oidc: FakeOidc;
+let app: Awaited<ReturnType<typeof importApp>>;
+
+beforeAll(async () => {
+  oidc = await startFakeOidc({
+    port: 0,
+    clientId: "clinica-test",
+    clientSecret: "clinica-test-secret",
+    redirectUris: [REDIRECT_URI],
+  });
+  Object.assign(process.env, {
+    GOOGLE_CLIENT_ID: "clinica-test",
+    GOOGLE_CLIENT_SECRET: "clinica-test-secret",
+    GOOGLE_DISCOVERY_URL: oidc.discoveryUrl,
+    PUBLIC_BASE_URL: APP,
+  } satisfies Record<(typeof googleVariables)[number], string>);
+  app = await importApp();
+  await app.getDb();
+});
+afterAll(async () => {
+  await oidc?.close();
+  await app?.closeDb();
+  for (const name of googleVariables) delete process.env[name];
+});
+
+/** A browser: one cookie jar for our site, one for the provider. */
+interface Browser {
+  site: CookieJar;
+  provider: CookieJar;
+  ip: string;
+}
+
+async function providerFetch(browser: Browser, url: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  const cookie = browser.provider.header();
+  if (cookie) headers.set("cookie", cookie);
+  const response = await fetch(url, { ...init, headers, redirect: "manual" });
+  browser.provider.store(response);
+  return response;
+}
+
+/** Follows the provider's redirects until `stop` says so (by default: when one leaves the provider). */
+async function followProvider(
+  browser: Browser,
+  first: Response,
+  stop = (url: URL) => url.origin !== oidc.issuer,
+): Promise<URL> {
+  let response = first;
+  for (let hop = 0; hop < 10; hop++) {
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || !location) {
+      throw new Error(`expected a redirect, got ${response.status}: ${await response.text()}`);
+    }
+    const next = new URL(location, response.url);
+    if (stop(next)) return next;
+    response = await providerFetch(browser, next.href);
+  }
+  throw new Error("too many redirects at the provider");
+}
+
+/** Our loaders as this browser: GET with its cookies, storing whatever they set. */
+async function siteGet<T>(browser: Browser, loader: (args: never) => unknown, url: string) {
+  const result = await settle<T>(() =>
+    loader(routeArgs(clientGet(url, { ip: browser.ip, cookie: browser.site.header() }))),
+  );
+  browser.site.store(result.headers);
+  return result;
+}
+
+type Choice = { email: string; givenName?: string; familyName?: string; verified?: boolean } | "cancel";
+
+/** /auth/google?popup=1 → provider login form → submit (or cancel) → the provider's redirect to our callback. */
+async function reachCallback(browser: Browser, choice: Choice) {
+  const start = await siteGet(browser, app.googleStartLoader, "/auth/google?popup=1");
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.location!);
+  expect(authorize.origin).toBe(oidc.issuer);
+  expect(authorize.searchParams.get("redirect_uri")).toBe(REDIRECT_URI);
+  expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+  expect(authorize.searchParams.get("state")).toBeTruthy();
+  expect(start.headers.getSetCookie().length).toBeGreaterThan(0);
+
+  const interaction = await followProvider(browser, await providerFetch(browser, authorize.href), (url) =>
+    url.pathname.startsWith("/interaction/"),
+  );
+  expect(interaction.origin).toBe(oidc.issuer);
+  const page = await providerFetch(browser, interaction.href);
+  expect(page.status).toBe(200);
+  await page.text();
+
+  const form =
+    choice === "cancel"
+      ? new URLSearchParams({ email: "", action: "cancel" })
+      : new URLSearchParams({
+          email: choice.email,
+          given_name: choice.givenName ?? "",
+          family_name: choice.familyName ?? "",
+          action: "login",
+          ...(choice.verified === false ? {} : { email_verified: "on" }),
+        });
+  const submitted = await providerFetch(browser, interaction.href, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  const back = await followProvider(browser, submitted);
+  expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+  expect(back.searchParams.get("state")).toBe(authorize.searchParams.get("state"));
+  return back;
+}
+
+/** The whole flow; returns where our Better Auth callback sent the browser. */
+async function googleFlow(browser: Browser, choice: Choice) {
+  const back = await reachCallback(browser, choice);
+  const callback = await siteGet(browser, app.betterAuthLoader, back.href);
+  expect(callback.status).toBe(302);
+  const landing = new URL(callback.location!, APP);
+  expect(landing.origin).toBe(APP);
+  return { landing, callback };
+}
+
+type CallbackData = { message: { type: string; error?: string }; inPopup: boolean; next: string };
+
+function newBrowser(): Browser {
+  return { site: new CookieJar(), provider: new CookieJar(), ip: randomIp() };
+}
+
+async function googleAccountsOf(userId: string) {
+  const db = await app.getDb();
+  return db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.userId, userId), eq(accounts.providerId, "google")));
+}
+
+describe("Google sign-in (popup flow)", () => {
+  it("creates a patient account with the names from Google and signs it in", async () => {
+    const browser = newBrowser();
+    const email = uniqueEmail("google");
+    const { landing, callback } = await googleFlow(browser, {
+      email,
+      givenName: "Valentina",
+      familyName: "Araya Núñez",
+    });
+    expect(`${landing.pathname}${landing.search}`).toBe("/auth/callback?popup=1");
+    expect(
+      callback.headers.getSetCookie().some((cookie) => cookie.startsWith("clinica.session_token=")),
+    ).toBe(true);
+    expect(browser.site.get("clinica.session_token")).toBeTruthy();
+
+    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+    expect(page.body.message).toEqual({ type: "oauth_success" });
+    expect(page.body.inPopup).toBe(true);
+    expect(page.body.next).toBe("/auth/continuar");
+
+    const next = await siteGet(browser, app.continueLoader, `${APP}${page.body.next}`);
+    expect(next.status).toBe(302);
+    expect(next.location).toBe("/paciente");
+
+    const db = await app.getDb();
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    expect(user).toMatchObject({ firstName: "Valentina", lastName: "Araya Núñez", emailVerified: true });
+    expect(await app.activeRoleNames(db, user!.id)).toEqual(["paciente"]);
+    expect(await googleAccountsOf(user!.id)).toHaveLength(1);
+    expect((await app.loadSessionUser(clientGet("/paciente", { cookie: browser.site.header() })))?.id).toBe(
+      user!.id,
+    );
+  });
+
+  it("does not link an existing account whose e-mail was never verified", async () => {
+    const existing = await app.createTestUser({ verified: false });
+    const browser = newBrowser();
+    const { landing } = await googleFlow(browser, { email: existing.email, givenName: "Intruso" });
+    expect(landing.pathname).toBe("/auth/callback");
+    expect(landing.searchParams.get("error")).toBe("account_not_linked");
+    expect(landing.searchParams.get("popup")).toBe("1");
+    expect(browser.site.get("clinica.session_token")).toBeUndefined();
+
+    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+    expect(page.body.message.type).toBe("oauth_error");
+    expect(page.body.next).toMatch(/^\/auth\?error=/);
+    expect(await googleAccountsOf(existing.id)).toHaveLength(0);
+
+    const db = await app.getDb();
+    const [user] = await db.select().from(users).where(eq(users.id, existing.id));
+    expect(user).toMatchObject({ firstName: existing.firstName, emailVerified: false });
+  });
+
+  it("links an existing account whose e-mail is verified and signs into it", async () => {
+    const existing = await app.createTestUser({ verified: true, firstName: "Rosa" });
+    const browser = newBrowser();
+    const { landing } = await googleFlow(browser, {
+      email: existing.email,
+      givenName: "Rosa",
+      familyName: "Díaz",
+    });
+    expect(`${landing.pathname}${landing.search}`).toBe("/auth/callback?popup=1");
+
+    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+    expect(page.body.message).toEqual({ type: "oauth_success" });
+    expect(await googleAccountsOf(existing.id)).toHaveLength(1);
+    expect((await app.loadSessionUser(clientGet("/paciente", { cookie: browser.site.header() })))?.id).toBe(
+      existing.id,
+    );
+  });
+
+  it("refuses a callback delivered to another browser (login CSRF: no state cookie, no session)", async () => {
+    const attacker = newBrowser();
+    const back = await reachCallback(attacker, { email: uniqueEmail("atacante"), givenName: "Atacante" });
+    expect(back.searchParams.get("code")).toBeTruthy();
+
+    const victim = newBrowser();
+    const callback = await siteGet(victim, app.betterAuthLoader, back.href);
+    expect(callback.headers.getSetCookie().filter((cookie) => cookie.includes("session_token="))).toEqual([]);
+    expect(victim.site.get("clinica.session_token")).toBeUndefined();
+    expect(callback.status).toBe(302);
+    const landing = new URL(callback.location!, APP);
+    expect(landing.origin).toBe(APP);
+    expect(landing.pathname).toBe("/auth/callback");
+    expect(landing.searchParams.get("error")).toBe("state_mismatch");
+    const page = await siteGet<CallbackData>(victim, app.callbackLoader, landing.href);
+    expect(page.body.message).toEqual({ type: "oauth_error", error: "state_mismatch" });
+  });
+
+  it("reports access_denied when the person cancels at the provider", async () => {
+    const browser = newBrowser();
+    const { landing } = await googleFlow(browser, "cancel");
+    expect(landing.pathname).toBe("/auth/callback");
+    expect(browser.site.get("clinica.session_token")).toBeUndefined();
+
+    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+    expect(page.body.message).toEqual({ type: "oauth_error", error: "access_denied" });
+    expect(page.body.next).toBe("/auth?error=access_denied");
+  });
+});

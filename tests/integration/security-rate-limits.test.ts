@@ -1,0 +1,298 @@
+import { and, count, eq, like } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { closeDb, getDb } from "~/db/client.server";
+import { outbox, sessions, users } from "~/db/schema";
+import { authTexts } from "~/i18n/auth-messages";
+import { action as signInPageAction } from "~/routes/_auth/auth";
+import { action as forgotPasswordAction } from "~/routes/_auth/forgot-password";
+import { action as dashboardAction } from "~/routes/_patient/dashboard";
+import { action as betterAuthAction, loader as betterAuthLoader } from "~/routes/api/auth";
+import { clientForm, randomIp, uniqueEmail } from "../setup/clients";
+import { routeArgs } from "../setup/route-args";
+import { settle } from "../setup/route-results";
+import { createTestUser } from "../setup/users";
+
+// DESIGN §6: rate limits stored in the database, per IP and per account, on our own wrapped auth actions.
+
+type AuthBody = { intent?: string; error?: string; notice?: string } | undefined;
+
+function signIn(email: string, password: string, ip: string, extra: Record<string, string> = {}) {
+  return settle<AuthBody>(() =>
+    signInPageAction(routeArgs(clientForm("/auth", { intent: "signin", email, password, ...extra }, { ip }))),
+  );
+}
+
+function signUp(email: string, ip: string) {
+  return settle<AuthBody>(() =>
+    signInPageAction(
+      routeArgs(
+        clientForm(
+          "/auth",
+          { intent: "signup", firstName: "Límite", lastName: "Prueba", email, password: "clave-segura-2026" },
+          { ip },
+        ),
+      ),
+    ),
+  );
+}
+
+function sessionCookieOf(headers: Headers) {
+  return headers.getSetCookie().find((cookie) => cookie.startsWith("clinica.session_token="));
+}
+
+async function sessionCount(userId: string) {
+  const db = await getDb();
+  const [row] = await db.select({ value: count() }).from(sessions).where(eq(sessions.userId, userId));
+  return row?.value ?? 0;
+}
+
+beforeAll(async () => {
+  await getDb();
+});
+afterAll(closeDb);
+
+describe("sign-in rate limits (/auth, intent=signin)", () => {
+  it("locks one account after 5 attempts from any IPs, even with the right password; other accounts still work", async () => {
+    const user = await createTestUser();
+    const other = await createTestUser();
+    const sessionsBefore = await sessionCount(user.id);
+
+    const wrong: Array<[number, string | undefined]> = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const result = await signIn(user.email, `incorrecta-${attempt}`, randomIp());
+      wrong.push([result.status, result.body?.error]);
+    }
+    expect(wrong).toEqual(Array.from({ length: 5 }, () => [401, "invalidCredentials"]));
+
+    const sixth = await signIn(user.email, user.password, randomIp());
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toEqual({ intent: "signin", error: "rateLimited" });
+    expect(sessionCookieOf(sixth.headers)).toBeUndefined();
+    // The key is the Spanish (default) message the page shows.
+    expect(authTexts.es[sixth.body!.error as "rateLimited"]).toBe(
+      "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
+    );
+    // Typing the address in another case (or with spaces) is the same account.
+    const shouted = await signIn(`  ${user.email.toUpperCase()} `, user.password, randomIp());
+    expect(shouted.status).toBe(429);
+    expect(await sessionCount(user.id)).toBe(sessionsBefore);
+
+    const fine = await signIn(other.email, other.password, randomIp());
+    expect(fine.status).toBe(302);
+    expect(fine.location).toBe("/paciente");
+    expect(sessionCookieOf(fine.headers)).toBeDefined();
+  });
+
+  it("refuses the 21st attempt from one IP across different accounts; other IPs are unaffected", async () => {
+    const ip = randomIp();
+    const user = await createTestUser();
+
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      statuses.push((await signIn(uniqueEmail("ip-limit"), "clave-incorrecta-1", ip)).status);
+    }
+    expect(statuses).toEqual(Array.from({ length: 20 }, () => 401));
+
+    const refused = await signIn(user.email, user.password, ip);
+    expect(refused.status).toBe(429);
+    expect(refused.body?.error).toBe("rateLimited");
+    expect(sessionCookieOf(refused.headers)).toBeUndefined();
+
+    const elsewhere = await signIn(user.email, user.password, randomIp());
+    expect(elsewhere.status).toBe(302);
+    expect(sessionCookieOf(elsewhere.headers)).toBeDefined();
+  });
+});
+
+describe("sign-up rate limit (/auth, intent=signup)", () => {
+  it("allows 5 sign-ups per IP per hour and creates no account for the 6th", async () => {
+    const db = await getDb();
+    const ip = randomIp();
+    const landings: Array<[number, string | null]> = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const result = await signUp(uniqueEmail("alta"), ip);
+      landings.push([result.status, result.location]);
+    }
+    expect(landings).toEqual(Array.from({ length: 5 }, () => [302, "/paciente"]));
+
+    const sixthEmail = uniqueEmail("alta-sexta");
+    const sixth = await signUp(sixthEmail, ip);
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toEqual({ intent: "signup", error: "rateLimited" });
+    expect(sessionCookieOf(sixth.headers)).toBeUndefined();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.email, sixthEmail))).toHaveLength(0);
+
+    // The limit is per IP: the same person from another network can sign up.
+    const elsewhere = await signUp(sixthEmail, randomIp());
+    expect(elsewhere.status).toBe(302);
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.email, sixthEmail))).toHaveLength(1);
+  });
+});
+
+function requestReset(email: string, ip: string) {
+  return settle<{ ok: boolean; error?: string }>(() =>
+    forgotPasswordAction(routeArgs(clientForm("/auth/recuperar", { email }, { ip }))),
+  );
+}
+
+describe("password reset request rate limits (/auth/recuperar)", () => {
+  it("sends at most 3 reset mails per account per hour (from any IPs), then answers 429", async () => {
+    const db = await getDb();
+    const user = await createTestUser();
+    const answers: Array<[number, unknown]> = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const result = await requestReset(user.email, randomIp());
+      answers.push([result.status, result.body]);
+    }
+    expect(answers).toEqual(Array.from({ length: 3 }, () => [200, { ok: true }]));
+    const fourth = await requestReset(user.email, randomIp());
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toEqual({
+      ok: false,
+      error: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
+    });
+
+    const mails = await db
+      .select({ payload: outbox.payload })
+      .from(outbox)
+      .where(and(eq(outbox.kind, "email"), like(outbox.idempotencyKey, `reset:${user.id}:%`)));
+    expect(mails).toHaveLength(3);
+  });
+
+  it("allows 10 requests per IP per hour, answering the same for unknown addresses", async () => {
+    const ip = randomIp();
+    const user = await createTestUser();
+    const answers: Array<[number, unknown]> = [];
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const result = await requestReset(uniqueEmail("nadie"), ip);
+      answers.push([result.status, result.body]);
+    }
+    expect(answers).toEqual(Array.from({ length: 10 }, () => [200, { ok: true }]));
+    const refused = await requestReset(user.email, ip);
+    expect(refused.status).toBe(429);
+  });
+});
+
+describe("verification e-mail resend rate limit (/paciente action)", () => {
+  it("resends 3 times per account per hour, then answers 429", async () => {
+    const db = await getDb();
+    const user = await createTestUser({ verified: false });
+    const resend = () =>
+      settle<{ resent: boolean; message: string }>(() =>
+        dashboardAction(routeArgs(clientForm("/paciente", {}, { ip: randomIp(), cookie: user.cookie }))),
+      );
+    const answers: Array<[number, boolean]> = [];
+    let fourth: Awaited<ReturnType<typeof resend>>;
+
+    // The link is a JWT with a one-second resolution: a few seconds between clicks give each resend its own link.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        vi.setSystemTime(Date.now() + 2_000);
+        const result = await resend();
+        answers.push([result.status, result.body.resent]);
+      }
+      vi.setSystemTime(Date.now() + 2_000);
+      fourth = await resend();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(answers).toEqual(Array.from({ length: 3 }, () => [200, true]));
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toEqual({
+      resent: false,
+      message: "Ya te enviamos varios correos. Espera un rato antes de pedir otro.",
+    });
+
+    // One mail from the sign-up plus the three resends; nothing for the refused one.
+    const mails = await db
+      .select({ payload: outbox.payload })
+      .from(outbox)
+      .where(like(outbox.idempotencyKey, `verify:${user.id}:%`));
+    expect(mails).toHaveLength(4);
+  });
+});
+
+function apiPost(path: string, body: Record<string, unknown>, cookie?: string) {
+  const headers = new Headers({
+    "content-type": "application/json",
+    origin: "http://localhost:3000",
+    "x-clinica-client-ip": randomIp(),
+  });
+  if (cookie) headers.set("cookie", cookie);
+  const request = new Request(new URL(path, "http://localhost:3000"), {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
+  return settle(() => betterAuthAction(routeArgs(request)));
+}
+
+describe("Better Auth endpoints we wrap are not reachable over HTTP", () => {
+  it("answers 404 for sign-in, sign-up, reset, verification, password and profile endpoints", async () => {
+    const user = await createTestUser();
+    const attempts: Array<[string, Record<string, unknown>]> = [
+      ["/api/auth/sign-in/email", { email: user.email, password: user.password }],
+      ["/api/auth/sign-up/email", { email: uniqueEmail("api"), password: "clave-segura-2026", name: "Api" }],
+      ["/api/auth/request-password-reset", { email: user.email, redirectTo: "/auth/restablecer" }],
+      ["/api/auth/reset-password", { token: "x".repeat(24), newPassword: "otra-clave-2026" }],
+      ["/api/auth/send-verification-email", { email: user.email }],
+      ["/api/auth/change-password", { currentPassword: user.password, newPassword: "otra-clave-2026" }],
+      ["/api/auth/update-user", { name: "Cambiado" }],
+      ["/api/auth/change-email", { newEmail: uniqueEmail("cambio") }],
+      ["/api/auth/delete-user", {}],
+      ["/api/auth/two-factor/enable", { password: user.password }],
+      ["/api/auth/two-factor/disable", { password: user.password }],
+      ["/api/auth/two-factor/verify-totp", { code: "123456" }],
+      ["/api/auth/two-factor/verify-backup-code", { code: "abcde-fghij" }],
+    ];
+    const answers: string[] = [];
+    for (const [path, body] of attempts) {
+      const result = await apiPost(path, body, user.cookie);
+      answers.push(`${path} → ${result.status}, cookies: ${result.headers.getSetCookie().length}`);
+    }
+    expect(answers).toEqual(attempts.map(([path]) => `${path} → 404, cookies: 0`));
+    // Nothing changed behind the 404s.
+    const db = await getDb();
+    const [row] = await db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.firstName).toBe(user.firstName);
+  });
+
+  it("does not reach sign-in through path variants either, while the handler itself works", async () => {
+    const user = await createTestUser();
+    const variants = [
+      "/api/auth/sign-in/email/",
+      "/api/auth/sign-in/email//",
+      "/api/auth//sign-in/email",
+      "/api/auth/sign-in//email",
+      "/api/auth/./sign-in/email",
+      "/api/auth/x/../sign-in/email",
+      "/api/auth/sign-in/email?x=1",
+      "/api/auth/SIGN-IN/EMAIL",
+      "/api/auth/sign-in%2Femail",
+      "/api/auth/sign-in/%65mail",
+    ];
+    const signedIn: string[] = [];
+    for (const path of variants) {
+      const result = await apiPost(path, { email: user.email, password: user.password });
+      const sessionCookies = result.headers
+        .getSetCookie()
+        .filter((cookie) => cookie.includes("session_token="));
+      if (result.status < 400 || sessionCookies.length > 0) signedIn.push(`${path} → ${result.status}`);
+    }
+    expect(signedIn).toEqual([]);
+
+    // Control: the route does serve Better Auth's other endpoints (the 404s above are the disabled paths).
+    const session = await settle(() =>
+      betterAuthLoader(
+        routeArgs(
+          new Request("http://localhost:3000/api/auth/get-session", {
+            headers: { cookie: user.cookie, "x-clinica-client-ip": randomIp() },
+          }),
+        ),
+      ),
+    );
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ user: { id: user.id, email: user.email } });
+  });
+});

@@ -1,0 +1,366 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSetCookie } from "../setup/cookie-jar";
+import { httpRequest, projectRoot, startProdServer, type ProdServer } from "../setup/prod-server";
+
+// DESIGN §6 on the real production server (server.mjs + build/): client IP only from trusted proxies, cookie flags,
+// security headers, same-origin redirects, body limits.
+
+const DEMO_EMAIL = "paciente@clinica.example";
+const DEMO_PASSWORD = "clinica-demo-2026";
+
+let dataDir = "";
+
+/**
+ * The site over http, exposed directly: the only trusted proxy is another machine (TRUST_PROXY=10.255.255.1), so
+ * whoever connects is the client. Demo accounts on the embedded database. Each test connects from its own loopback
+ * address (127.0.0.x), which is a distinct client IP for the rate limits.
+ */
+let site: ProdServer;
+/** PUBLIC_BASE_URL=https://clinica.test behind a TLS proxy on this host (TRUST_PROXY defaults to loopback). */
+let tls: ProdServer;
+
+const TLS_HEADERS = { host: "clinica.test", "x-forwarded-proto": "https" };
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const formHeaders = (origin: string, extra: Record<string, string> = {}) => ({
+  "content-type": "application/x-www-form-urlencoded",
+  origin,
+  ...extra,
+});
+const siteOrigin = () => `http://127.0.0.1:${site.port}`;
+
+function sessionCookie(cookies: string[], name = "clinica.session_token") {
+  const header = cookies.find((cookie) => cookie.startsWith(`${name}=`));
+  return header ? parseSetCookie(header) : undefined;
+}
+
+/** A POST of the /auth form to the http site from loopback address `from`. */
+function siteAuthPost(from: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return httpRequest(site.port, "/auth", {
+    method: "POST",
+    headers: formHeaders(siteOrigin(), headers),
+    body: form(fields),
+    from,
+  });
+}
+
+/** A POST of the /auth form to the https site, through the proxy (X-Forwarded-For carries the client chain). */
+function tlsAuthPost(
+  forwardedFor: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return httpRequest(tls.port, "/auth", {
+    method: "POST",
+    headers: formHeaders("https://clinica.test", {
+      ...TLS_HEADERS,
+      "x-forwarded-for": forwardedFor,
+      ...headers,
+    }),
+    body: form(fields),
+  });
+}
+
+const uniqueEmail = () => `servidor-${randomUUID()}@example.com`;
+const randomOctet = () => String(1 + Math.floor(Math.random() * 250));
+const forgedIp = () => `${randomOctet()}.${randomOctet()}.${randomOctet()}.${randomOctet()}`;
+const wrongSignIn = () => ({ intent: "signin", email: uniqueEmail(), password: "clave-incorrecta-1" });
+const TWENTY_REFUSED_THEN_LIMITED = [...Array.from({ length: 20 }, () => 401), 429];
+
+describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security", () => {
+  beforeAll(async () => {
+    if (!existsSync(path.join(projectRoot, "build/server/index.js"))) {
+      throw new Error("run `npx react-router build` first");
+    }
+    dataDir = mkdtempSync(path.join(tmpdir(), "clinica-security-"));
+    const started = await Promise.allSettled([
+      startProdServer({ DATA_DIR: dataDir, TRUST_PROXY: "10.255.255.1" }),
+      startProdServer({ DATA_DIR: "memory://", PUBLIC_BASE_URL: "https://clinica.test" }),
+    ]);
+    // Keep whatever started, so afterAll stops it even when the other one failed.
+    const [first, second] = started.map((outcome) =>
+      outcome.status === "fulfilled" ? outcome.value : undefined,
+    );
+    site = first!;
+    tls = second!;
+    const failure = started.find((outcome) => outcome.status === "rejected");
+    if (failure) throw failure.reason;
+  }, 150_000);
+
+  afterAll(async () => {
+    await Promise.all([site?.stop(), tls?.stop()]);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  describe("client IP", () => {
+    it("exposed directly, forged X-Forwarded-For, x-clinica-client-ip and X-Real-IP do not reset the per-IP limit", async () => {
+      const responses = [];
+      for (let attempt = 1; attempt <= 21; attempt++) {
+        responses.push(
+          await siteAuthPost("127.0.0.10", wrongSignIn(), {
+            "x-forwarded-for": forgedIp(),
+            "x-clinica-client-ip": forgedIp(),
+            "x-real-ip": forgedIp(),
+          }),
+        );
+      }
+      expect(responses.map((response) => response.status)).toEqual(TWENTY_REFUSED_THEN_LIMITED);
+      expect(responses.at(-1)?.body).toContain(
+        "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
+      );
+      // Another client is not affected.
+      expect((await siteAuthPost("127.0.0.11", wrongSignIn())).status).toBe(401);
+    });
+
+    it("behind the proxy, forged entries before the proxy's own do not reset the per-IP limit", async () => {
+      // The proxy appends the real client (198.51.100.77); whatever the client put before it is forged.
+      const statuses: number[] = [];
+      for (let attempt = 1; attempt <= 21; attempt++) {
+        const response = await tlsAuthPost(`${forgedIp()}, ${forgedIp()}, 198.51.100.77`, wrongSignIn(), {
+          "x-clinica-client-ip": forgedIp(),
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual(TWENTY_REFUSED_THEN_LIMITED);
+      // Another real client behind the same proxy is not affected.
+      expect((await tlsAuthPost("198.51.100.78", wrongSignIn())).status).toBe(401);
+    });
+  });
+
+  describe("session cookie and headers", () => {
+    let cookie = "";
+
+    it("over http: clinica.session_token is HttpOnly, SameSite=Lax, Path=/ and not Secure", async () => {
+      const response = await siteAuthPost("127.0.0.12", {
+        intent: "signin",
+        email: DEMO_EMAIL,
+        password: DEMO_PASSWORD,
+      });
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe("/paciente");
+      const session = sessionCookie(response.cookies);
+      expect(session).toBeDefined();
+      expect(session!.value).not.toBe("");
+      expect(session!.attributes.has("httponly")).toBe(true);
+      expect(session!.attributes.get("samesite")?.toLowerCase()).toBe("lax");
+      expect(session!.attributes.get("path")).toBe("/");
+      expect(session!.attributes.has("secure")).toBe(false);
+      expect(session!.attributes.has("domain")).toBe(false);
+      cookie = `${session!.name}=${session!.value}`;
+
+      // Signed-in pages are never stored by caches; anonymous visitors are sent to sign in.
+      const page = await httpRequest(site.port, "/paciente", { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(page.headers["cache-control"]).toBe("no-store");
+      const anonymous = await httpRequest(site.port, "/paciente");
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.location).toBe("/auth?redirectTo=%2Fpaciente");
+    });
+
+    it("sends the security headers on pages, with a fresh CSP nonce on every response", async () => {
+      const nonces: string[] = [];
+      for (let round = 0; round < 2; round++) {
+        const page = await httpRequest(site.port, "/");
+        expect(page.status).toBe(200);
+        expect(page.headers["x-content-type-options"]).toBe("nosniff");
+        expect(page.headers["x-frame-options"]).toBe("DENY");
+        expect(page.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+        expect(page.headers["x-powered-by"]).toBeUndefined();
+        expect(page.headers["strict-transport-security"]).toBeUndefined();
+        const csp = String(page.headers["content-security-policy"] ?? "");
+        expect(csp).toContain("frame-ancestors 'none'");
+        const nonce = /script-src 'self' 'nonce-([\w+/=-]+)'/.exec(csp)?.[1];
+        expect(nonce).toBeDefined();
+        const scriptSrc = csp.split(";").find((directive) => directive.trim().startsWith("script-src"));
+        expect(scriptSrc).not.toContain("unsafe-inline");
+        expect(page.body).toContain(`nonce="${nonce}"`);
+        nonces.push(nonce!);
+      }
+      // The second response may come from the HTML cache: it still gets its own nonce.
+      expect(nonces[0]).not.toBe(nonces[1]);
+    });
+
+    it("over https (behind the proxy): __Secure-clinica.session_token with Secure, HttpOnly, SameSite=Lax; HSTS", async () => {
+      const client = "198.51.100.20";
+      const email = uniqueEmail();
+      const password = "clave-segura-2026";
+      const signUp = await tlsAuthPost(client, {
+        intent: "signup",
+        firstName: "Segura",
+        lastName: "Prueba",
+        email,
+        password,
+      });
+      expect(signUp.status).toBe(302);
+      expect(sessionCookie(signUp.cookies, "__Secure-clinica.session_token")).toBeDefined();
+
+      const signIn = await tlsAuthPost(client, { intent: "signin", email, password });
+      expect(signIn.status).toBe(302);
+      expect(signIn.headers.location).toBe("/paciente");
+      expect(sessionCookie(signIn.cookies)).toBeUndefined();
+      const session = sessionCookie(signIn.cookies, "__Secure-clinica.session_token");
+      expect(session).toBeDefined();
+      expect(session!.attributes.has("secure")).toBe(true);
+      expect(session!.attributes.has("httponly")).toBe(true);
+      expect(session!.attributes.get("samesite")?.toLowerCase()).toBe("lax");
+      expect(session!.attributes.get("path")).toBe("/");
+      // Every cookie the app sets over https is Secure.
+      const insecure = [...signUp.cookies, ...signIn.cookies].filter(
+        (header) => !parseSetCookie(header).attributes.has("secure"),
+      );
+      expect(insecure).toEqual([]);
+
+      const headers = { ...TLS_HEADERS, "x-forwarded-for": client };
+      const home = await httpRequest(tls.port, "/", { headers });
+      expect(home.status).toBe(200);
+      expect(home.headers["strict-transport-security"]).toMatch(/max-age=\d{8,}/);
+      expect(home.headers["x-frame-options"]).toBe("DENY");
+      expect(String(home.headers["content-security-policy"])).toContain("frame-ancestors 'none'");
+
+      const page = await httpRequest(tls.port, "/paciente", {
+        headers: { ...headers, cookie: `${session!.name}=${session!.value}` },
+      });
+      expect(page.status).toBe(200);
+      expect(page.headers["cache-control"]).toBe("no-store");
+      expect(page.headers["strict-transport-security"]).toBeDefined();
+    });
+
+    it("GET /auth?redirectTo=<another site> while signed in goes to /paciente", async () => {
+      expect(cookie).not.toBe("");
+      const targets = ["https://evil.example", "//evil.example", "/\\evil.example"];
+      const landings: string[] = [];
+      for (const target of targets) {
+        const response = await httpRequest(site.port, `/auth?redirectTo=${encodeURIComponent(target)}`, {
+          headers: { cookie },
+        });
+        landings.push(`${target} → ${response.status} ${response.headers.location}`);
+      }
+      expect(landings).toEqual(targets.map((target) => `${target} → 302 /paciente`));
+      const local = await httpRequest(
+        site.port,
+        `/auth?redirectTo=${encodeURIComponent("/paciente/citas")}`,
+        {
+          headers: { cookie },
+        },
+      );
+      expect(local.headers.location).toBe("/paciente/citas");
+    });
+  });
+
+  describe("redirectTo after signing in", () => {
+    it("follows only same-origin paths", async () => {
+      const from = "127.0.0.13";
+      const email = uniqueEmail();
+      const password = "clave-segura-2026";
+      const signUp = await siteAuthPost(from, {
+        intent: "signup",
+        firstName: "Redirige",
+        lastName: "Prueba",
+        email,
+        password,
+      });
+      expect(signUp.status).toBe(302);
+
+      const cases: Array<[string, string]> = [
+        ["//evil.example", "/paciente"],
+        ["https://evil.example", "/paciente"],
+        ["/\\evil.example", "/paciente"],
+        ["/paciente/citas?x=1", "/paciente/citas?x=1"],
+      ];
+      const landings: string[] = [];
+      for (const [redirectTo] of cases) {
+        const response = await siteAuthPost(from, { intent: "signin", email, password, redirectTo });
+        const signedIn = sessionCookie(response.cookies) ? "signed in" : "no session";
+        landings.push(`${redirectTo} → ${response.status} ${response.headers.location} ${signedIn}`);
+      }
+      expect(landings).toEqual(
+        cases.map(([redirectTo, expected]) => `${redirectTo} → 302 ${expected} signed in`),
+      );
+    });
+  });
+
+  describe("links in account e-mails", () => {
+    it("Better Auth's link endpoints refuse a callbackURL on another site", async () => {
+      const cases: Array<[string, string]> = [
+        ["/api/auth/reset-password/cualquier-token?callbackURL=https%3A%2F%2Fevil.example%2Frobar", "403"],
+        ["/api/auth/reset-password/cualquier-token?callbackURL=%2F%2Fevil.example%2Frobar", "403"],
+        ["/api/auth/verify-email?token=malo&callbackURL=https%3A%2F%2Fevil.example", "403"],
+        ["/api/auth/verify-email?token=malo&callbackURL=%2F%2Fevil.example", "403"],
+        // Control: our own page is fine (and learns the token was bad).
+        [
+          "/api/auth/reset-password/cualquier-token?callbackURL=%2Fauth%2Frestablecer",
+          `302 http://localhost:${site.port}/auth/restablecer?error=INVALID_TOKEN`,
+        ],
+      ];
+      const answers: string[] = [];
+      for (const [url] of cases) {
+        const response = await httpRequest(site.port, url, { from: "127.0.0.14" });
+        answers.push([response.status, response.headers.location].filter(Boolean).join(" "));
+      }
+      expect(answers).toEqual(cases.map(([, expected]) => expected));
+    });
+
+    it("reset mails link to the configured site, whatever Host header the request carried", async () => {
+      const response = await httpRequest(site.port, "/auth/recuperar", {
+        method: "POST",
+        headers: formHeaders("http://evil.example", { host: "evil.example" }),
+        body: form({ email: "dentista@clinica.example" }),
+        from: "127.0.0.15",
+      });
+      expect(response.status).toBe(200);
+
+      // The demo outbox page (no SMTP in demo mode) shows the mail as it would be sent.
+      const outbox = await httpRequest(site.port, "/dev/correos");
+      expect(outbox.status).toBe(200);
+      const links = [
+        ...outbox.body.matchAll(/https?:\/\/[^\s"<]+\/api\/auth\/reset-password\/[^\s"<?]+/g),
+      ].map((match) => new URL(match[0]).origin);
+      expect(links.length).toBeGreaterThan(0);
+      expect(new Set(links)).toEqual(new Set([`http://localhost:${site.port}`]));
+      expect(outbox.body).not.toContain("evil.example");
+    });
+  });
+
+  describe("request limits", () => {
+    it("answers 413 to a declared 300 KB body", async () => {
+      const big = `intent=signin&email=a%40example.com&password=${"a".repeat(300 * 1024)}`;
+      const declared = await httpRequest(site.port, "/auth", {
+        method: "POST",
+        headers: formHeaders(siteOrigin()),
+        body: big,
+        from: "127.0.0.16",
+      });
+      expect(declared.status).toBe(413);
+      expect(declared.body).toBe("La solicitud es demasiado grande.");
+    });
+
+    it("answers 413 to a 300 KB body streamed without Content-Length", async () => {
+      const chunk = "a".repeat(16 * 1024);
+      const streamed = await httpRequest(site.port, "/auth", {
+        method: "POST",
+        headers: formHeaders(siteOrigin()),
+        chunks: ["intent=signin&email=a%40example.com&password=", ...Array.from({ length: 19 }, () => chunk)],
+        from: "127.0.0.16",
+      });
+      expect({ status: streamed.status, body: streamed.body.slice(0, 100) }).toEqual({
+        status: 413,
+        body: "La solicitud es demasiado grande.",
+      });
+    });
+
+    it("refuses a cross-site form post", async () => {
+      const response = await siteAuthPost(
+        "127.0.0.17",
+        { intent: "signin", email: DEMO_EMAIL, password: DEMO_PASSWORD },
+        { origin: "https://evil.example" },
+      );
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect(sessionCookie(response.cookies)).toBeUndefined();
+    });
+  });
+});

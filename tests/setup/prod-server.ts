@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import { createServer } from "node:net";
+import path from "node:path";
+
+/** The production server (server.mjs + build/), spawned with the given environment. Needs `react-router build`. */
+export interface ProdServer {
+  port: number;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export const projectRoot = path.resolve(import.meta.dirname, "../..");
+
+/** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startProdServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ProdServer> {
+  const port = await freePort();
+  let output = "";
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  let gone = false;
+  // Never leave a server behind if the test process ends first.
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  void exited.then(() => {
+    gone = true;
+    process.off("exit", killOnExit);
+  });
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (gone) throw new Error(`server exited during start:\n${output}`);
+    try {
+      const response = await httpRequest(port, "/healthz");
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not become healthy within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    port,
+    child,
+    output: () => output,
+    exited,
+    async stop() {
+      if (gone) return;
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Every Set-Cookie header. */
+  cookies: string[];
+  body: string;
+}
+
+/**
+ * One HTTP request with node:http (unlike fetch, it sends the Host header we ask for). Redirects are not followed.
+ * `chunks` sends the body in pieces without Content-Length (chunked transfer encoding); `from` picks the loopback
+ * address the request comes from.
+ */
+export function httpRequest(
+  port: number,
+  pathname: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    chunks?: string[];
+    /** The client's own address (any 127.x.y.z works on Linux): a distinct client IP without any header. */
+    from?: string;
+  } = {},
+): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers["content-length"] ??= String(Buffer.byteLength(options.body));
+    let answered = false;
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: pathname,
+        method: options.method ?? "GET",
+        headers,
+        agent: false,
+        localAddress: options.from,
+      },
+      (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const setCookie = response.headers["set-cookie"];
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            cookies: setCookie ?? [],
+            body: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+      },
+    );
+    // The server may answer (413) before reading the whole body and close the connection: that is fine.
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE" && error.code !== "ECONNRESET") reject(error);
+    });
+    request.on("close", () => {
+      if (!answered) reject(new Error(`${pathname}: connection closed without a response`));
+    });
+    if (options.body !== undefined) request.write(options.body);
+    for (const chunk of options.chunks ?? []) request.write(chunk);
+    request.end();
+  });
+}

@@ -1,4 +1,4 @@
-// npm run bench:web — Lighthouse mobile (default throttling) on / and /blog with Debian's Chromium, median of 5,
+// npm run bench:web — Lighthouse mobile (default throttling) on /, /blog and /auth with Debian's Chromium, median of 5,
 // plus the initial JavaScript each page loads (gzip). DESIGN §5: performance ≥ 98; initial JS ≤ 130 KiB gzip.
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
@@ -6,7 +6,7 @@ import lighthouse from "lighthouse";
 import { startBenchServer } from "./bench-server.mjs";
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
-const paths = (process.env.BENCH_PATHS ?? "/,/blog").split(",");
+const paths = (process.env.BENCH_PATHS ?? "/,/blog,/auth").split(",");
 const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function initialJsKiB(base, path) {

@@ -34,9 +34,6 @@ const es = {
   "error.home": "Volver al inicio",
   "form.required": "Este campo es obligatorio.",
   "form.sending": "Enviando...",
-  "auth.placeholderTitle": "Portal de Pacientes",
-  "auth.placeholderBody":
-    "Muy pronto podrás ingresar aquí para ver tus citas, documentos y pagos. Mientras tanto, agenda por teléfono o WhatsApp.",
 } as const;
 
 export type MessageKey = keyof typeof es;
@@ -74,9 +71,6 @@ const en: Record<MessageKey, string> = {
   "error.home": "Back to home",
   "form.required": "This field is required.",
   "form.sending": "Sending...",
-  "auth.placeholderTitle": "Patient Portal",
-  "auth.placeholderBody":
-    "Soon you will sign in here to see your appointments, documents and payments. Meanwhile, book by phone or WhatsApp.",
 };
 
 export const catalogues: Record<Locale, Record<MessageKey, string>> = { es, en };

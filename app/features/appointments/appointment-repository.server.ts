@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
@@ -33,21 +33,17 @@ export type AppointmentCardRow = Awaited<ReturnType<typeof patientAppointments>>
  * ascending, history descending. Always selected by the session's patient id.
  */
 export async function patientAppointments(db: Database, patientId: string, startOfToday: Date) {
-  const base = () =>
-    db
-      .select(cardColumns)
-      .from(appointments)
-      .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
-      .innerJoin(dentist, eq(dentist.id, appointments.dentistId));
-  const [upcoming, history] = await Promise.all([
-    base()
-      .where(and(eq(appointments.patientId, patientId), gte(appointments.startsAt, startOfToday)))
-      .orderBy(asc(appointments.startsAt)),
-    base()
-      .where(and(eq(appointments.patientId, patientId), lt(appointments.startsAt, startOfToday)))
-      .orderBy(desc(appointments.startsAt)),
-  ]);
-  return { upcoming, history };
+  // One indexed query (patient_id, starts_at), split here: the embedded database runs queries one at a time.
+  const rows = await db
+    .select(cardColumns)
+    .from(appointments)
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
+    .where(eq(appointments.patientId, patientId))
+    .orderBy(asc(appointments.startsAt));
+  const firstUpcoming = rows.findIndex((row) => row.startsAt.getTime() >= startOfToday.getTime());
+  const split = firstUpcoming === -1 ? rows.length : firstUpcoming;
+  return { upcoming: rows.slice(split), history: rows.slice(0, split).toReversed() };
 }
 
 /** One appointment of this patient, or undefined (a foreign id looks exactly like a missing one). */

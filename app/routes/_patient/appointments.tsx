@@ -42,12 +42,17 @@ import type {
 import { AppError } from "~/lib/errors";
 import { errorResponse } from "~/lib/errors.server";
 import { requireUser } from "~/lib/guards.server";
+import { ttlCache } from "~/lib/ttl-cache.server";
 import { readForm } from "~/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Mis Citas | Río Clínica" },
   { name: "robots", content: "noindex" },
 ];
+
+// The booking dialog's lists change rarely; the booking itself always reads the database.
+const cachedTreatments = ttlCache(60_000, async () => listTreatments(await getDb()));
+const cachedDentists = ttlCache(30_000, async () => listDentists(await getDb()));
 
 /** How many open days the booking and rescheduling dialogs offer. */
 const OPEN_DAYS_OFFERED = 20;
@@ -128,7 +133,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   const today = clinicDate(now);
   // DESIGN decision 8: "today" is the clinic's date, so upcoming starts at the clinic's midnight.
   const { upcoming, history } = await patientAppointments(db, user.id, clinicInstant(today, "00:00"));
-  const [treatments, dentists] = await Promise.all([listTreatments(db), listDentists(db)]);
+  const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
   return {
     upcoming: upcoming.map((row) => toCard(row, now)),
     history: history.map((row) => toCard(row, now)),

@@ -9,17 +9,24 @@ export async function startBenchServer({ port, env = {}, dataDir: existingDir, k
     execFileSync(process.execPath, ["node_modules/.bin/react-router", "build"], { stdio: "ignore" });
   }
   const dataDir = existingDir ?? mkdtempSync(path.join(tmpdir(), "clinica-bench-"));
-  const child = spawn(process.execPath, ["server.mjs"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      "server.mjs",
+    ],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+        ...env,
+      },
+      stdio: ["ignore", "inherit", "inherit"],
     },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  );
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -42,86 +42,85 @@ async function throttled(request: Request, userId: string) {
   ]);
 }
 
-/** Step 1 of two-factor: the password confirms it is the owner; answers the QR code, the secret and backup codes. */
-export async function startTwoFactor(
+type AuthApi = Awaited<ReturnType<typeof getAuth>>["api"];
+
+/**
+ * The common path of every security change: the per-IP and per-account limit, one Better Auth call on behalf of
+ * this request, a refusal mapped to Spanish, or `onSuccess` with the response.
+ */
+async function securityCall(
   request: Request,
   userId: string,
-  password: string,
+  call: (api: AuthApi, headers: Headers) => Promise<Response>,
+  onSuccess: (response: Response) => Promise<SecurityOutcome> | SecurityOutcome,
 ): Promise<SecurityOutcome> {
   if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
-  const auth = await getAuth();
-  const response = await auth.api.enableTwoFactor({
-    body: { password },
-    headers: request.headers,
-    asResponse: true,
-  });
-  if (!response.ok) return refusal(response);
-  const body = (await response.json()) as { totpURI: string; backupCodes: string[] };
-  const secret = new URL(body.totpURI).searchParams.get("secret") ?? "";
-  const qrSvg = await QRCode.toString(body.totpURI, { type: "svg", margin: 1, width: 200 });
-  return { ok: true, kind: "enrol", qrSvg, secret, backupCodes: body.backupCodes };
+  const response = await call((await getAuth()).api, request.headers);
+  return response.ok ? onSuccess(response) : refusal(response);
+}
+
+/** Step 1 of two-factor: the password confirms it is the owner; answers the QR code, the secret and backup codes. */
+export function startTwoFactor(request: Request, userId: string, password: string) {
+  return securityCall(
+    request,
+    userId,
+    (api, headers) => api.enableTwoFactor({ body: { password }, headers, asResponse: true }),
+    async (response): Promise<SecurityOutcome> => {
+      const body = (await response.json()) as { totpURI: string; backupCodes: string[] };
+      const secret = new URL(body.totpURI).searchParams.get("secret") ?? "";
+      const qrSvg = await QRCode.toString(body.totpURI, { type: "svg", margin: 1, width: 200 });
+      return { ok: true, kind: "enrol", qrSvg, secret, backupCodes: body.backupCodes };
+    },
+  );
 }
 
 /** Step 2: a code from the app proves the enrolment; two-factor is on from now. */
-export async function confirmTwoFactor(
-  request: Request,
-  userId: string,
-  code: string,
-): Promise<SecurityOutcome> {
-  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
-  const auth = await getAuth();
-  const response = await auth.api.verifyTOTP({ body: { code }, headers: request.headers, asResponse: true });
-  if (!response.ok) return refusal(response);
-  return { ok: true, kind: "enabled", headers: forwardCookies(response) };
+export function confirmTwoFactor(request: Request, userId: string, code: string) {
+  return securityCall(
+    request,
+    userId,
+    (api, headers) => api.verifyTOTP({ body: { code }, headers, asResponse: true }),
+    (response) => ({ ok: true, kind: "enabled", headers: forwardCookies(response) }),
+  );
 }
 
-export async function disableTwoFactor(
-  request: Request,
-  userId: string,
-  password: string,
-): Promise<SecurityOutcome> {
-  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
-  const auth = await getAuth();
-  const response = await auth.api.disableTwoFactor({
-    body: { password },
-    headers: request.headers,
-    asResponse: true,
-  });
-  if (!response.ok) return refusal(response);
-  return { ok: true, kind: "disabled", headers: forwardCookies(response) };
+export function disableTwoFactor(request: Request, userId: string, password: string) {
+  return securityCall(
+    request,
+    userId,
+    (api, headers) => api.disableTwoFactor({ body: { password }, headers, asResponse: true }),
+    (response) => ({ ok: true, kind: "disabled", headers: forwardCookies(response) }),
+  );
 }
 
-export async function newBackupCodes(
-  request: Request,
-  userId: string,
-  password: string,
-): Promise<SecurityOutcome> {
-  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
-  const auth = await getAuth();
-  const response = await auth.api.generateBackupCodes({
-    body: { password },
-    headers: request.headers,
-    asResponse: true,
-  });
-  if (!response.ok) return refusal(response);
-  const body = (await response.json()) as { backupCodes: string[] };
-  return { ok: true, kind: "backup-codes", backupCodes: body.backupCodes };
+export function newBackupCodes(request: Request, userId: string, password: string) {
+  return securityCall(
+    request,
+    userId,
+    (api, headers) => api.generateBackupCodes({ body: { password }, headers, asResponse: true }),
+    async (response): Promise<SecurityOutcome> => {
+      const body = (await response.json()) as { backupCodes: string[] };
+      return { ok: true, kind: "backup-codes", backupCodes: body.backupCodes };
+    },
+  );
 }
 
 /** Changes the password and ends every other session of the account (DESIGN §6). */
-export async function changePassword(
+export function changePassword(
   request: Request,
   userId: string,
   currentPassword: string,
   newPassword: string,
-): Promise<SecurityOutcome> {
-  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
-  const auth = await getAuth();
-  const response = await auth.api.changePassword({
-    body: { currentPassword, newPassword, revokeOtherSessions: true },
-    headers: request.headers,
-    asResponse: true,
-  });
-  if (!response.ok) return refusal(response);
-  return { ok: true, kind: "password-changed", headers: forwardCookies(response) };
+) {
+  return securityCall(
+    request,
+    userId,
+    (api, headers) =>
+      api.changePassword({
+        body: { currentPassword, newPassword, revokeOtherSessions: true },
+        headers,
+        asResponse: true,
+      }),
+    (response) => ({ ok: true, kind: "password-changed", headers: forwardCookies(response) }),
+  );
 }

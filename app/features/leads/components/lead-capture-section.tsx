@@ -1,26 +1,12 @@
 import { CheckCircle2 } from "lucide-react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
+import { ChoiceOptions } from "~/components/ui/choice-options";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import type { LeadActionResult } from "../lead-action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "../lead-options";
-
-function Options({ values, labels }: { values: readonly string[]; labels: Record<string, string> }) {
-  return (
-    <>
-      <option value="" disabled>
-        Elige una opción
-      </option>
-      {values.map((value) => (
-        <option key={value} value={value}>
-          {labels[value]}
-        </option>
-      ))}
-    </>
-  );
-}
 
 export function LeadCaptureSection() {
   const fetcher = useFetcher<LeadActionResult>({ key: "lead-capture" });
@@ -120,21 +106,21 @@ export function LeadCaptureSection() {
               <Field label="Tratamiento de interés" error={errors.treatment}>
                 {(props) => (
                   <Select {...props} name="treatment" required defaultValue="">
-                    <Options values={treatments} labels={treatmentLabels} />
+                    <ChoiceOptions values={treatments} labels={treatmentLabels} />
                   </Select>
                 )}
               </Field>
               <Field label="¿Cuándo te gustaría comenzar?" error={errors.urgency}>
                 {(props) => (
                   <Select {...props} name="urgency" required defaultValue="">
-                    <Options values={urgencies} labels={urgencyLabels} />
+                    <ChoiceOptions values={urgencies} labels={urgencyLabels} />
                   </Select>
                 )}
               </Field>
               <Field label="Presupuesto estimado" error={errors.budget} className="sm:col-span-2">
                 {(props) => (
                   <Select {...props} name="budget" required defaultValue="">
-                    <Options values={budgets} labels={budgetLabels} />
+                    <ChoiceOptions values={budgets} labels={budgetLabels} />
                   </Select>
                 )}
               </Field>

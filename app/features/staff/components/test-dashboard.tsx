@@ -2,6 +2,7 @@ import { ArrowLeft, CheckCircle2, FlaskConical, Play, Trash2, XCircle } from "lu
 import { useState } from "react";
 import { Link, useActionData, useFetcher } from "react-router";
 import { Button, buttonClass } from "~/components/ui/button";
+import { ChoiceOptions } from "~/components/ui/choice-options";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
@@ -9,21 +10,6 @@ import { cn } from "~/lib/cn";
 import { levelBadgeClass } from "../lead-panel-options";
 import { MAX_TEST_RESULTS, type LeadTestActionData, type LeadTestResult } from "../lead-test-dto";
 import { scenarioKeys, testScenarios } from "../test-scenarios";
-
-function Options({ values, labels }: { values: readonly string[]; labels: Record<string, string> }) {
-  return (
-    <>
-      <option value="" disabled>
-        Elige una opción
-      </option>
-      {values.map((value) => (
-        <option key={value} value={value}>
-          {labels[value]}
-        </option>
-      ))}
-    </>
-  );
-}
 
 export function TestDashboard() {
   const fetcher = useFetcher<LeadTestActionData>({ key: "lead-test" });
@@ -157,21 +143,21 @@ export function TestDashboard() {
             <Field label="Tratamiento" error={errors.treatment}>
               {(props) => (
                 <Select {...props} name="treatment" required defaultValue="">
-                  <Options values={treatments} labels={treatmentLabels} />
+                  <ChoiceOptions values={treatments} labels={treatmentLabels} />
                 </Select>
               )}
             </Field>
             <Field label="Urgencia" error={errors.urgency}>
               {(props) => (
                 <Select {...props} name="urgency" required defaultValue="">
-                  <Options values={urgencies} labels={urgencyLabels} />
+                  <ChoiceOptions values={urgencies} labels={urgencyLabels} />
                 </Select>
               )}
             </Field>
             <Field label="Presupuesto" error={errors.budget} className="sm:col-span-2">
               {(props) => (
                 <Select {...props} name="budget" required defaultValue="">
-                  <Options values={budgets} labels={budgetLabels} />
+                  <ChoiceOptions values={budgets} labels={budgetLabels} />
                 </Select>
               )}
             </Field>

@@ -179,6 +179,33 @@ const policyView = (row: { status: string; startsAt: Date; treatmentPrice: numbe
   treatmentPrice: row.treatmentPrice,
 });
 
+const CHANGED_MEANWHILE = "La cita cambió mientras tanto. Recarga la página.";
+
+/**
+ * Updates one of the patient's appointments only while it is still in one of `fromStatuses`; if it changed in the
+ * meantime (another tab, the clinic), nothing is written and the patient is told to reload.
+ */
+async function updateOwnAppointment(
+  tx: Pick<Database, "update">,
+  patientId: string,
+  appointmentId: string,
+  fromStatuses: string[],
+  changes: Partial<typeof appointments.$inferInsert>,
+) {
+  const updated = await tx
+    .update(appointments)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(
+      and(
+        eq(appointments.id, appointmentId),
+        eq(appointments.patientId, patientId),
+        inArray(appointments.status, fromStatuses),
+      ),
+    )
+    .returning({ id: appointments.id });
+  if (updated.length === 0) throw new AppError("CONFLICT", CHANGED_MEANWHILE);
+}
+
 /** Moves one of the patient's appointments to another free slot of the same dentist and treatment. */
 export async function rescheduleAppointment(
   db: Database,
@@ -220,19 +247,11 @@ export async function rescheduleAppointment(
       if (await patientHasOverlap(tx, patientId, startsAt, endsAt, appointmentId)) {
         throw new AppError("CONFLICT", PATIENT_BUSY);
       }
-      const updated = await tx
-        .update(appointments)
-        .set({ startsAt, endsAt, status: "scheduled", updatedAt: new Date() })
-        .where(
-          and(
-            eq(appointments.id, appointmentId),
-            eq(appointments.patientId, patientId),
-            inArray(appointments.status, ["scheduled", "confirmed"]),
-          ),
-        )
-        .returning({ id: appointments.id });
-      if (updated.length === 0)
-        throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+      await updateOwnAppointment(tx, patientId, appointmentId, ["scheduled", "confirmed"], {
+        startsAt,
+        endsAt,
+        status: "scheduled",
+      });
       await notifyClinic(tx, "rescheduled", {
         appointmentId,
         patientId,
@@ -258,19 +277,11 @@ export async function cancelAppointment(
   const decision = cancellationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
   await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(appointments)
-      .set({ status: "cancelled", cancelledAt: now, cancellationFee: decision.fee, updatedAt: new Date() })
-      .where(
-        and(
-          eq(appointments.id, appointmentId),
-          eq(appointments.patientId, patientId),
-          inArray(appointments.status, ["scheduled", "confirmed"]),
-        ),
-      )
-      .returning({ id: appointments.id });
-    if (updated.length === 0)
-      throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+    await updateOwnAppointment(tx, patientId, appointmentId, ["scheduled", "confirmed"], {
+      status: "cancelled",
+      cancelledAt: now,
+      cancellationFee: decision.fee,
+    });
     await notifyClinic(tx, "cancelled", {
       appointmentId,
       patientId,
@@ -292,19 +303,7 @@ export async function confirmAppointment(
   const current = await ownAppointment(db, patientId, appointmentId);
   const decision = confirmationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
-  const updated = await db
-    .update(appointments)
-    .set({ status: "confirmed", updatedAt: new Date() })
-    .where(
-      and(
-        eq(appointments.id, appointmentId),
-        eq(appointments.patientId, patientId),
-        eq(appointments.status, "scheduled"),
-      ),
-    )
-    .returning({ id: appointments.id });
-  if (updated.length === 0)
-    throw new AppError("CONFLICT", "La cita cambió mientras tanto. Recarga la página.");
+  await updateOwnAppointment(db, patientId, appointmentId, ["scheduled"], { status: "confirmed" });
 }
 
 /** An outbox row for the clinic's notification; the messaging issue adds its delivery. */

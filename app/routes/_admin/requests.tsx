@@ -152,29 +152,9 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
               <table className={tableClass} data-testid="data-rights-table">
                 <caption className="sr-only">Solicitudes sobre datos personales{filterLabel}</caption>
                 <thead className="bg-slate-50">
-                  <tr>
-                    <th scope="col" className={thClass}>
-                      Tipo
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Nombre
-                    </th>
-                    <th scope="col" className={thClass}>
-                      E-mail
-                    </th>
-                    <th scope="col" className={thClass}>
-                      RUT
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Detalle
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Recibida
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Estado
-                    </th>
-                  </tr>
+                  <ColumnHeadings
+                    labels={["Tipo", "Nombre", "E-mail", "RUT", "Detalle", "Recibida", "Estado"]}
+                  />
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {dataRights.map((request) => (
@@ -233,26 +213,9 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
               <table className={tableClass} data-testid="callbacks-table">
                 <caption className="sr-only">Solicitudes de devolución de llamada{filterLabel}</caption>
                 <thead className="bg-slate-50">
-                  <tr>
-                    <th scope="col" className={thClass}>
-                      Nombre
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Teléfono
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Horario preferido
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Motivo
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Recibida
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Estado
-                    </th>
-                  </tr>
+                  <ColumnHeadings
+                    labels={["Nombre", "Teléfono", "Horario preferido", "Motivo", "Recibida", "Estado"]}
+                  />
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {callbacks.map((request) => (
@@ -297,5 +260,18 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
         )}
       </section>
     </>
+  );
+}
+
+/** The header row of a requests table. */
+function ColumnHeadings({ labels }: { labels: readonly string[] }) {
+  return (
+    <tr>
+      {labels.map((label) => (
+        <th key={label} scope="col" className={thClass}>
+          {label}
+        </th>
+      ))}
+    </tr>
   );
 }

@@ -1,15 +1,13 @@
-import { useCallback, useId, useState } from "react";
-import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
-import { ANY_DENTIST, NOTES_MAX, type AppointmentActionResult } from "../appointment-schema";
+import { ANY_DENTIST, NOTES_MAX } from "../appointment-schema";
 import type { DayOption, DentistOption, TreatmentOption } from "./appointment-types";
 import { Modal } from "./modal";
 import { DayPicker, Spinner, TimePicker, useFreeSlots } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
-import { useFetcherResult } from "./use-fetcher-result";
+import { useSlotFlow } from "./use-slot-flow";
 
 const STEPS = ["Tratamiento", "Dentista", "Fecha", "Hora", "Confirmar"] as const;
 
@@ -63,42 +61,20 @@ const radioCard =
 function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions & { onDone: () => void }) {
   const headingId = useId();
   const notesId = useId();
-  const [step, setStep] = useState(0);
   const [treatment, setTreatment] = useState<string | null>(null);
   const [dentist, setDentist] = useState<string>(ANY_DENTIST);
   const [date, setDate] = useState<string | null>(null);
-  const [time, setTime] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const fetcher = useFetcher<AppointmentActionResult>();
-  const busy = fetcher.state !== "idle";
 
   const slots = useFreeSlots(treatment && date ? { treatment, dentist, date } : null);
   const chosenTreatment = treatments.find((item) => item.slug === treatment);
   const chosenDentist = dentists.find((item) => item.id === dentist);
   const chosenDay = openDays.find((day) => day.date === date);
 
-  const { reload } = slots;
-  const handleResult = useCallback(
-    (result: AppointmentActionResult) => {
-      if (result.ok) {
-        toast.success(result.message);
-        onDone();
-        return;
-      }
-      // The slot may have been taken meanwhile: show fresh times with the reason.
-      setError(result.error);
-      setTime(null);
-      setStep(3);
-      reload();
-    },
-    [onDone, reload],
-  );
-  useFetcherResult(fetcher, handleResult);
-
-  function go(next: number) {
-    setError(null);
-    setStep(next);
-  }
+  const { step, go, time, setTime, error, fetcher, busy } = useSlotFlow({
+    timeStep: 3,
+    reload: slots.reload,
+    onDone,
+  });
 
   return (
     <div>

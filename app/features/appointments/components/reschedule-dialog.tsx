@@ -1,14 +1,11 @@
-import { useCallback, useId, useState } from "react";
-import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
-import type { AppointmentActionResult } from "../appointment-schema";
 import type { AppointmentCardData, DayOption } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
 import { Modal } from "./modal";
 import { DayPicker, Spinner, TimePicker, useFreeSlots } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
-import { useFetcherResult } from "./use-fetcher-result";
+import { useSlotFlow } from "./use-slot-flow";
 
 const STEPS = ["Fecha", "Hora", "Confirmar"] as const;
 
@@ -55,12 +52,7 @@ function RescheduleFlow({
   onDone: () => void;
 }) {
   const headingId = useId();
-  const [step, setStep] = useState(0);
   const [date, setDate] = useState<string | null>(null);
-  const [time, setTime] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const fetcher = useFetcher<AppointmentActionResult>();
-  const busy = fetcher.state !== "idle";
   const slots = useFreeSlots(
     appointment.treatmentSlug && date
       ? { treatment: appointment.treatmentSlug, dentist: appointment.dentistId, date }
@@ -68,27 +60,11 @@ function RescheduleFlow({
   );
   const chosenDay = openDays.find((day) => day.date === date);
 
-  const { reload } = slots;
-  const handleResult = useCallback(
-    (result: AppointmentActionResult) => {
-      if (result.ok) {
-        toast.success(result.message);
-        onDone();
-        return;
-      }
-      setError(result.error);
-      setTime(null);
-      setStep(1);
-      reload();
-    },
-    [onDone, reload],
-  );
-  useFetcherResult(fetcher, handleResult);
-
-  function go(next: number) {
-    setError(null);
-    setStep(next);
-  }
+  const { step, go, time, setTime, error, fetcher, busy } = useSlotFlow({
+    timeStep: 1,
+    reload: slots.reload,
+    onDone,
+  });
 
   return (
     <div>

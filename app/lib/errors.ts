@@ -52,4 +52,5 @@ export function postgresConstraint(error: unknown): string | undefined {
 }
 
 export const EXCLUSION_VIOLATION = "23P01";
+export const DEADLOCK_DETECTED = "40P01";
 export const UNIQUE_VIOLATION = "23505";

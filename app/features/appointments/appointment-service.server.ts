@@ -12,7 +12,13 @@ import {
 import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
 import { DEFAULT_WEEK, freeSlots, isClosedDay, type ScheduleBlock } from "~/domain/slots";
 import { enqueue } from "~/features/outbox/outbox.server";
-import { AppError, EXCLUSION_VIOLATION, postgresConstraint, postgresErrorCode } from "~/lib/errors";
+import {
+  AppError,
+  DEADLOCK_DETECTED,
+  EXCLUSION_VIOLATION,
+  postgresConstraint,
+  postgresErrorCode,
+} from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import {
   busyIntervals,
@@ -27,9 +33,15 @@ const SLOT_TAKEN =
   "Ese horario ya no está disponible: alguien lo tomó hace un momento. Elige otro, por favor.";
 const PATIENT_BUSY = "Ya tienes otra cita a esa hora. Elige otro horario.";
 
-/** The database refused an overlap: of the patient (constraint appointments_patient_no_overlap) or the dentist. */
+/**
+ * The database refused an overlap: of the patient (constraint appointments_patient_no_overlap) or the dentist.
+ * Two simultaneous inserts into one slot can also wait on each other while PostgreSQL checks the exclusion
+ * constraint; it then aborts one of them as a deadlock, and the other keeps the slot: same answer for the loser.
+ */
 function overlapError(error: unknown): AppError | null {
-  if (postgresErrorCode(error) !== EXCLUSION_VIOLATION) return null;
+  const code = postgresErrorCode(error);
+  if (code === DEADLOCK_DETECTED) return new AppError("CONFLICT", SLOT_TAKEN);
+  if (code !== EXCLUSION_VIOLATION) return null;
   return new AppError(
     "CONFLICT",
     postgresConstraint(error) === "appointments_patient_no_overlap" ? PATIENT_BUSY : SLOT_TAKEN,

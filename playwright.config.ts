@@ -46,10 +46,11 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      // The production build on a fresh embedded database with demo data.
+      // The production build on a fresh embedded database with demo data (demo mode, as `npm run demo`).
       command: `rm -rf data/e2e && exec node server.mjs`,
       env: {
         PORT: String(port),
+        SEED_DEMO: "1",
         DATA_DIR: "data/e2e",
         LOG_LEVEL: "warn",
         PUBLIC_BASE_URL: baseURL,

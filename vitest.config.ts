@@ -1,6 +1,15 @@
 import { defineConfig } from "vitest/config";
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
+// Not demo mode (DESIGN decision 15): no demo accounts, AUTH_SECRET required. Staff two-factor is optional here
+// so that staff pages can be tested without enrolling; staff-two-factor.test.ts sets it to required.
+const integrationEnv = {
+  LOG_LEVEL: "silent",
+  NODE_ENV: "test",
+  SEED_DEMO: "",
+  AUTH_SECRET: "integration-tests-secret-0123456789abcdef",
+  AUTH_STAFF_2FA: "optional",
+};
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -19,7 +28,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          env: { DATA_DIR: "memory://", LOG_LEVEL: "silent", NODE_ENV: "test", DATABASE_URL: "" },
+          env: { ...integrationEnv, DATA_DIR: "memory://", DATABASE_URL: "" },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -31,7 +40,7 @@ export default defineConfig({
               test: {
                 name: "integration-postgres",
                 include: ["tests/integration/**/*.test.ts"],
-                env: { LOG_LEVEL: "silent", NODE_ENV: "test", AUTH_STAFF_2FA: "optional" },
+                env: integrationEnv,
                 globalSetup: ["tests/setup/postgres-global.ts"],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,

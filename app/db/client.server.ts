@@ -49,7 +49,7 @@ async function open(): Promise<Handle> {
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   await seedReferenceData(db);
-  if (isDemoMode(current) && !memory) await seedDemoData(db);
+  if (isDemoMode(current)) await seedDemoData(db);
   return { db, kind: "pglite", close: () => client.close() };
 }
 

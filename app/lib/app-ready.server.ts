@@ -12,7 +12,7 @@ export function appReady(): Promise<void> {
     const current = env();
     const db = await getDb();
     const auth = await getAuth();
-    if (isDemoMode(current) && current.DATA_DIR !== "memory://") {
+    if (isDemoMode(current)) {
       await seedDemoAccounts(db, auth);
       await seedDemoAppointments(db, auth);
     }

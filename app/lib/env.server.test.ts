@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { clinicFacts, EnvError, isDemoMode, parseEnv } from "./env.server";
+import { clinicFacts, EnvError, isDemoMode, parseEnv, staffTwoFactorRequired } from "./env.server";
+
+const SECRET = "0123456789abcdef0123456789abcdef";
 
 function captureError(run: () => unknown): unknown {
   try {
@@ -12,14 +14,62 @@ function captureError(run: () => unknown): unknown {
 
 describe("parseEnv", () => {
   it("applies the defaults", () => {
-    const env = parseEnv({});
+    const env = parseEnv({ AUTH_SECRET: SECRET });
     expect(env).toMatchObject({ PORT: 3000, DATA_DIR: "./data", MEDIA_BASE_URL: "/media", SEED_DEMO: false });
-    expect(isDemoMode(env)).toBe(true);
+    expect(isDemoMode(env)).toBe(false);
+    expect(staffTwoFactorRequired(env)).toBe(true);
+  });
+
+  it("is in demo mode only with SEED_DEMO, on the embedded database as on PostgreSQL", () => {
+    expect(isDemoMode(parseEnv({ AUTH_SECRET: SECRET }))).toBe(false);
+    expect(isDemoMode(parseEnv({ SEED_DEMO: "1" }))).toBe(true);
+    expect(isDemoMode(parseEnv({ DATABASE_URL: "postgres://localhost/x", AUTH_SECRET: SECRET }))).toBe(false);
+    expect(isDemoMode(parseEnv({ DATABASE_URL: "postgres://localhost/x", SEED_DEMO: "1" }))).toBe(true);
+    expect(staffTwoFactorRequired(parseEnv({ SEED_DEMO: "1" }))).toBe(false);
+  });
+
+  it("requires AUTH_SECRET (32+ characters) outside demo mode", () => {
+    const missing = captureError(() => parseEnv({}));
+    expect(missing).toBeInstanceOf(EnvError);
+    expect((missing as EnvError).problems).toEqual([expect.stringMatching(/^AUTH_SECRET: obligatorio/)]);
+    const short = captureError(() => parseEnv({ AUTH_SECRET: "corto" }));
+    expect((short as EnvError).problems).toEqual([expect.stringMatching(/^AUTH_SECRET: al menos 32/)]);
+    expect(parseEnv({ SEED_DEMO: "1" }).AUTH_SECRET).toBeUndefined();
+  });
+
+  it("refuses demo mode on an https deployment unless explicitly allowed", () => {
+    const refused = captureError(() =>
+      parseEnv({ SEED_DEMO: "1", PUBLIC_BASE_URL: "https://clinica.example" }),
+    );
+    expect((refused as EnvError).problems).toEqual([
+      expect.stringMatching(/^SEED_DEMO: el modo demostración/),
+    ]);
+    expect(
+      isDemoMode(
+        parseEnv({
+          SEED_DEMO: "1",
+          PUBLIC_BASE_URL: "https://clinica.example",
+          ALLOW_DEMO_IN_PRODUCTION: "1",
+        }),
+      ),
+    ).toBe(true);
+    // The production build run locally over plain http (the quick start) keeps working.
+    expect(
+      isDemoMode(
+        parseEnv({ SEED_DEMO: "1", NODE_ENV: "production", PUBLIC_BASE_URL: "http://localhost:3000" }),
+      ),
+    ).toBe(true);
   });
 
   it("lists every bad variable at once", () => {
     const error = captureError(() =>
-      parseEnv({ PORT: "abc", DATABASE_URL: "mysql://x", CLINIC_PHONE: "123", LOG_LEVEL: "loud" }),
+      parseEnv({
+        PORT: "abc",
+        DATABASE_URL: "mysql://x",
+        CLINIC_PHONE: "123",
+        LOG_LEVEL: "loud",
+        AUTH_SECRET: SECRET,
+      }),
     );
     expect(error).toBeInstanceOf(EnvError);
     const problems = (error as EnvError).problems;
@@ -30,17 +80,16 @@ describe("parseEnv", () => {
   });
 
   it("treats empty strings as unset", () => {
-    expect(parseEnv({ DATABASE_URL: "", PORT: "" }).DATABASE_URL).toBeUndefined();
-  });
-
-  it("seeds demo data on PostgreSQL only with SEED_DEMO", () => {
-    expect(isDemoMode(parseEnv({ DATABASE_URL: "postgres://localhost/x" }))).toBe(false);
-    expect(isDemoMode(parseEnv({ DATABASE_URL: "postgres://localhost/x", SEED_DEMO: "1" }))).toBe(true);
+    expect(parseEnv({ DATABASE_URL: "", PORT: "", AUTH_SECRET: SECRET }).DATABASE_URL).toBeUndefined();
   });
 
   it("lets the clinic facts be overridden", () => {
     const facts = clinicFacts(
-      parseEnv({ CLINIC_PHONE: "+56229998888", PUBLIC_BASE_URL: "https://clinica.example" }),
+      parseEnv({
+        CLINIC_PHONE: "+56229998888",
+        PUBLIC_BASE_URL: "https://clinica.example",
+        AUTH_SECRET: SECRET,
+      }),
     );
     expect(facts.phone).toBe("+56229998888");
     expect(facts.siteUrl).toBe("https://clinica.example");

@@ -19,6 +19,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres:// o postgresql://")
     .optional(),
   SEED_DEMO: booleanFlag,
+  ALLOW_DEMO_IN_PRODUCTION: booleanFlag,
   PUBLIC_BASE_URL: optionalUrl,
   MEDIA_BASE_URL: z.string().min(1).default("/media"),
   MEDIA_ACCOUNT_ID: z
@@ -40,6 +41,7 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  MAX_UPCOMING_APPOINTMENTS: z.coerce.number().int().min(1).max(100).default(10),
   CLINIC_NAME: z.string().min(1).optional(),
   CLINIC_PHONE: z
     .string()
@@ -59,11 +61,21 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 const productionChecks = envSchema.superRefine((value, ctx) => {
-  if (value.NODE_ENV === "production" && value.DATABASE_URL && !value.AUTH_SECRET) {
+  // DESIGN decision 15: demo mode (published passwords, optional staff 2FA, readable e-mails) is opt-in and
+  // never runs on a real deployment by accident.
+  if (value.SEED_DEMO && value.PUBLIC_BASE_URL?.startsWith("https://") && !value.ALLOW_DEMO_IN_PRODUCTION) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SEED_DEMO"],
+      message:
+        "el modo demostración no se permite con PUBLIC_BASE_URL https (un despliegue real); quita SEED_DEMO o define ALLOW_DEMO_IN_PRODUCTION=1",
+    });
+  }
+  if (!value.SEED_DEMO && !value.AUTH_SECRET) {
     ctx.addIssue({
       code: "custom",
       path: ["AUTH_SECRET"],
-      message: "obligatorio en producción con DATABASE_URL",
+      message: "obligatorio fuera del modo demostración (al menos 32 caracteres aleatorios, el mismo en cada instancia)",
     });
   }
   if (Boolean(value.GOOGLE_CLIENT_ID) !== Boolean(value.GOOGLE_CLIENT_SECRET)) {
@@ -98,9 +110,9 @@ export function env(): Env {
   return cached;
 }
 
-/** Demo data is seeded on the embedded database, or on PostgreSQL when SEED_DEMO=1. */
+/** Demo mode (demo accounts, sample data, /dev/correos) only with SEED_DEMO=1, on either database. */
 export function isDemoMode(current: Env = env()) {
-  return !current.DATABASE_URL || current.SEED_DEMO;
+  return current.SEED_DEMO;
 }
 
 /** Two-factor is required for staff unless AUTH_STAFF_2FA=optional, which is the demo default. */

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import { inArray, lt, sql } from "drizzle-orm";
+import { getDb, type Database } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
 
 export interface RateRule {
@@ -13,6 +13,22 @@ export interface RateDecision {
   allowed: boolean;
   /** Seconds until the window resets (only when refused). */
   retryAfter: number | null;
+}
+
+export interface RateCheck {
+  key: string;
+  rule: RateRule;
+}
+
+/** Longer than every rule's window: rows older than this are dead and the purge job deletes them. */
+export const RATE_LIMIT_RETENTION_SECONDS = 24 * 60 * 60;
+
+const ALLOWED: RateDecision = { allowed: true, retryAfter: null };
+
+function decide(count: number, windowStart: Date, rule: RateRule, now: Date): RateDecision {
+  if (count <= rule.max) return ALLOWED;
+  const resetsAt = windowStart.getTime() + rule.window * 1000;
+  return { allowed: false, retryAfter: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
 }
 
 /**
@@ -38,19 +54,71 @@ export async function consumeRate(
     })
     .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
   if (!row) throw new Error("rate limit upsert returned nothing");
-  if (row.count <= rule.max) return { allowed: true, retryAfter: null };
-  const resetsAt = row.windowStart.getTime() + rule.window * 1000;
-  return { allowed: false, retryAfter: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
+  return decide(row.count, row.windowStart, rule, now);
 }
 
-/** Consumes every key (all are counted) and refuses when any of them is over its rule. */
+/**
+ * Counts one attempt on each key in order and stops at the first refusal, so a request refused on its IP key
+ * writes nothing for the account keys after it (list the IP key first).
+ */
 export async function consumeAll(
   db: Database,
-  checks: ReadonlyArray<{ key: string; rule: RateRule }>,
+  checks: readonly RateCheck[],
   now = new Date(),
 ): Promise<RateDecision> {
-  const decisions = await Promise.all(checks.map(({ key, rule }) => consumeRate(db, key, rule, now)));
-  const refused = decisions.filter((decision) => !decision.allowed);
-  if (refused.length === 0) return { allowed: true, retryAfter: null };
-  return { allowed: false, retryAfter: Math.max(...refused.map((decision) => decision.retryAfter ?? 1)) };
+  for (const { key, rule } of checks) {
+    const decision = await consumeRate(db, key, rule, now);
+    if (!decision.allowed) return decision;
+  }
+  return ALLOWED;
+}
+
+/**
+ * Whether any key has already used up its window, without counting this request: for limits that count only
+ * failures (sign-in), checked before the attempt; the failure is then recorded with `consumeAll`.
+ */
+export async function checkBlocked(
+  db: Database,
+  checks: readonly RateCheck[],
+  now = new Date(),
+): Promise<RateDecision> {
+  if (checks.length === 0) return ALLOWED;
+  const rows = await db
+    .select()
+    .from(rateLimits)
+    .where(
+      inArray(
+        rateLimits.key,
+        checks.map((check) => check.key),
+      ),
+    );
+  let refusal: RateDecision = ALLOWED;
+  for (const row of rows) {
+    const { rule } = checks.find((check) => check.key === row.key)!;
+    const live = row.windowStart.getTime() > now.getTime() - rule.window * 1000;
+    // count + 1: this request would be the next attempt.
+    const decision = live ? decide(row.count + 1, row.windowStart, rule, now) : ALLOWED;
+    if (!decision.allowed && (decision.retryAfter ?? 0) > (refusal.retryAfter ?? 0)) refusal = decision;
+  }
+  return refusal;
+}
+
+/** Forgets the attempts counted for these keys (e.g. an account+IP's failures after a successful sign-in). */
+export async function clearRates(db: Database, keys: readonly string[]): Promise<void> {
+  if (keys.length > 0) await db.delete(rateLimits).where(inArray(rateLimits.key, [...keys]));
+}
+
+/** Deletes windows that ended long ago; returns how many rows went. */
+export async function purgeExpiredRates(db: Database, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - RATE_LIMIT_RETENTION_SECONDS * 1000);
+  const deleted = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.windowStart, cutoff))
+    .returning({ key: rateLimits.key });
+  return deleted.length;
+}
+
+/** Counts one attempt on each key (IP key first) and tells whether the request must be refused. */
+export async function isRateLimited(checks: readonly RateCheck[]): Promise<boolean> {
+  return !(await consumeAll(await getDb(), checks)).allowed;
 }

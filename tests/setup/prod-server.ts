@@ -12,6 +12,8 @@ export interface ProdServer {
   stop(): Promise<void>;
 }
 
+export const TEST_AUTH_SECRET = "prod-server-tests-secret-0123456789abcdef";
+
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 
 /** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
@@ -38,6 +40,8 @@ export async function startProdServer(env: Record<string, string>, timeoutMs = 1
       LOG_LEVEL: "warn",
       HOST: "127.0.0.1",
       PORT: String(port),
+      // Outside demo mode the boot needs a shared secret; a test passes AUTH_SECRET: "" to see the refusal.
+      AUTH_SECRET: TEST_AUTH_SECRET,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -4,7 +4,7 @@ import { activeRoleNames } from "~/features/accounts/role-repository.server";
 import type { AuthTextKey } from "~/i18n/auth-messages";
 import { getAuth } from "~/lib/auth/auth.server";
 import { clientIp } from "~/lib/client-ip.server";
-import { consumeAll, type RateRule } from "~/lib/rate-limit.server";
+import { isRateLimited, type RateRule } from "~/lib/rate-limit.server";
 
 /** Rate limits of the account flows, per IP and per account (DESIGN §6). */
 export const authRateRules = {
@@ -37,10 +37,7 @@ async function errorCode(response: Response): Promise<string> {
   return typeof body.code === "string" ? body.code : "";
 }
 
-export async function limited(checks: ReadonlyArray<{ key: string; rule: RateRule }>) {
-  const decision = await consumeAll(await getDb(), checks);
-  return !decision.allowed;
-}
+export const limited = isRateLimited;
 
 const refused = (error: AuthTextKey, status = 400): AuthOutcome => ({ ok: false, error, status });
 

@@ -44,10 +44,8 @@ const wrappedPaths = [
 
 function authSecret(current: Env): string {
   if (current.AUTH_SECRET) return current.AUTH_SECRET;
-  if (current.DATA_DIR === "memory://" || current.DATABASE_URL) {
-    if (current.DATABASE_URL) logger.warn("AUTH_SECRET is not set: sessions end when the process restarts");
-    return randomBytes(32).toString("base64url");
-  }
+  // Only reached in demo mode: env.server.ts refuses to boot without AUTH_SECRET otherwise.
+  if (current.DATA_DIR === "memory://" || current.DATABASE_URL) return randomBytes(32).toString("base64url");
   // The embedded demo keeps a generated secret beside its data, so sessions survive restarts.
   const file = path.resolve(current.DATA_DIR, "auth-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();

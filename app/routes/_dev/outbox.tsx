@@ -4,7 +4,9 @@ import type { Route } from "./+types/outbox";
 import { getDb } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { formatClinicDateTime } from "~/domain/format";
+import { ADMIN_ROLES } from "~/domain/roles";
 import { env, isDemoMode } from "~/lib/env.server";
+import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Correos de demostración" },
@@ -12,12 +14,14 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 /**
- * The dev outbox (DESIGN §2): without SMTP_URL, e-mails are not sent but kept; in demo mode they can be read here.
- * With SMTP configured, or outside demo mode, this page does not exist.
+ * The dev outbox (DESIGN §2, decision 15): without SMTP_URL, e-mails are not sent but kept; in demo mode a
+ * signed-in admin can read them here (they hold password-reset links). With SMTP configured, or outside demo mode,
+ * this page does not exist.
  */
-export async function loader() {
+export async function loader(args: Route.LoaderArgs) {
   const current = env();
   if (current.SMTP_URL || !isDemoMode(current)) throw data(null, { status: 404 });
+  await requireRole(args, ADMIN_ROLES);
   const db = await getDb();
   const rows = await db
     .select({ id: outbox.id, payload: outbox.payload, status: outbox.status, createdAt: outbox.createdAt })

@@ -8,6 +8,7 @@ import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { closeDb } from "~/db/client.server";
 import { stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
+import { stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { appReady } from "~/lib/app-ready.server";
 import { lowPriorityModulePreloads } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
@@ -26,6 +27,7 @@ export async function startup() {
 /** Called by server.mjs on SIGTERM/SIGINT once the HTTP server stopped accepting requests. */
 export async function shutdown() {
   stopOutboxWorker();
+  stopRateLimitPurge();
   await closeDb();
 }
 

@@ -1,6 +1,7 @@
 import { seedDemoAccounts, seedDemoAppointments } from "~/db/demo-accounts.server";
 import { getDb } from "~/db/client.server";
 import { startOutboxWorker } from "~/features/outbox/outbox-worker.server";
+import { startRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { getAuth } from "./auth/auth.server";
 import { env, isDemoMode } from "./env.server";
 
@@ -16,7 +17,10 @@ export function appReady(): Promise<void> {
       await seedDemoAccounts(db, auth);
       await seedDemoAppointments(db, auth);
     }
-    if (current.NODE_ENV !== "test") startOutboxWorker();
+    if (current.NODE_ENV !== "test") {
+      startOutboxWorker();
+      startRateLimitPurge();
+    }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
     throw error;

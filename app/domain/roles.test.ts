@@ -26,6 +26,10 @@ describe("safeRedirectPath", () => {
       expect(safeRedirectPath(value)).toBe(value);
     },
   );
+  it("returns the normalised path, which starts with exactly one slash", () => {
+    expect(safeRedirectPath("/paciente/./citas/../perfil")).toBe("/paciente/perfil");
+    expect(safeRedirectPath("/../paciente")).toBe("/paciente");
+  });
   it.each([
     "//evil.example",
     "https://evil.example",
@@ -37,6 +41,18 @@ describe("safeRedirectPath", () => {
     "/\tevil",
     "/auth",
     "/auth/callback",
+    // Dot segments that normalise to a protocol-relative path (issue 7's open redirect).
+    "/.//evil.example",
+    "/..//evil.example",
+    "/%2e%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/%2e//evil.example",
+    "/a/..//evil.example",
+    "/./\\evil.example",
+    "/..\\evil.example",
+    "/%2e%2e/\\evil.example",
+    "/%5c%5cevil.example/..//x",
+    "/.//auth",
     "",
     null,
     undefined,

@@ -26,8 +26,9 @@ export function landingPathForRoles(activeRoles: readonly string[]): string {
 }
 
 /**
- * A `redirectTo` value we may follow: a same-origin absolute path. Protocol-relative (`//evil`), backslash
- * (`/\evil`), absolute URLs, control characters and our own auth pages are refused (null).
+ * A `redirectTo` value we may follow: a same-origin absolute path, returned normalised. Protocol-relative
+ * (`//evil`), backslash (`/\evil`), absolute URLs, control characters and our own auth pages are refused (null),
+ * also when they only appear after normalisation (`/..//evil`, `/%2e%2e//evil` parse to `//evil`).
  */
 export function safeRedirectPath(value: string | null | undefined): string | null {
   if (!value || value.length > 2048) return null;
@@ -36,8 +37,10 @@ export function safeRedirectPath(value: string | null | undefined): string | nul
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
   const parsed = new URL(value, "http://origin.invalid");
   if (parsed.origin !== "http://origin.invalid") return null;
-  if (parsed.pathname === "/auth" || parsed.pathname.startsWith("/auth/")) return null;
-  return `${parsed.pathname}${parsed.search}${parsed.hash}`;
+  const path = parsed.pathname;
+  if (!path.startsWith("/") || path.startsWith("//") || path.includes("\\")) return null;
+  if (path === "/auth" || path.startsWith("/auth/")) return null;
+  return `${path}${parsed.search}${parsed.hash}`;
 }
 
 /** The staff roles that must have two-factor authentication (unless AUTH_STAFF_2FA=optional). */

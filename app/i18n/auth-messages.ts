@@ -45,6 +45,8 @@ const en = {
   cancelled: "Authentication was cancelled",
   finalCheckFailed: "Final authentication check failed",
   oauthFailed: "OAuth authentication failed",
+  googleTwoFactorEnrolment:
+    "Staff accounts must set up two-factor authentication first: sign in with your password and enable it under Account security.",
   timeout: "Authentication timeout",
   rateLimited: "Too many attempts. Please wait a few minutes and try again.",
   deactivated: "Your account is deactivated. Please contact the clinic.",
@@ -108,6 +110,8 @@ const es: Record<AuthTextKey, string> = {
   cancelled: "Se canceló la autenticación",
   finalCheckFailed: "Falló la verificación final de la autenticación",
   oauthFailed: "Falló la autenticación con Google",
+  googleTwoFactorEnrolment:
+    "Las cuentas del equipo deben activar primero la verificación en dos pasos: inicia sesión con tu contraseña y actívala en Seguridad de la cuenta.",
   timeout: "Se agotó el tiempo de autenticación",
   rateLimited: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
   deactivated: "Tu cuenta está desactivada. Contacta a la clínica.",

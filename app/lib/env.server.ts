@@ -75,7 +75,8 @@ const productionChecks = envSchema.superRefine((value, ctx) => {
     ctx.addIssue({
       code: "custom",
       path: ["AUTH_SECRET"],
-      message: "obligatorio fuera del modo demostración (al menos 32 caracteres aleatorios, el mismo en cada instancia)",
+      message:
+        "obligatorio fuera del modo demostración (al menos 32 caracteres aleatorios, el mismo en cada instancia)",
     });
   }
   if (Boolean(value.GOOGLE_CLIENT_ID) !== Boolean(value.GOOGLE_CLIENT_SECRET)) {

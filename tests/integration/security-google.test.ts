@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accounts, users } from "~/db/schema";
-import { clientGet, randomIp, uniqueEmail } from "../setup/clients";
+import * as OTPAuth from "otpauth";
+import { accounts, rateLimits, sessions, users } from "~/db/schema";
+import { clientForm, clientGet, randomIp, uniqueEmail } from "../setup/clients";
 import { CookieJar } from "../setup/cookie-jar";
 import { startFakeOidc, type FakeOidc } from "../setup/fake-oidc.mjs";
 import { routeArgs } from "../setup/route-args";
@@ -14,17 +15,29 @@ const REDIRECT_URI = `${APP}/api/auth/callback/google`;
 
 /** App modules, imported once the Google variables are set (env() is cached; the logger reads it on import). */
 async function importApp() {
-  const [client, roles, testUsers, session, googleStart, betterAuthRoute, callback, continuePage] =
-    await Promise.all([
-      import("~/db/client.server"),
-      import("~/features/accounts/role-repository.server"),
-      import("../setup/users"),
-      import("~/lib/auth/session.server"),
-      import("~/routes/_auth/google-start"),
-      import("~/routes/api/auth"),
-      import("~/routes/_auth/oauth-callback"),
-      import("~/routes/_auth/continue"),
-    ]);
+  const [
+    client,
+    roles,
+    testUsers,
+    session,
+    googleStart,
+    betterAuthRoute,
+    callback,
+    continuePage,
+    authPage,
+    auth,
+  ] = await Promise.all([
+    import("~/db/client.server"),
+    import("~/features/accounts/role-repository.server"),
+    import("../setup/users"),
+    import("~/lib/auth/session.server"),
+    import("~/routes/_auth/google-start"),
+    import("~/routes/api/auth"),
+    import("~/routes/_auth/oauth-callback"),
+    import("~/routes/_auth/continue"),
+    import("~/routes/_auth/auth"),
+    import("~/lib/auth/auth.server"),
+  ]);
   return {
     getDb: client.getDb,
     closeDb: client.closeDb,
@@ -35,6 +48,9 @@ async function importApp() {
     betterAuthLoader: betterAuthRoute.loader,
     callbackLoader: callback.loader,
     continueLoader: continuePage.loader,
+    authLoader: authPage.loader,
+    authAction: authPage.action,
+    getAuth: auth.getAuth,
   };
 }
 
@@ -43,6 +59,7 @@ const googleVariables = [
   "GOOGLE_CLIENT_SECRET",
   "GOOGLE_DISCOVERY_URL",
   "PUBLIC_BASE_URL",
+  "AUTH_STAFF_2FA",
 ] as const;
 
 let oidc: FakeOidc;
@@ -60,6 +77,8 @@ beforeAll(async () => {
     GOOGLE_CLIENT_SECRET: "clinica-test-secret",
     GOOGLE_DISCOVERY_URL: oidc.discoveryUrl,
     PUBLIC_BASE_URL: APP,
+    // The production default: staff must use two-factor (patients here are unaffected).
+    AUTH_STAFF_2FA: "required",
   } satisfies Record<(typeof googleVariables)[number], string>);
   app = await importApp();
   await app.getDb();
@@ -278,5 +297,115 @@ describe("Google sign-in (popup flow)", () => {
     const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
     expect(page.body.message).toEqual({ type: "oauth_error", error: "access_denied" });
     expect(page.body.next).toBe("/auth?error=access_denied");
+  });
+});
+
+async function sessionCount(userId: string) {
+  const db = await app.getDb();
+  return (await db.select().from(sessions).where(eq(sessions.userId, userId))).length;
+}
+
+/** Turns TOTP on for the account for real (enrol + first code) and returns a code generator. */
+async function enrolTotp(user: { email: string; password: string; cookie: string }) {
+  const auth = await app.getAuth();
+  const headers = new Headers({ cookie: user.cookie });
+  const enrolled = await auth.api.enableTwoFactor({ body: { password: user.password }, headers });
+  const totp = OTPAuth.URI.parse(enrolled.totpURI) as OTPAuth.TOTP;
+  await auth.api.verifyTOTP({ body: { code: totp.generate() }, headers });
+  return totp;
+}
+
+describe("Google sign-in and two-factor (issue 7: no bypass of the second factor)", () => {
+  it("asks an account with two-factor for its code before any session exists", async () => {
+    const asesor = await app.createTestUser({ roles: ["asesor"], firstName: "Inés" });
+    const totp = await enrolTotp(asesor);
+    const sessionsBefore = await sessionCount(asesor.id);
+    const browser = newBrowser();
+    const { landing, callback } = await googleFlow(browser, { email: asesor.email, givenName: "Inés" });
+
+    // No usable session: only the pending challenge.
+    expect(`${landing.pathname}${landing.search}`).toBe("/auth/callback?popup=1&paso=2fa");
+    expect(browser.site.get("clinica.session_token")).toBeUndefined();
+    expect(browser.site.get("clinica.two_factor")).toBeTruthy();
+    // Even the session cookie the callback first set leads nowhere: its session row is gone.
+    const firstCookie = callback.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith("clinica.session_token=") && !/max-age=0/i.test(cookie));
+    if (firstCookie) {
+      expect(
+        await app.loadSessionUser(clientGet("/funnel", { cookie: firstCookie.split(";")[0]! })),
+      ).toBeNull();
+    }
+    expect(await sessionCount(asesor.id)).toBe(sessionsBefore);
+
+    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+    expect(page.body.message).toEqual({ type: "oauth_two_factor" });
+    expect(page.body.next).toBe("/auth?paso=2fa");
+    const authPage = await siteGet<{ twoFactorPending: boolean }>(
+      browser,
+      app.authLoader,
+      `${APP}/auth?paso=2fa`,
+    );
+    expect(authPage.body.twoFactorPending).toBe(true);
+
+    const codeStep = (code: string) =>
+      settle<{ error?: string }>(() =>
+        app.authAction(
+          routeArgs(
+            clientForm(
+              "/auth?paso=2fa",
+              { intent: "two-factor", code },
+              { ip: browser.ip, cookie: browser.site.header() },
+            ),
+          ),
+        ),
+      );
+    const wrong = await codeStep(totp.generate({ timestamp: Date.now() - 10 * 60_000 }));
+    expect(wrong.status).toBe(401);
+    expect(browser.site.get("clinica.session_token")).toBeUndefined();
+
+    const right = await codeStep(totp.generate());
+    browser.site.store(right.headers);
+    expect(right.status).toBe(302);
+    expect(right.location).toBe("/funnel");
+    expect((await app.loadSessionUser(clientGet("/funnel", { cookie: browser.site.header() })))?.id).toBe(
+      asesor.id,
+    );
+  });
+
+  it("refuses Google for staff who must use two-factor but have not enrolled", async () => {
+    const admin = await app.createTestUser({ roles: ["admin"] });
+    const sessionsBefore = await sessionCount(admin.id);
+    const browser = newBrowser();
+    const { landing } = await googleFlow(browser, { email: admin.email });
+    expect(landing.searchParams.get("error")).toBe("two_factor_enrolment_required");
+    expect(browser.site.get("clinica.session_token")).toBeUndefined();
+    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+    expect(page.body.message).toEqual({ type: "oauth_error", error: "two_factor_enrolment_required" });
+    expect(await sessionCount(admin.id)).toBe(sessionsBefore);
+  });
+
+  it("does not count a look-alike cookie as the pending challenge", async () => {
+    const db = await app.getDb();
+    const pendingKeys = async () =>
+      (await db.select({ key: rateLimits.key }).from(rateLimits))
+        .map((row) => row.key)
+        .filter((key) => key.startsWith("2fa:pending:"))
+        .sort();
+    const before = await pendingKeys();
+    const attempt = (cookie: string) =>
+      settle(() =>
+        app.authAction(
+          routeArgs(
+            clientForm("/auth", { intent: "two-factor", code: "123456" }, { ip: randomIp(), cookie }),
+          ),
+        ),
+      );
+    // Before: "x_two_factor=…" matched the limiter's substring search, so a forged cookie chose its own key.
+    const results: number[] = [];
+    for (let index = 0; index < 3; index++)
+      results.push((await attempt(`x_two_factor=forjada-${index}`)).status);
+    expect(results).toEqual([401, 401, 401]);
+    expect(await pendingKeys()).toEqual(before);
   });
 });

@@ -1,16 +1,32 @@
+import { createHash } from "node:crypto";
 import { getDb } from "~/db/client.server";
 import { landingPathForRoles, safeRedirectPath } from "~/domain/roles";
 import { activeRoleNames } from "~/features/accounts/role-repository.server";
 import type { AuthTextKey } from "~/i18n/auth-messages";
 import { getAuth } from "~/lib/auth/auth.server";
-import { clientIp } from "~/lib/client-ip.server";
-import { isRateLimited, type RateRule } from "~/lib/rate-limit.server";
+import { TWO_FACTOR_COOKIE } from "~/lib/auth/oauth-second-factor";
+import { authCookieValue } from "~/lib/auth/session.server";
+import { rateLimitIp } from "~/lib/client-ip.server";
+import {
+  checkBlocked,
+  clearRates,
+  consumeRate,
+  isRateLimited,
+  type RateCheck,
+  type RateRule,
+} from "~/lib/rate-limit.server";
 
-/** Rate limits of the account flows, per IP and per account (DESIGN §6). */
+/**
+ * Rate limits of the account flows, per IP and per account (DESIGN §6). Sized for a shared network (a clinic's
+ * reception desk, a family or a company behind one address): sign-in limits count only failures, and the account
+ * limit is keyed on account + IP so that nobody can lock another person out from elsewhere; a looser account-wide
+ * ceiling still stops a password spray from many addresses.
+ */
 export const authRateRules = {
-  signInPerIp: { window: 10 * 60, max: 20 },
-  signInPerAccount: { window: 10 * 60, max: 5 },
-  signUpPerIp: { window: 60 * 60, max: 5 },
+  signInFailuresPerIp: { window: 15 * 60, max: 50 },
+  signInFailuresPerAccountIp: { window: 15 * 60, max: 10 },
+  signInFailuresPerAccount: { window: 60 * 60, max: 100 },
+  signUpPerIp: { window: 60 * 60, max: 30 },
   resetPerIp: { window: 60 * 60, max: 10 },
   resetPerAccount: { window: 60 * 60, max: 3 },
   verificationPerIp: { window: 60 * 60, max: 10 },
@@ -45,19 +61,22 @@ async function landingFor(userId: string, redirectTo: string | undefined) {
   return safeRedirectPath(redirectTo) ?? landingPathForRoles(await activeRoleNames(await getDb(), userId));
 }
 
+function signInFailureChecks(request: Request, email: string): RateCheck[] {
+  const ip = rateLimitIp(request);
+  return [
+    { key: `signin-fail:ip:${ip}`, rule: authRateRules.signInFailuresPerIp },
+    { key: `signin-fail:account-ip:${email}|${ip}`, rule: authRateRules.signInFailuresPerAccountIp },
+    { key: `signin-fail:account:${email}`, rule: authRateRules.signInFailuresPerAccount },
+  ];
+}
+
 export async function signIn(
   request: Request,
   input: { email: string; password: string; redirectTo?: string },
 ): Promise<AuthOutcome> {
-  const ip = clientIp(request);
-  if (
-    await limited([
-      { key: `signin:ip:${ip}`, rule: authRateRules.signInPerIp },
-      { key: `signin:account:${input.email}`, rule: authRateRules.signInPerAccount },
-    ])
-  ) {
-    return refused("rateLimited", 429);
-  }
+  const db = await getDb();
+  const checks = signInFailureChecks(request, input.email);
+  if (!(await checkBlocked(db, checks)).allowed) return refused("rateLimited", 429);
   const auth = await getAuth();
   const response = await auth.api.signInEmail({
     body: { email: input.email, password: input.password, rememberMe: true },
@@ -66,12 +85,17 @@ export async function signIn(
   });
   if (!response.ok) {
     const code = await errorCode(response);
+    if (code === "INVALID_EMAIL_OR_PASSWORD") {
+      for (const { key, rule } of checks) await consumeRate(db, key, rule);
+      return refused("invalidCredentials", 401);
+    }
     if (code === "EMAIL_NOT_VERIFIED") return refused("emailNotConfirmed", 403);
-    if (code === "INVALID_EMAIL_OR_PASSWORD") return refused("invalidCredentials", 401);
     // The session hook refuses deactivated accounts after the password was checked.
     if (code === "FAILED_TO_CREATE_SESSION") return refused("deactivated", 403);
     return refused("signInFailed", response.status >= 500 ? 502 : 400);
   }
+  // The right password from this address forgets this address's failures on the account (not the others').
+  await clearRates(db, [checks[1]!.key]);
   const body = (await response.json()) as { twoFactorRedirect?: boolean; user?: { id: string } };
   const headers = forwardCookies(response);
   if (body.twoFactorRedirect) return { ok: true, headers, step: "two-factor" };
@@ -90,7 +114,7 @@ export async function signUp(
     redirectTo?: string;
   },
 ): Promise<AuthOutcome> {
-  if (await limited([{ key: `signup:ip:${clientIp(request)}`, rule: authRateRules.signUpPerIp }])) {
+  if (await limited([{ key: `signup:ip:${rateLimitIp(request)}`, rule: authRateRules.signUpPerIp }])) {
     return refused("rateLimited", 429);
   }
   const auth = await getAuth();
@@ -123,14 +147,16 @@ export async function verifySecondFactor(
   request: Request,
   input: { code: string; useBackupCode: boolean; redirectTo?: string },
 ): Promise<AuthOutcome> {
-  const cookie = request.headers.get("cookie") ?? "";
-  const pending = /two_factor=([^;]+)/.exec(cookie)?.[1] ?? "none";
-  if (
-    await limited([
-      { key: `2fa:ip:${clientIp(request)}`, rule: authRateRules.twoFactorPerIp },
-      { key: `2fa:pending:${pending.slice(0, 64)}`, rule: authRateRules.twoFactorPerAccount },
-    ])
-  ) {
+  // Keyed on the pending challenge itself (Better Auth's signed cookie), found by its exact name.
+  const pending = authCookieValue(request, TWO_FACTOR_COOKIE);
+  const checks: RateCheck[] = [{ key: `2fa:ip:${rateLimitIp(request)}`, rule: authRateRules.twoFactorPerIp }];
+  if (pending) {
+    // The challenge's identifier (before the signature), so signature variants share one budget.
+    const identifier = pending.slice(0, Math.max(0, pending.lastIndexOf(".")) || undefined);
+    const digest = createHash("sha256").update(identifier).digest("base64url");
+    checks.push({ key: `2fa:pending:${digest}`, rule: authRateRules.twoFactorPerAccount });
+  }
+  if (await limited(checks)) {
     return refused("rateLimited", 429);
   }
   const auth = await getAuth();
@@ -164,7 +190,7 @@ export async function requestPasswordReset(
 ): Promise<"sent" | "rate-limited"> {
   if (
     await limited([
-      { key: `reset:ip:${clientIp(request)}`, rule: authRateRules.resetPerIp },
+      { key: `reset:ip:${rateLimitIp(request)}`, rule: authRateRules.resetPerIp },
       { key: `reset:account:${email}`, rule: authRateRules.resetPerAccount },
     ])
   ) {
@@ -184,7 +210,7 @@ export async function resetPassword(
   token: string,
   newPassword: string,
 ): Promise<"done" | "invalid" | "rate-limited"> {
-  if (await limited([{ key: `reset:ip:${clientIp(request)}`, rule: authRateRules.resetPerIp }]))
+  if (await limited([{ key: `reset:ip:${rateLimitIp(request)}`, rule: authRateRules.resetPerIp }]))
     return "rate-limited";
   const auth = await getAuth();
   const response = await auth.api.resetPassword({
@@ -199,7 +225,7 @@ export async function resetPassword(
 export async function resendVerification(request: Request, email: string): Promise<"sent" | "rate-limited"> {
   if (
     await limited([
-      { key: `verify:ip:${clientIp(request)}`, rule: authRateRules.verificationPerIp },
+      { key: `verify:ip:${rateLimitIp(request)}`, rule: authRateRules.verificationPerIp },
       { key: `verify:account:${email}`, rule: authRateRules.verificationPerAccount },
     ])
   ) {

@@ -6,13 +6,17 @@ export const POPUP_CLOSED_POLL_MS = 1_000;
 export const POPUP_TIMEOUT_MS = 300_000;
 export const POPUP_WINDOW_NAME = "clinica-google-auth";
 
-export type OAuthPopupMessage = { type: "oauth_success" } | { type: "oauth_error"; error: string };
+/** `oauth_two_factor`: Google is done but the account has two-factor: the code step comes next, in the opener. */
+export type OAuthPopupMessage =
+  { type: "oauth_success" } | { type: "oauth_two_factor" } | { type: "oauth_error"; error: string };
 
-/** Only these two shapes are accepted from the popup; anything else is ignored. */
+/** Only these shapes are accepted from the popup; anything else is ignored. */
 export function parseOAuthPopupMessage(data: unknown): OAuthPopupMessage | null {
   if (typeof data !== "object" || data === null || Array.isArray(data)) return null;
   const record = data as Record<string, unknown>;
   if (record.type === "oauth_success" && Object.keys(record).length === 1) return { type: "oauth_success" };
+  if (record.type === "oauth_two_factor" && Object.keys(record).length === 1)
+    return { type: "oauth_two_factor" };
   if (record.type === "oauth_error" && typeof record.error === "string" && record.error.length <= 200) {
     return { type: "oauth_error", error: record.error };
   }

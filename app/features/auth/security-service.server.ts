@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { getAuth } from "~/lib/auth/auth.server";
-import { clientIp } from "~/lib/client-ip.server";
+import { rateLimitIp } from "~/lib/client-ip.server";
 import { authRateRules, forwardCookies, limited } from "./auth-service.server";
 
 export type SecurityOutcome =
@@ -37,7 +37,7 @@ async function refusal(response: Response): Promise<SecurityOutcome> {
 
 async function throttled(request: Request, userId: string) {
   return limited([
-    { key: `security:ip:${clientIp(request)}`, rule: authRateRules.twoFactorPerIp },
+    { key: `security:ip:${rateLimitIp(request)}`, rule: authRateRules.twoFactorPerIp },
     { key: `security:account:${userId}`, rule: authRateRules.twoFactorPerAccount },
   ]);
 }

@@ -8,19 +8,61 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import { eq } from "drizzle-orm";
 import { getDb, type Database } from "~/db/client.server";
 import { accounts, sessions, twoFactors, users, verifications } from "~/db/schema";
-import { grantRole } from "~/features/accounts/role-repository.server";
+import { activeRoleNames, grantRole } from "~/features/accounts/role-repository.server";
 import { passwordResetEmail, verificationEmail } from "~/features/email/email-templates";
 import { enqueue } from "~/features/outbox/outbox.server";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-ip.server";
-import { clinicFacts, env, isDemoMode, publicBaseUrl, type Env } from "~/lib/env.server";
+import {
+  clinicFacts,
+  env,
+  isDemoMode,
+  publicBaseUrl,
+  staffTwoFactorRequired,
+  type Env,
+} from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { consumeRate } from "~/lib/rate-limit.server";
+import { TWO_FACTOR_PENDING_SECONDS } from "./oauth-second-factor";
+import { oauthSecondFactor } from "./oauth-second-factor.server";
 import { createPasswordHasher } from "./password-hashing.server";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
 export const SESSION_COOKIE_PREFIX = "clinica";
+
+/**
+ * The cookies' name prefix: over https `__Host-` (Secure, Path=/, no Domain: the browser refuses the cookie from a
+ * subdomain or over http), otherwise the plain prefix for local http.
+ */
+export function authCookiePrefix(current: Env = env()): string {
+  return publicBaseUrl(current).startsWith("https://")
+    ? `__Host-${SESSION_COOKIE_PREFIX}`
+    : SESSION_COOKIE_PREFIX;
+}
+
+/** The full name of one of Better Auth's cookies (`session_token`, `two_factor`, …) as this server sets it. */
+export function authCookieName(name: string, current: Env = env()): string {
+  return `${authCookiePrefix(current)}.${name}`;
+}
+
+/**
+ * The only Better Auth endpoints reachable over HTTP: where the browser arrives from a link or the provider.
+ * Everything else (sign-in, sign-up, two-factor, password checks, sessions…) goes through our own actions, which
+ * validate, rate-limit per IP and per account and answer in Spanish; auth.api still reaches every endpoint.
+ */
+const HTTP_AUTH_PATHS = [
+  /^\/callback\/[\w-]+$/,
+  /^\/verify-email$/,
+  /^\/reset-password\/[^/]+$/,
+  /^\/error$/,
+];
+
+export function isPublicAuthPath(pathname: string): boolean {
+  if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return false;
+  const path = pathname.slice(AUTH_BASE_PATH.length);
+  return HTTP_AUTH_PATHS.some((pattern) => pattern.test(path));
+}
 
 /**
  * Better Auth endpoints our own route actions wrap (validation, DB rate limits per IP and per account, Spanish
@@ -40,6 +82,22 @@ const wrappedPaths = [
   "/update-user",
   "/change-email",
   "/delete-user",
+  "/two-factor/generate-backup-codes",
+  "/two-factor/get-totp-uri",
+  "/two-factor/send-otp",
+  "/two-factor/verify-otp",
+  "/verify-password",
+  "/sign-in/social",
+  "/link-social",
+  "/unlink-account",
+  "/get-access-token",
+  "/refresh-token",
+  "/update-session",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/list-sessions",
+  "/list-accounts",
 ];
 
 function authSecret(current: Env): string {
@@ -112,7 +170,9 @@ function createAuth(db: Database, current: Env) {
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: current.AUTH_EMAIL_VERIFICATION === "required",
-      autoSignInAfterVerification: true,
+      // A verification link only verifies: signing its opener in would let anyone log a victim's browser into
+      // the attacker's account by sending them a link (login CSRF).
+      autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: async ({ user, url, token }) => {
         await enqueue(db, {
@@ -154,10 +214,16 @@ function createAuth(db: Database, current: Env) {
       // Explicit: Better Auth relaxes these checks by itself when NODE_ENV=test; they must hold everywhere.
       disableOriginCheck: false,
       disableCSRFCheck: false,
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      useSecureCookies: baseURL.startsWith("https://"),
-      cookiePrefix: SESSION_COOKIE_PREFIX,
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
+      // The `__Host-` prefix comes from authCookiePrefix; Better Auth's own `__Secure-` would be added before it.
+      useSecureCookies: false,
+      cookiePrefix: authCookiePrefix(current),
+      defaultCookieAttributes: {
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure: baseURL.startsWith("https://"),
+      },
     },
     databaseHooks: {
       user: {
@@ -183,7 +249,15 @@ function createAuth(db: Database, current: Env) {
       log: (level, message, ...args) => logger[level]({ args }, `better-auth: ${message}`),
     },
     plugins: [
-      twoFactor({ issuer: clinic.shortName, backupCodeOptions: { amount: 10, length: 10 } }),
+      twoFactor({
+        issuer: clinic.shortName,
+        backupCodeOptions: { amount: 10, length: 10 },
+        twoFactorCookieMaxAge: TWO_FACTOR_PENDING_SECONDS,
+      }),
+      oauthSecondFactor({
+        staffMustUseTwoFactor: () => staffTwoFactorRequired(current),
+        rolesOf: (userId) => activeRoleNames(db, userId),
+      }),
       // Always registered (so its endpoints are typed); without GOOGLE_CLIENT_ID it has no provider and the
       // sign-in page shows no Google button.
       genericOAuth({

@@ -1,7 +1,11 @@
+import { parseCookies } from "better-auth/cookies";
+import { eq } from "drizzle-orm";
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
+import { sessions } from "~/db/schema";
+import { shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
 import { activeRoleNames } from "~/features/accounts/role-repository.server";
-import { getAuth, SESSION_COOKIE_PREFIX } from "./auth.server";
+import { authCookieName, getAuth } from "./auth.server";
 
 export interface SessionUser {
   id: string;
@@ -16,18 +20,32 @@ export interface SessionUser {
 /** The signed-in user of this request: "unknown" = not looked up yet, null = anonymous. Set by the root middleware. */
 export const sessionUserContext = createContext<SessionUser | null | "unknown">("unknown");
 
-function hasSessionCookie(request: Request): boolean {
-  return (request.headers.get("cookie") ?? "").includes(`${SESSION_COOKIE_PREFIX}.session_token=`);
+/** One of our auth cookies in this request, by its exact name (not a substring a look-alike cookie matches). */
+export function authCookieValue(request: Request, name: string): string | undefined {
+  return parseCookies(request.headers.get("cookie") ?? "").get(authCookieName(name));
 }
 
-/** Looks the session up in the database (anonymous requests cost nothing). */
-export async function loadSessionUser(request: Request): Promise<SessionUser | null> {
-  if (!hasSessionCookie(request)) return null;
+/**
+ * Looks the session up in the database (anonymous requests cost nothing). Staff sessions that were idle 30
+ * minutes or began 12 hours ago are revoked here, before any loader sees them (domain/session-policy.ts).
+ */
+export async function loadSessionUser(request: Request, now = new Date()): Promise<SessionUser | null> {
+  if (!authCookieValue(request, "session_token")) return null;
   const auth = await getAuth();
-  const session = await auth.api.getSession({ headers: request.headers });
-  if (!session) return null;
-  const { user } = session;
+  const found = await auth.api.getSession({ headers: request.headers });
+  if (!found) return null;
+  const { user, session } = found;
   if (user.deactivatedAt) return null;
+  const db = await getDb();
+  const roles = await activeRoleNames(db, user.id);
+  const lastActiveAt = session.updatedAt;
+  if (staffSessionVerdict({ createdAt: session.createdAt, lastActiveAt }, roles, now) !== "valid") {
+    await db.delete(sessions).where(eq(sessions.id, session.id));
+    return null;
+  }
+  if (shouldTouchActivity(lastActiveAt, now)) {
+    await db.update(sessions).set({ updatedAt: now }).where(eq(sessions.id, session.id));
+  }
   return {
     id: user.id,
     firstName: user.name,
@@ -35,7 +53,7 @@ export async function loadSessionUser(request: Request): Promise<SessionUser | n
     email: user.email,
     emailVerified: user.emailVerified,
     twoFactorEnabled: Boolean(user.twoFactorEnabled),
-    roles: await activeRoleNames(await getDb(), user.id),
+    roles,
   };
 }
 

@@ -12,7 +12,12 @@ import { authTexts, type AuthTextKey } from "~/i18n/auth-messages";
 import { resolveLocale } from "~/i18n/messages";
 import { useAppData } from "~/lib/app-data";
 import { googleSignInEnabled } from "~/lib/auth/auth.server";
-import { sessionUser } from "~/lib/auth/session.server";
+import {
+  OAUTH_ENROLMENT_REQUIRED_ERROR,
+  OAUTH_SECOND_FACTOR_STEP,
+  TWO_FACTOR_COOKIE,
+} from "~/lib/auth/oauth-second-factor";
+import { authCookieValue, sessionUser } from "~/lib/auth/session.server";
 import { landingPathForRoles } from "~/domain/roles";
 import { fieldErrors, type FieldErrors } from "~/lib/form-errors";
 import { readForm } from "~/lib/request.server";
@@ -44,7 +49,11 @@ export async function loader(args: Route.LoaderArgs) {
   // Already signed in: go where this person belongs.
   const user = await sessionUser(args);
   if (user) throw redirect(redirectTo ?? landingPathForRoles(user.roles));
-  return { googleEnabled: googleSignInEnabled(), redirectTo };
+  // After Google, an account with two-factor comes back here for its code (oauth-second-factor.server.ts).
+  const twoFactorPending =
+    url.searchParams.get(OAUTH_SECOND_FACTOR_STEP.param) === OAUTH_SECOND_FACTOR_STEP.value &&
+    Boolean(authCookieValue(args.request, TWO_FACTOR_COOKIE));
+  return { googleEnabled: googleSignInEnabled(), redirectTo, twoFactorPending };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -113,13 +122,16 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   const busy = submitting || googleBusy;
 
   const result = actionData?.intent === mode || actionData?.intent === "two-factor" ? actionData : undefined;
-  const twoFactorStep = mode === "signin" && result?.step === "two-factor";
+  const twoFactorStep =
+    mode === "signin" && (result?.step === "two-factor" || (!result && loaderData.twoFactorPending));
   // Back from the Google flow without a popup (/auth/callback → /auth?error=…).
   const redirectError = searchParams.get("error");
   const urlError: AuthTextKey | undefined = redirectError
     ? redirectError === "access_denied"
       ? "cancelled"
-      : "googleFailed"
+      : redirectError === OAUTH_ENROLMENT_REQUIRED_ERROR
+        ? "googleTwoFactorEnrolment"
+        : "googleFailed"
     : undefined;
   const error = clientError?.mode === mode ? clientError.error : (result?.error ?? urlError);
   const fields = result?.fields ?? {};
@@ -135,6 +147,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
     return query ? `?${query}` : "?";
   };
   const continueUrl = `/auth/continuar${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  const twoFactorUrl = `/auth?${OAUTH_SECOND_FACTOR_STEP.param}=${OAUTH_SECOND_FACTOR_STEP.value}${redirectTo ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   const googleStartUrl = `/auth/google${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
 
   return (
@@ -197,6 +210,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                     label={t.continueWithGoogle}
                     startUrl={googleStartUrl}
                     continueUrl={continueUrl}
+                    twoFactorUrl={twoFactorUrl}
                     disabled={submitting}
                     onBusyChange={setGoogleBusy}
                     onError={(googleError) => setClientError({ mode, error: googleError })}

@@ -3,7 +3,7 @@ import type { Route } from "./+types/google-start";
 import { safeRedirectPath } from "~/domain/roles";
 import { authRateRules, forwardCookies, limited } from "~/features/auth/auth-service.server";
 import { getAuth, GOOGLE_PROVIDER_ID, googleSignInEnabled } from "~/lib/auth/auth.server";
-import { clientIp } from "~/lib/client-ip.server";
+import { rateLimitIp } from "~/lib/client-ip.server";
 
 /**
  * GET /auth/google — opened in the 500×600 popup (or, without JavaScript, in the page): asks Better Auth for the
@@ -19,7 +19,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     ...(inPopup ? { popup: "1" } : {}),
     ...(redirectTo ? { redirectTo } : {}),
   })}`;
-  if (await limited([{ key: `oauth:ip:${clientIp(request)}`, rule: authRateRules.oauthStartPerIp }])) {
+  if (await limited([{ key: `oauth:ip:${rateLimitIp(request)}`, rule: authRateRules.oauthStartPerIp }])) {
     throw redirect(`${callback}&error=rate_limited`);
   }
   const auth = await getAuth();

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { AuthTextKey } from "~/i18n/auth-messages";
+import { OAUTH_ENROLMENT_REQUIRED_ERROR } from "~/lib/auth/oauth-second-factor";
 import {
   acceptPopupEvent,
   POPUP_CLOSED_POLL_MS,
@@ -8,10 +9,18 @@ import {
   popupFeatures,
 } from "../oauth-popup-protocol";
 
+function popupErrorText(error: string): AuthTextKey {
+  if (error === "access_denied") return "cancelled";
+  if (error === OAUTH_ENROLMENT_REQUIRED_ERROR) return "googleTwoFactorEnrolment";
+  return "oauthFailed";
+}
+
 interface GoogleButtonProps {
   label: string;
   startUrl: string;
   continueUrl: string;
+  /** Where the code step lives when the account has two-factor (the popup says so). */
+  twoFactorUrl: string;
   disabled: boolean;
   onBusyChange: (busy: boolean) => void;
   onError: (error: AuthTextKey) => void;
@@ -26,6 +35,7 @@ export function GoogleButton({
   label,
   startUrl,
   continueUrl,
+  twoFactorUrl,
   disabled,
   onBusyChange,
   onError,
@@ -50,7 +60,7 @@ export function GoogleButton({
     onBusyChange(true);
     let settled = false;
 
-    const settle = (outcome: "success" | AuthTextKey) => {
+    const settle = (outcome: "success" | "two-factor" | AuthTextKey) => {
       if (settled) return;
       settled = true;
       window.removeEventListener("message", onMessage);
@@ -58,8 +68,8 @@ export function GoogleButton({
       clearTimeout(timeout);
       cleanup.current = undefined;
       if (!popup.closed) popup.close();
-      if (outcome === "success") {
-        window.location.assign(continueUrl);
+      if (outcome === "success" || outcome === "two-factor") {
+        window.location.assign(outcome === "success" ? continueUrl : twoFactorUrl);
         return;
       }
       setBusy(false);
@@ -71,7 +81,8 @@ export function GoogleButton({
       const accepted = acceptPopupEvent(message, window.location.origin, popup);
       if (!accepted) return;
       if (accepted.type === "oauth_success") settle("success");
-      else settle(accepted.error === "access_denied" ? "cancelled" : "oauthFailed");
+      else if (accepted.type === "oauth_two_factor") settle("two-factor");
+      else settle(popupErrorText(accepted.error));
     };
 
     // A popup closed without a message: maybe the sign-in finished anyway; ask the server once.

@@ -10,13 +10,14 @@ import { httpRequest, projectRoot, startProdServer, type ProdServer } from "../s
 // security headers, same-origin redirects, body limits.
 
 const DEMO_EMAIL = "paciente@clinica.example";
+const DEMO_ADMIN = "admin@clinica.example";
 const DEMO_PASSWORD = "clinica-demo-2026";
 
 let dataDir = "";
 
 /**
  * The site over http, exposed directly: the only trusted proxy is another machine (TRUST_PROXY=10.255.255.1), so
- * whoever connects is the client. Demo accounts on the embedded database. Each test connects from its own loopback
+ * whoever connects is the client. Demo mode (SEED_DEMO=1) with its accounts on the embedded database. Each test connects from its own loopback
  * address (127.0.0.x), which is a distinct client IP for the rate limits.
  */
 let site: ProdServer;
@@ -69,7 +70,8 @@ const uniqueEmail = () => `servidor-${randomUUID()}@example.com`;
 const randomOctet = () => String(1 + Math.floor(Math.random() * 250));
 const forgedIp = () => `${randomOctet()}.${randomOctet()}.${randomOctet()}.${randomOctet()}`;
 const wrongSignIn = () => ({ intent: "signin", email: uniqueEmail(), password: "clave-incorrecta-1" });
-const TWENTY_REFUSED_THEN_LIMITED = [...Array.from({ length: 20 }, () => 401), 429];
+// 50 failed sign-ins per address in 15 minutes (a shared network may sign in many times; only failures count).
+const FIFTY_REFUSED_THEN_LIMITED = [...Array.from({ length: 50 }, () => 401), 429];
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security", () => {
   beforeAll(async () => {
@@ -78,7 +80,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
     }
     dataDir = mkdtempSync(path.join(tmpdir(), "clinica-security-"));
     const started = await Promise.allSettled([
-      startProdServer({ DATA_DIR: dataDir, TRUST_PROXY: "10.255.255.1" }),
+      startProdServer({ DATA_DIR: dataDir, TRUST_PROXY: "10.255.255.1", SEED_DEMO: "1" }),
       startProdServer({ DATA_DIR: "memory://", PUBLIC_BASE_URL: "https://clinica.test" }),
     ]);
     // Keep whatever started, so afterAll stops it even when the other one failed.
@@ -99,7 +101,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
   describe("client IP", () => {
     it("exposed directly, forged X-Forwarded-For, x-clinica-client-ip and X-Real-IP do not reset the per-IP limit", async () => {
       const responses = [];
-      for (let attempt = 1; attempt <= 21; attempt++) {
+      for (let attempt = 1; attempt <= 51; attempt++) {
         responses.push(
           await siteAuthPost("127.0.0.10", wrongSignIn(), {
             "x-forwarded-for": forgedIp(),
@@ -108,7 +110,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
           }),
         );
       }
-      expect(responses.map((response) => response.status)).toEqual(TWENTY_REFUSED_THEN_LIMITED);
+      expect(responses.map((response) => response.status)).toEqual(FIFTY_REFUSED_THEN_LIMITED);
       expect(responses.at(-1)?.body).toContain(
         "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
       );
@@ -119,21 +121,31 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
     it("behind the proxy, forged entries before the proxy's own do not reset the per-IP limit", async () => {
       // The proxy appends the real client (198.51.100.77); whatever the client put before it is forged.
       const statuses: number[] = [];
-      for (let attempt = 1; attempt <= 21; attempt++) {
+      for (let attempt = 1; attempt <= 51; attempt++) {
         const response = await tlsAuthPost(`${forgedIp()}, ${forgedIp()}, 198.51.100.77`, wrongSignIn(), {
           "x-clinica-client-ip": forgedIp(),
         });
         statuses.push(response.status);
       }
-      expect(statuses).toEqual(TWENTY_REFUSED_THEN_LIMITED);
+      expect(statuses).toEqual(FIFTY_REFUSED_THEN_LIMITED);
       // Another real client behind the same proxy is not affected.
       expect((await tlsAuthPost("198.51.100.78", wrongSignIn())).status).toBe(401);
     });
   });
 
-  describe("session cookie and headers", () => {
-    let cookie = "";
+  /** Signs the demo patient in from `from` and returns its Cookie header value. */
+  async function demoPatientCookie(from: string) {
+    const response = await siteAuthPost(from, {
+      intent: "signin",
+      email: DEMO_EMAIL,
+      password: DEMO_PASSWORD,
+    });
+    const session = sessionCookie(response.cookies);
+    if (response.status !== 302 || !session) throw new Error(`demo sign-in failed: ${response.status}`);
+    return `${session.name}=${session.value}`;
+  }
 
+  describe("session cookie and headers", () => {
     it("over http: clinica.session_token is HttpOnly, SameSite=Lax, Path=/ and not Secure", async () => {
       const response = await siteAuthPost("127.0.0.12", {
         intent: "signin",
@@ -150,7 +162,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(session!.attributes.get("path")).toBe("/");
       expect(session!.attributes.has("secure")).toBe(false);
       expect(session!.attributes.has("domain")).toBe(false);
-      cookie = `${session!.name}=${session!.value}`;
+      const cookie = `${session!.name}=${session!.value}`;
 
       // Signed-in pages are never stored by caches; anonymous visitors are sent to sign in.
       const page = await httpRequest(site.port, "/paciente", { headers: { cookie } });
@@ -184,7 +196,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(nonces[0]).not.toBe(nonces[1]);
     });
 
-    it("over https (behind the proxy): __Secure-clinica.session_token with Secure, HttpOnly, SameSite=Lax; HSTS", async () => {
+    it("over https (behind the proxy): __Host-clinica.session_token with Secure, HttpOnly, SameSite=Lax, no Domain; HSTS", async () => {
       const client = "198.51.100.20";
       const email = uniqueEmail();
       const password = "clave-segura-2026";
@@ -196,15 +208,16 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         password,
       });
       expect(signUp.status).toBe(302);
-      expect(sessionCookie(signUp.cookies, "__Secure-clinica.session_token")).toBeDefined();
+      expect(sessionCookie(signUp.cookies, "__Host-clinica.session_token")).toBeDefined();
 
       const signIn = await tlsAuthPost(client, { intent: "signin", email, password });
       expect(signIn.status).toBe(302);
       expect(signIn.headers.location).toBe("/paciente");
       expect(sessionCookie(signIn.cookies)).toBeUndefined();
-      const session = sessionCookie(signIn.cookies, "__Secure-clinica.session_token");
+      const session = sessionCookie(signIn.cookies, "__Host-clinica.session_token");
       expect(session).toBeDefined();
       expect(session!.attributes.has("secure")).toBe(true);
+      expect(session!.attributes.has("domain")).toBe(false);
       expect(session!.attributes.has("httponly")).toBe(true);
       expect(session!.attributes.get("samesite")?.toLowerCase()).toBe("lax");
       expect(session!.attributes.get("path")).toBe("/");
@@ -213,6 +226,9 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         (header) => !parseSetCookie(header).attributes.has("secure"),
       );
       expect(insecure).toEqual([]);
+      // …and carries the __Host- prefix (Secure, Path=/, no Domain: not settable from a subdomain or over http).
+      const names = [...signUp.cookies, ...signIn.cookies].map((header) => parseSetCookie(header).name);
+      expect(names.filter((name) => !name.startsWith("__Host-clinica."))).toEqual([]);
 
       const headers = { ...TLS_HEADERS, "x-forwarded-for": client };
       const home = await httpRequest(tls.port, "/", { headers });
@@ -229,9 +245,17 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(page.headers["strict-transport-security"]).toBeDefined();
     });
 
-    it("GET /auth?redirectTo=<another site> while signed in goes to /paciente", async () => {
-      expect(cookie).not.toBe("");
-      const targets = ["https://evil.example", "//evil.example", "/\\evil.example"];
+    it("GET /auth?redirectTo=<another site> and /auth/continuar?redirectTo=… while signed in go to /paciente", async () => {
+      const cookie = await demoPatientCookie("127.0.0.18");
+      // The last three normalise to //evil.example (a protocol-relative redirect) in a URL parser.
+      const targets = [
+        "https://evil.example",
+        "//evil.example",
+        "/\\evil.example",
+        "/.//evil.example",
+        "/..//evil.example",
+        "/%2e%2e//evil.example",
+      ];
       const landings: string[] = [];
       for (const target of targets) {
         const response = await httpRequest(site.port, `/auth?redirectTo=${encodeURIComponent(target)}`, {
@@ -240,6 +264,16 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         landings.push(`${target} → ${response.status} ${response.headers.location}`);
       }
       expect(landings).toEqual(targets.map((target) => `${target} → 302 /paciente`));
+      const continued: string[] = [];
+      for (const target of targets) {
+        const response = await httpRequest(
+          site.port,
+          `/auth/continuar?redirectTo=${encodeURIComponent(target)}`,
+          { headers: { cookie } },
+        );
+        continued.push(`${target} → ${response.status} ${response.headers.location}`);
+      }
+      expect(continued).toEqual(targets.map((target) => `${target} → 302 /paciente`));
       const local = await httpRequest(
         site.port,
         `/auth?redirectTo=${encodeURIComponent("/paciente/citas")}`,
@@ -269,6 +303,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         ["//evil.example", "/paciente"],
         ["https://evil.example", "/paciente"],
         ["/\\evil.example", "/paciente"],
+        ["/..//evil.example", "/paciente"],
+        ["/%2e%2e//evil.example", "/paciente"],
         ["/paciente/citas?x=1", "/paciente/citas?x=1"],
       ];
       const landings: string[] = [];
@@ -280,6 +316,95 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(landings).toEqual(
         cases.map(([redirectTo, expected]) => `${redirectTo} → 302 ${expected} signed in`),
       );
+    });
+  });
+
+  async function adminCookie() {
+    const response = await siteAuthPost("127.0.0.19", {
+      intent: "signin",
+      email: DEMO_ADMIN,
+      password: DEMO_PASSWORD,
+    });
+    const session = sessionCookie(response.cookies);
+    if (response.status !== 302 || !session) throw new Error(`admin sign-in failed: ${response.status}`);
+    return `${session.name}=${session.value}`;
+  }
+
+  describe("/dev/correos (demo mode): only for a signed-in admin", () => {
+    it("sends visitors to sign in, refuses a patient, shows the kept mails to an admin", async () => {
+      const anonymous = await httpRequest(site.port, "/dev/correos");
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.location).toBe("/auth?redirectTo=%2Fdev%2Fcorreos");
+      const patient = await httpRequest(site.port, "/dev/correos", {
+        headers: { cookie: await demoPatientCookie("127.0.0.20") },
+      });
+      expect(patient.status).toBe(403);
+      expect(patient.body).not.toContain("/api/auth/");
+      const admin = await httpRequest(site.port, "/dev/correos", {
+        headers: { cookie: await adminCookie() },
+      });
+      expect(admin.status).toBe(200);
+      expect(admin.body).toContain("Correos de demostración");
+    });
+
+    it("does not exist outside demo mode, even for an admin", async () => {
+      // The https server runs without SEED_DEMO: no demo admin exists there, and the page answers 404 to anyone.
+      const page = await httpRequest(tls.port, "/dev/correos", {
+        headers: { ...TLS_HEADERS, "x-forwarded-for": "198.51.100.30" },
+      });
+      expect(page.status).toBe(404);
+      const demoAdmin = await tlsAuthPost("198.51.100.30", {
+        intent: "signin",
+        email: DEMO_ADMIN,
+        password: DEMO_PASSWORD,
+      });
+      expect(demoAdmin.status).toBe(401);
+    });
+  });
+
+  describe("e-mail verification links (login CSRF)", () => {
+    it("verify the address without signing anyone in or replacing the current session", async () => {
+      // An attacker signs up and sends the victim the verification link of the attacker's own account.
+      const attackerEmail = uniqueEmail();
+      const signUp = await siteAuthPost("127.0.0.21", {
+        intent: "signup",
+        firstName: "Atacante",
+        lastName: "Prueba",
+        email: attackerEmail,
+        password: "clave-segura-2026",
+      });
+      expect(signUp.status).toBe(302);
+      const mails = await httpRequest(site.port, "/dev/correos", {
+        headers: { cookie: await adminCookie() },
+      });
+      const link = new RegExp(
+        `para <span[^>]*>${attackerEmail.replace(/[.+]/g, "\\$&")}</span>[\\s\\S]*?(https?://[^\\s"<]+/api/auth/verify-email\\?[^\\s"<]+)`,
+      ).exec(mails.body)?.[1];
+      expect(link).toBeDefined();
+      const target = new URL(link!.replaceAll("&amp;", "&"));
+
+      // The victim, signed in as the demo patient, opens it.
+      const victim = await demoPatientCookie("127.0.0.22");
+      const opened = await httpRequest(site.port, `${target.pathname}${target.search}`, {
+        headers: { cookie: victim },
+        from: "127.0.0.22",
+      });
+      expect(opened.status).toBe(302);
+      expect(opened.cookies.filter((cookie) => cookie.startsWith("clinica.session_token="))).toEqual([]);
+      const state = await httpRequest(site.port, "/auth/estado", {
+        headers: { cookie: victim, accept: "application/json" },
+      });
+      expect(JSON.parse(state.body)).toMatchObject({ signedIn: true });
+      const page = await httpRequest(site.port, "/paciente", { headers: { cookie: victim } });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("Catalina");
+      expect(page.body).not.toContain("Atacante");
+
+      // Opened without a session it verifies and still signs nobody in.
+      const fresh = await httpRequest(site.port, `${target.pathname}${target.search}`, {
+        from: "127.0.0.23",
+      });
+      expect(fresh.cookies.filter((cookie) => cookie.startsWith("clinica.session_token="))).toEqual([]);
     });
   });
 
@@ -313,8 +438,10 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       });
       expect(response.status).toBe(200);
 
-      // The demo outbox page (no SMTP in demo mode) shows the mail as it would be sent.
-      const outbox = await httpRequest(site.port, "/dev/correos");
+      // The demo outbox page (no SMTP in demo mode) shows the mail as it would be sent, to an admin.
+      const outbox = await httpRequest(site.port, "/dev/correos", {
+        headers: { cookie: await adminCookie() },
+      });
       expect(outbox.status).toBe(200);
       const links = [
         ...outbox.body.matchAll(/https?:\/\/[^\s"<]+\/api\/auth\/reset-password\/[^\s"<?]+/g),

@@ -1,13 +1,15 @@
 import { and, count, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { outbox, sessions, users } from "~/db/schema";
+import { outbox, rateLimits, sessions, users } from "~/db/schema";
+import { purgeRateLimitsOnce } from "~/jobs/rate-limit-purge.server";
 import { loadSessionUser } from "~/lib/auth/session.server";
 import { action as securityAction } from "~/routes/_account/security";
 import { action as signInPageAction } from "~/routes/_auth/auth";
 import { action as forgotPasswordAction } from "~/routes/_auth/forgot-password";
 import { action as resetPasswordAction, loader as resetPasswordLoader } from "~/routes/_auth/reset-password";
 import { loader as betterAuthLoader } from "~/routes/api/auth";
+import { loader as funnelLoader } from "~/routes/_staff/funnel";
 import { clientForm, clientGet, randomIp } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { cookiePairs, settle } from "../setup/route-results";
@@ -190,5 +192,81 @@ describe("deactivated accounts", () => {
     expect(await sessionCount(user.id)).toBe(before);
 
     expect(await signedIn(user.cookie)).toBeNull();
+  });
+});
+
+describe("staff session lifetime (30 minutes idle, 12 hours absolute)", () => {
+  async function ageSession(cookie: string, change: { createdMinutesAgo?: number; idleMinutes: number }) {
+    const db = await getDb();
+    const token = decodeURIComponent(cookie.split("=")[1]!).split(".")[0]!;
+    const now = Date.now();
+    await db
+      .update(sessions)
+      .set({
+        updatedAt: new Date(now - change.idleMinutes * 60_000),
+        ...(change.createdMinutesAgo === undefined
+          ? {}
+          : { createdAt: new Date(now - change.createdMinutesAgo * 60_000) }),
+      })
+      .where(eq(sessions.token, token));
+    return token;
+  }
+
+  async function funnel(cookie: string) {
+    return settle(() => funnelLoader(routeArgs(requestAs(cookie, "/funnel"))));
+  }
+
+  it("ends an asesor's session after 30 idle minutes and deletes it", async () => {
+    const asesor = await createTestUser({ roles: ["asesor"] });
+    await ageSession(asesor.cookie, { idleMinutes: 29 });
+    expect((await funnel(asesor.cookie)).status).toBe(200);
+    const token = await ageSession(asesor.cookie, { idleMinutes: 31 });
+    const idle = await funnel(asesor.cookie);
+    expect(idle.status).toBe(302);
+    expect(idle.location).toBe("/auth?redirectTo=%2Ffunnel");
+    const db = await getDb();
+    expect(await db.select().from(sessions).where(eq(sessions.token, token))).toEqual([]);
+  });
+
+  it("records activity, so a staff member who keeps working stays signed in", async () => {
+    const admin = await createTestUser({ roles: ["admin"] });
+    await ageSession(admin.cookie, { idleMinutes: 25 });
+    expect((await signedIn(admin.cookie))?.id).toBe(admin.id);
+    // 25 + 10 minutes since the last write, but only 10 since the request above.
+    const db = await getDb();
+    const token = decodeURIComponent(admin.cookie.split("=")[1]!).split(".")[0]!;
+    const [row] = await db.select().from(sessions).where(eq(sessions.token, token));
+    expect(Date.now() - row!.updatedAt.getTime()).toBeLessThan(60_000);
+  });
+
+  it("ends a staff session 12 hours after sign-in however active", async () => {
+    const asesor = await createTestUser({ roles: ["asesor"] });
+    await ageSession(asesor.cookie, { createdMinutesAgo: 12 * 60 - 5, idleMinutes: 1 });
+    expect((await funnel(asesor.cookie)).status).toBe(200);
+    await ageSession(asesor.cookie, { createdMinutesAgo: 12 * 60 + 1, idleMinutes: 1 });
+    expect((await funnel(asesor.cookie)).status).toBe(302);
+    expect(await signedIn(asesor.cookie)).toBeNull();
+  });
+
+  it("leaves a patient's session alone after 31 idle minutes", async () => {
+    const patient = await createTestUser();
+    await ageSession(patient.cookie, { idleMinutes: 31 });
+    expect((await signedIn(patient.cookie))?.id).toBe(patient.id);
+  });
+});
+
+describe("rate-limit housekeeping", () => {
+  it("purges windows that ended long ago and keeps live ones", async () => {
+    const db = await getDb();
+    const old = `purga:vieja:${randomIp()}`;
+    const live = `purga:viva:${randomIp()}`;
+    await db.insert(rateLimits).values([
+      { key: old, count: 3, windowStart: new Date(Date.now() - 25 * 60 * 60_000) },
+      { key: live, count: 3, windowStart: new Date(Date.now() - 50 * 60_000) },
+    ]);
+    expect(await purgeRateLimitsOnce()).toBeGreaterThanOrEqual(1);
+    const left = (await db.select({ key: rateLimits.key }).from(rateLimits)).map((row) => row.key);
+    expect(left).toContain(live);
+    expect(left).not.toContain(old);
   });
 });

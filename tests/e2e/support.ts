@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
 /**
  * Resolves once React has hydrated the whole server-rendered document: every element React rendered carries
@@ -114,17 +114,33 @@ export async function signOutFromHeader(page: Page) {
 
 /**
  * The text of the newest demo e-mail (/dev/correos, newest first) to `to` whose text matches `about`, and the
- * first link in it. Polls: the mail is written by the outbox right after the request.
+ * first link in it. /dev/correos is for a signed-in admin only (demo mode), so it is read in a separate browser
+ * context signed in as the demo admin; `page` keeps its own session. Polls: the outbox writes the mail right after
+ * the request.
  */
 export async function newestMail(page: Page, to: string, about: RegExp) {
-  let text = "";
-  await expect(async () => {
-    await page.goto("/dev/correos");
-    const mails = page.getByTestId("dev-mail").filter({ hasText: to }).filter({ hasText: about });
-    text = await mails.first().innerText({ timeout: 1_000 });
-  }, `an e-mail to ${to} matching ${about} in /dev/correos`).toPass({ timeout: 10_000 });
-  const link = /https?:\/\/\S+/.exec(text)?.[0];
-  return { text, link };
+  const browser = page.context().browser();
+  if (!browser) throw new Error("newestMail needs a page of a launched browser");
+  const admin = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const signIn = await admin.request.post("/auth", {
+      form: { intent: "signin", email: "admin@clinica.example", password: DEMO_PASSWORD },
+      headers: { "x-forwarded-for": randomClientIp() },
+      maxRedirects: 0,
+    });
+    expect(signIn.status(), "the demo admin signs in to read /dev/correos").toBe(302);
+    const mailbox = await admin.newPage();
+    let text = "";
+    await expect(async () => {
+      await mailbox.goto("/dev/correos");
+      const mails = mailbox.getByTestId("dev-mail").filter({ hasText: to }).filter({ hasText: about });
+      text = await mails.first().innerText({ timeout: 1_000 });
+    }, `an e-mail to ${to} matching ${about} in /dev/correos`).toPass({ timeout: 10_000 });
+    const link = /https?:\/\/\S+/.exec(text)?.[0];
+    return { text, link };
+  } finally {
+    await admin.close();
+  }
 }
 
 const randomOctet = () => 1 + Math.floor(Math.random() * 254);

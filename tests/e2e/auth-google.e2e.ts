@@ -1,5 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createAccount, newAccount, openPage, uniqueEmail, useOwnClientIp } from "./support";
+import * as OTPAuth from "otpauth";
+import {
+  createAccount,
+  newAccount,
+  newestMail,
+  openPage,
+  signOutFromHeader,
+  uniqueEmail,
+  useOwnClientIp,
+} from "./support";
 
 // "Continuar con Google" through the popup (spec 000 §4 "Google popup flow", §8, §9), against the local OpenID
 // provider started by playwright.config.ts (tests/setup/fake-oidc.mjs) in Google's place.
@@ -168,4 +177,44 @@ test("Google: a blocked popup → 'La ventana emergente fue bloqueada…'", asyn
   );
   await expect(page).toHaveURL((url) => url.pathname === "/auth");
   expect(popups).toBe(0);
+});
+
+test("Google to an account with two-step verification: the popup closes and the opener asks for the code first", async ({
+  page,
+  context,
+}) => {
+  // A patient with a verified e-mail (Google links only to verified accounts) and two-step verification on.
+  const account = await createAccount(context.request, newAccount("google-2fa"));
+  const mail = await newestMail(page, account.email, /Confirma tu correo/);
+  await page.goto(mail.link!);
+  await openPage(page, "/cuenta/seguridad");
+  await page.getByLabel("Confirma con tu contraseña").fill(account.password);
+  await page.getByRole("button", { name: "Activar verificación en dos pasos" }).click();
+  const secret = (await page.getByTestId("totp-secret").innerText()).trim();
+  const generator = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  await page.getByLabel("Código de 6 dígitos de tu aplicación").fill(generator.generate());
+  await page.getByRole("button", { name: "Activar verificación en dos pasos" }).click();
+  await expect(page.getByRole("status")).toContainText("La verificación en dos pasos quedó activada.");
+  await signOutFromHeader(page);
+
+  await openPage(page, "/auth");
+  const popup = await openGooglePopup(page);
+  await fillProvider(popup, {
+    email: account.email,
+    firstName: account.firstName,
+    lastName: account.lastName,
+  });
+  await popup.getByRole("button", { name: "Continuar" }).click();
+
+  // No session yet: the code step of /auth, not the patient area.
+  await expect(page).toHaveURL((url) => url.pathname === "/auth" && url.searchParams.get("paso") === "2fa");
+  await expectPopupClosed(popup);
+  await expect(page.getByRole("heading", { level: 1, name: "Verificación en dos pasos" })).toBeVisible();
+  const stillOut = await page.request.get("/auth/estado", { headers: { accept: "application/json" } });
+  expect(await stillOut.json()).toEqual({ signedIn: false });
+
+  await page.getByLabel("Código de verificación").fill(generator.generate());
+  await page.getByRole("button", { name: "Verificar", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/paciente");
+  await expect(page.getByTestId("header-user-name")).toHaveText(account.firstName);
 });

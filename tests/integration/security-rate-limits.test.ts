@@ -1,7 +1,7 @@
-import { and, count, eq, like } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { outbox, rateLimits, sessions, users } from "~/db/schema";
+import { outbox, rateLimits, users } from "~/db/schema";
 import { authTexts } from "~/i18n/auth-messages";
 import { action as signInPageAction } from "~/routes/_auth/auth";
 import { action as forgotPasswordAction } from "~/routes/_auth/forgot-password";
@@ -38,12 +38,6 @@ function signUp(email: string, ip: string) {
 
 function sessionCookieOf(headers: Headers) {
   return headers.getSetCookie().find((cookie) => cookie.startsWith("clinica.session_token="));
-}
-
-async function sessionCount(userId: string) {
-  const db = await getDb();
-  const [row] = await db.select({ value: count() }).from(sessions).where(eq(sessions.userId, userId));
-  return row?.value ?? 0;
 }
 
 beforeAll(async () => {

@@ -73,6 +73,29 @@ const wrongSignIn = () => ({ intent: "signin", email: uniqueEmail(), password: "
 // 50 failed sign-ins per address in 15 minutes (a shared network may sign in many times; only failures count).
 const FIFTY_REFUSED_THEN_LIMITED = [...Array.from({ length: 50 }, () => 401), 429];
 
+/** Signs the demo patient in from `from` and returns its Cookie header value. */
+async function demoPatientCookie(from: string) {
+  const response = await siteAuthPost(from, {
+    intent: "signin",
+    email: DEMO_EMAIL,
+    password: DEMO_PASSWORD,
+  });
+  const session = sessionCookie(response.cookies);
+  if (response.status !== 302 || !session) throw new Error(`demo sign-in failed: ${response.status}`);
+  return `${session.name}=${session.value}`;
+}
+
+async function adminCookie() {
+  const response = await siteAuthPost("127.0.0.19", {
+    intent: "signin",
+    email: DEMO_ADMIN,
+    password: DEMO_PASSWORD,
+  });
+  const session = sessionCookie(response.cookies);
+  if (response.status !== 302 || !session) throw new Error(`admin sign-in failed: ${response.status}`);
+  return `${session.name}=${session.value}`;
+}
+
 describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security", () => {
   beforeAll(async () => {
     if (!existsSync(path.join(projectRoot, "build/server/index.js"))) {
@@ -132,18 +155,6 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect((await tlsAuthPost("198.51.100.78", wrongSignIn())).status).toBe(401);
     });
   });
-
-  /** Signs the demo patient in from `from` and returns its Cookie header value. */
-  async function demoPatientCookie(from: string) {
-    const response = await siteAuthPost(from, {
-      intent: "signin",
-      email: DEMO_EMAIL,
-      password: DEMO_PASSWORD,
-    });
-    const session = sessionCookie(response.cookies);
-    if (response.status !== 302 || !session) throw new Error(`demo sign-in failed: ${response.status}`);
-    return `${session.name}=${session.value}`;
-  }
 
   describe("session cookie and headers", () => {
     it("over http: clinica.session_token is HttpOnly, SameSite=Lax, Path=/ and not Secure", async () => {
@@ -318,17 +329,6 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       );
     });
   });
-
-  async function adminCookie() {
-    const response = await siteAuthPost("127.0.0.19", {
-      intent: "signin",
-      email: DEMO_ADMIN,
-      password: DEMO_PASSWORD,
-    });
-    const session = sessionCookie(response.cookies);
-    if (response.status !== 302 || !session) throw new Error(`admin sign-in failed: ${response.status}`);
-    return `${session.name}=${session.value}`;
-  }
 
   describe("/dev/correos (demo mode): only for a signed-in admin", () => {
     it("sends visitors to sign in, refuses a patient, shows the kept mails to an admin", async () => {

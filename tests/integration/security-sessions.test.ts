@@ -195,27 +195,27 @@ describe("deactivated accounts", () => {
   });
 });
 
+async function ageSession(cookie: string, change: { createdMinutesAgo?: number; idleMinutes: number }) {
+  const db = await getDb();
+  const token = decodeURIComponent(cookie.split("=")[1]!).split(".")[0]!;
+  const now = Date.now();
+  await db
+    .update(sessions)
+    .set({
+      updatedAt: new Date(now - change.idleMinutes * 60_000),
+      ...(change.createdMinutesAgo === undefined
+        ? {}
+        : { createdAt: new Date(now - change.createdMinutesAgo * 60_000) }),
+    })
+    .where(eq(sessions.token, token));
+  return token;
+}
+
+async function funnel(cookie: string) {
+  return settle(() => funnelLoader(routeArgs(requestAs(cookie, "/funnel"))));
+}
+
 describe("staff session lifetime (30 minutes idle, 12 hours absolute)", () => {
-  async function ageSession(cookie: string, change: { createdMinutesAgo?: number; idleMinutes: number }) {
-    const db = await getDb();
-    const token = decodeURIComponent(cookie.split("=")[1]!).split(".")[0]!;
-    const now = Date.now();
-    await db
-      .update(sessions)
-      .set({
-        updatedAt: new Date(now - change.idleMinutes * 60_000),
-        ...(change.createdMinutesAgo === undefined
-          ? {}
-          : { createdAt: new Date(now - change.createdMinutesAgo * 60_000) }),
-      })
-      .where(eq(sessions.token, token));
-    return token;
-  }
-
-  async function funnel(cookie: string) {
-    return settle(() => funnelLoader(routeArgs(requestAs(cookie, "/funnel"))));
-  }
-
   it("ends an asesor's session after 30 idle minutes and deletes it", async () => {
     const asesor = await createTestUser({ roles: ["asesor"] });
     await ageSession(asesor.cookie, { idleMinutes: 29 });

@@ -60,8 +60,8 @@ const HTTP_AUTH_PATHS = [
 
 export function isPublicAuthPath(pathname: string): boolean {
   if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return false;
-  const path = pathname.slice(AUTH_BASE_PATH.length);
-  return HTTP_AUTH_PATHS.some((pattern) => pattern.test(path));
+  const endpoint = pathname.slice(AUTH_BASE_PATH.length);
+  return HTTP_AUTH_PATHS.some((pattern) => pattern.test(endpoint));
 }
 
 /**

@@ -8,6 +8,10 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { createHtmlCache } from "./server/html-cache.mjs";
 
 const MAX_BODY_BYTES = 256 * 1024;
+/** How long a SIGTERM waits for the requests in flight before it cuts their connections. */
+const DRAIN_MS = 10_000;
+/** Extra time for the jobs and the database to close after the drain, before the process gives up and exits 1. */
+const CLOSE_MS = 10_000;
 const build = await import("./build/server/index.js");
 const entry = build.entry.module;
 
@@ -24,8 +28,24 @@ const host = env.HOST || "0.0.0.0";
 const handleRequest = createRequestHandler(build, "production");
 const htmlCache = createHtmlCache({ ttlSeconds: Number(env.SSR_CACHE_SECONDS ?? 60), maxEntries: 200 });
 
+let stopping = false;
+/** Set when the drain ends with requests still in flight (deadline or second signal): their connections are cut. */
+let cutOff = false;
+/** Responses not yet finished: on SIGTERM each is told to close its connection once it is sent. */
+const inFlight = new Set();
+
 const app = express();
 app.disable("x-powered-by");
+app.use((req, res, next) => {
+  inFlight.add(res);
+  res.on("close", () => {
+    inFlight.delete(res);
+    // The keep-alive socket this response leaves behind would hold the process for its idle timeout.
+    if (stopping) setImmediate(() => server.closeIdleConnections());
+  });
+  if (stopping) res.setHeader("Connection", "close");
+  next();
+});
 app.set("trust proxy", env.TRUST_PROXY || "loopback");
 app.use(compression());
 app.use((req, res, next) => {
@@ -132,20 +152,49 @@ const server = app.listen(port, host, () => {
   console.log(JSON.stringify({ level: 30, msg: `listening on http://localhost:${port}`, port }));
 });
 
-let stopping = false;
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish (up to DRAIN_MS), stop the jobs,
+ * close the database, exit 0. If the drain deadline cuts requests off, or closing fails or hangs, the exit code is 1
+ * so that the supervisor's log shows the shutdown was not clean. A second signal cuts the drain short.
+ */
 async function stop(signal) {
-  if (stopping) return;
+  if (stopping) {
+    console.log(JSON.stringify({ level: 40, msg: `${signal} again: closing the remaining connections` }));
+    cutOff ||= inFlight.size > 0;
+    server.closeAllConnections();
+    return;
+  }
   stopping = true;
-  console.log(JSON.stringify({ level: 30, msg: `${signal}: shutting down` }));
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
-  server.close();
+  console.log(JSON.stringify({ level: 30, msg: `${signal}: shutting down`, inFlight: inFlight.size }));
+  const giveUp = setTimeout(() => {
+    console.error(JSON.stringify({ level: 50, msg: "shutdown did not finish in time; exiting" }));
+    process.exit(1);
+  }, DRAIN_MS + CLOSE_MS);
+  giveUp.unref();
+
+  for (const res of inFlight) {
+    // Event streams never finish on their own; their clients reconnect (Last-Event-ID) to an instance that is up.
+    if (String(res.getHeader("content-type") ?? "").startsWith("text/event-stream")) res.destroy();
+    else if (!res.headersSent) res.setHeader("Connection", "close");
+  }
+  const drained = new Promise((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    cutOff ||= inFlight.size > 0;
+    console.error(JSON.stringify({ level: 40, msg: "drain deadline reached", cut: inFlight.size }));
+    server.closeAllConnections();
+  }, DRAIN_MS);
+  await drained;
+  clearTimeout(deadline);
+
+  let exitCode = cutOff ? 1 : 0;
   try {
     await entry.shutdown();
-  } finally {
-    process.exit(0);
+  } catch (error) {
+    console.error(error);
+    exitCode = 1;
   }
+  process.exit(exitCode);
 }
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));

@@ -24,10 +24,12 @@ export async function startup() {
   await appReady();
 }
 
-/** Called by server.mjs on SIGTERM/SIGINT once the HTTP server stopped accepting requests. */
+/**
+ * Called by server.mjs on SIGTERM/SIGINT once the requests in flight are done: stops the jobs, waits for the work
+ * they have in progress (bounded), then closes the database for good.
+ */
 export async function shutdown() {
-  stopOutboxWorker();
-  stopRateLimitPurge();
+  await Promise.all([stopOutboxWorker(), stopRateLimitPurge()]);
   await closeDb();
 }
 

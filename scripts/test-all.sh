@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole suite, from a fresh checkout: installs what is missing, then typecheck, lint, unit, build,
-# integration (PGlite always; PostgreSQL when one answers) and end-to-end in Debian's Chromium.
+# integration (PGlite always; PostgreSQL when one answers), the SIGKILL crash test and end-to-end in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -47,6 +47,9 @@ echo "build/ ready"
 
 step "Integration tests"
 vitest run "${projects[@]}"
+
+step "Crash test"
+node scripts/crash-test.mjs --count 40
 
 step "End-to-end tests (Chromium)"
 playwright test

@@ -25,16 +25,37 @@ interface Handle {
 const migrationsFolder = path.resolve(process.cwd(), "app/db/migrations");
 
 // Vite's dev server re-evaluates server modules on edits; keep one handle per process (STACK-NOTES 7).
-const holder = globalThis as typeof globalThis & { __clinicaDb?: Promise<Handle> };
+const holder = globalThis as typeof globalThis & {
+  __clinicaDb?: Promise<Handle>;
+  __clinicaDbClosed?: boolean;
+};
+
+/** Thrown by getDb() once closeDb() ran: a late job or request must fail, not silently open a second handle. */
+export class DatabaseClosedError extends Error {
+  constructor() {
+    super("the database was closed for shutdown and cannot be reopened in this process");
+    this.name = "DatabaseClosedError";
+  }
+}
 
 async function open(): Promise<Handle> {
   const current = env();
   if (current.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: current.DATABASE_URL, max: 10 });
+    // Instances starting together would run the same migrations at once (CREATE TABLE fails in the second): one
+    // session-level advisory lock makes them take turns; the later ones find nothing left to do.
+    const connection = await pool.connect();
+    try {
+      await connection.query("select pg_advisory_lock(hashtext('clinica:migrations'))");
+      const locked = drizzlePg(connection, { schema }) as unknown as Database;
+      await migratePg(drizzlePg(connection), { migrationsFolder });
+      await seedReferenceData(locked);
+      if (isDemoMode(current)) await seedDemoData(locked);
+    } finally {
+      await connection.query("select pg_advisory_unlock(hashtext('clinica:migrations'))").catch(() => {});
+      connection.release();
+    }
     const db = drizzlePg(pool, { schema }) as unknown as Database;
-    await migratePg(drizzlePg(pool), { migrationsFolder });
-    await seedReferenceData(db);
-    if (isDemoMode(current)) await seedDemoData(db);
     return { db, kind: "postgres", close: () => pool.end() };
   }
   const memory = current.DATA_DIR === "memory://";
@@ -54,6 +75,7 @@ async function open(): Promise<Handle> {
 }
 
 function handle(): Promise<Handle> {
+  if (holder.__clinicaDbClosed) return Promise.reject(new DatabaseClosedError());
   holder.__clinicaDb ??= open().catch((error: unknown) => {
     holder.__clinicaDb = undefined;
     throw error;
@@ -76,8 +98,15 @@ export async function databaseStatus(): Promise<{ ok: boolean; kind?: string; la
   }
 }
 
+/**
+ * Closes the database for good: every later getDb() rejects with DatabaseClosedError. Queries already running
+ * finish first (PGlite and pg.Pool both drain before they close). Safe to call more than once.
+ */
 export async function closeDb() {
+  holder.__clinicaDbClosed = true;
   const pending = holder.__clinicaDb;
   holder.__clinicaDb = undefined;
-  if (pending) await (await pending).close();
+  // An open that failed has nothing to close; its error was already reported to whoever awaited it.
+  const opened = await pending?.catch(() => undefined);
+  await opened?.close();
 }

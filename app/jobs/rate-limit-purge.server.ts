@@ -4,7 +4,9 @@ import { purgeExpiredRates } from "~/lib/rate-limit.server";
 
 const PURGE_EVERY_MS = 60 * 60_000;
 
-const state = globalThis as typeof globalThis & { __clinicaRatePurge?: NodeJS.Timeout };
+const state = globalThis as typeof globalThis & {
+  __clinicaRatePurge?: { timer: NodeJS.Timeout; run?: Promise<void> };
+};
 
 /** Deletes dead rate-limit windows once at start and then hourly. Idempotent, so every instance may run it. */
 export async function purgeRateLimitsOnce(now = new Date()): Promise<number> {
@@ -15,14 +17,28 @@ export async function purgeRateLimitsOnce(now = new Date()): Promise<number> {
 
 export function startRateLimitPurge() {
   if (state.__clinicaRatePurge) return;
-  const run = () =>
-    void purgeRateLimitsOnce().catch((error: unknown) => logger.error({ err: error }, "rate-limit purge failed"));
+  const run = () => {
+    if (job.run) return;
+    job.run = purgeRateLimitsOnce()
+      .then(
+        () => undefined,
+        (error: unknown) => logger.error({ err: error }, "rate-limit purge failed"),
+      )
+      .finally(() => {
+        job.run = undefined;
+      });
+  };
+  const job: { timer: NodeJS.Timeout; run?: Promise<void> } = { timer: setInterval(run, PURGE_EVERY_MS) };
+  job.timer.unref();
+  state.__clinicaRatePurge = job;
   run();
-  state.__clinicaRatePurge = setInterval(run, PURGE_EVERY_MS);
-  state.__clinicaRatePurge.unref();
 }
 
-export function stopRateLimitPurge() {
-  if (state.__clinicaRatePurge) clearInterval(state.__clinicaRatePurge);
+/** Stops the hourly purge and waits for a purge in progress (one DELETE), so that it ends before the database closes. */
+export async function stopRateLimitPurge(): Promise<void> {
+  const job = state.__clinicaRatePurge;
+  if (!job) return;
+  clearInterval(job.timer);
   state.__clinicaRatePurge = undefined;
+  await job.run;
 }

@@ -1,9 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import {
   createAccount,
   DEMO_PASSWORD,
   newAccount,
+  newestMail,
   openPage,
   signInThroughScreen,
   useOwnClientIp,
@@ -13,6 +14,25 @@ import {
 // Mis Citas (spec 000 §2, §4, §9; DESIGN decisions 8 and 9): lists, tabs and the real actions.
 
 const DEMO_PATIENT = "paciente@clinica.example";
+const DEMO_ADMIN = "admin@clinica.example";
+
+/**
+ * Booking needs a confirmed e-mail, and the confirmation link is only readable at /dev/correos by an admin. One
+ * admin session per worker reads them: sign-ins are rate-limited per account, so one per test would not last.
+ */
+const test = base.extend<object, { mailReader: Page }>({
+  mailReader: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      await useOwnClientIp(context);
+      const page = await context.newPage();
+      await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+      await use(page);
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+});
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 test.beforeEach(async ({ context }) => {
@@ -38,6 +58,17 @@ async function openAppointments(page: Page) {
 /** A fresh patient, signed in in this browser context, on /paciente/citas. */
 async function freshPatient(page: Page) {
   const account = await createAccount(page.context().request, newAccount("citas"));
+  await openAppointments(page);
+  return account;
+}
+
+/** A fresh patient who followed the e-mailed confirmation link, signed in in this browser context, on /paciente/citas. */
+async function verifiedPatient(page: Page, mailReader: Page) {
+  const account = await createAccount(page.context().request, newAccount("citas"));
+  const mail = await newestMail(mailReader, account.email, /Confirma tu correo/);
+  expect(mail.link, `a link in:\n${mail.text}`).toBeTruthy();
+  const confirmed = await page.goto(mail.link!);
+  expect(confirmed?.ok(), `following ${mail.link} answers ${confirmed?.status()}`).toBe(true);
   await openAppointments(page);
   return account;
 }
@@ -154,8 +185,27 @@ test("demo patient: both tabs show the right counts, every card and the notice",
   }
 });
 
-test("a new patient sees both empty states, books a slot and confirms it", async ({ page }) => {
+test("a patient without a confirmed e-mail is told that booking needs it, on Mis Citas and on the dashboard", async ({
+  page,
+}) => {
   await freshPatient(page);
+  const notice = page.getByTestId("booking-closed");
+  await expect(notice).toContainText("Para agendar una cita necesitas confirmar tu correo");
+  const book = page.getByRole("button", { name: "Agendar Nueva Cita" });
+  await expect(book).toBeDisabled();
+  await expect(book).toHaveAccessibleDescription(/necesitas confirmar tu correo/);
+  await expect(page.getByRole("button", { name: "Agendar Cita", exact: true })).toBeDisabled();
+
+  await notice.getByRole("link", { name: "Ir a Mi Portal" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/paciente");
+  await expect(page.getByRole("status").filter({ hasText: "Confirma tu correo" })).toContainText(
+    "no podrás agendar citas",
+  );
+});
+
+test("a new patient sees both empty states, books a slot and confirms it", async ({ page, mailReader }) => {
+  await verifiedPatient(page, mailReader);
+  await expect(page.getByTestId("booking-closed")).toHaveCount(0);
   await expect(upcomingTab(page)).toHaveText("Próximas Citas (0)");
   await expect(historyTab(page)).toHaveText("Historial (0)");
   await expect(page.getByText("No tienes citas programadas")).toBeVisible();
@@ -185,8 +235,8 @@ test("a new patient sees both empty states, books a slot and confirms it", async
   await expect(card.getByRole("button", { name: "Cancelar" })).toBeVisible();
 });
 
-test("reschedule: another free slot with the same dentist", async ({ page }) => {
-  await freshPatient(page);
+test("reschedule: another free slot with the same dentist", async ({ page, mailReader }) => {
+  await verifiedPatient(page, mailReader);
   const booked = await bookThroughDialog(page, page.getByRole("button", { name: "Agendar Nueva Cita" }));
   const card = upcomingPanel(page).getByTestId("appointment-card");
   const dentist = (await card.getByText(/^Dr\. /).innerText()).trim();
@@ -209,8 +259,9 @@ test("reschedule: another free slot with the same dentist", async ({ page }) => 
 
 test("cancel: the dialog states the policy; a cancelled appointment offers nothing more", async ({
   page,
+  mailReader,
 }) => {
-  await freshPatient(page);
+  await verifiedPatient(page, mailReader);
   await bookThroughDialog(page, page.getByRole("button", { name: "Agendar Nueva Cita" }));
   const card = upcomingPanel(page).getByTestId("appointment-card");
   const cancelButton = card.getByRole("button", { name: "Cancelar" });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { openLanding } from "./support";
+import { openLanding, useOwnClientIp } from "./support";
 
 const isHelperChunk = (url: string) => /helper-panel[^/]*\.js(\?|$)/.test(new URL(url).pathname);
 
@@ -179,6 +179,11 @@ test.describe("floating helper", () => {
 });
 
 test.describe("guided wizard", () => {
+  // Its own client: the wizard's leads count against the per-address hourly budget of the lead form.
+  test.beforeEach(async ({ context }) => {
+    await useOwnClientIp(context);
+  });
+
   test("a hot lead (implants, as soon as possible, high budget) is promised a call within 15 minutes", async ({
     page,
   }) => {

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { expect, test, type Page, type Response } from "@playwright/test";
-import { openLanding } from "./support";
+import { openLanding, useOwnClientIp } from "./support";
 
 interface LeadInput {
   name: string;
@@ -46,7 +47,9 @@ function recordLeadPosts(page: Page) {
 const submit = (page: Page) => leadForm(page).getByRole("button", { name: "Quiero mi evaluación gratuita" });
 
 test.describe("lead capture form", () => {
-  test.beforeEach(async ({ page }) => {
+  // Each test is its own client: the lead form allows 10 leads per client address and hour.
+  test.beforeEach(async ({ page, context }) => {
+    await useOwnClientIp(context);
     await openLanding(page);
   });
 
@@ -136,6 +139,44 @@ test.describe("lead capture form", () => {
     await page.waitForLoadState("networkidle");
     await expect(success).toHaveCount(1);
     await expect(success).toContainText("Recibimos tu solicitud");
+  });
+
+  test("the 11th lead from one connection within an hour is refused with the clinic's phone", async ({
+    page,
+    context,
+  }) => {
+    // Ten leads from this client (the context's extra headers carry its address), sent as the form without
+    // JavaScript would send them.
+    for (let index = 0; index < 10; index += 1) {
+      const response = await context.request.post("/?index", {
+        form: {
+          submissionId: randomUUID(),
+          name: "Prueba Límite",
+          phone: `+569${10_000_000 + Math.floor(Math.random() * 89_999_999)}`,
+          treatment: "evaluacion",
+          urgency: "evaluando",
+          budget: "consultar",
+          consent: "on",
+          source: "web",
+        },
+      });
+      expect(response.status(), `lead ${index + 1}`).toBe(200);
+    }
+    const posts = recordLeadPosts(page);
+    await fillLead(page, {
+      name: "Undécima Persona",
+      phone: "+56 9 6543 2109",
+      treatment: "Ortodoncia",
+      urgency: "En 3 meses",
+      budget: "Hasta $500.000",
+    });
+    await submit(page).click();
+    const alert = leadForm(page).getByRole("alert");
+    await expect(alert).toContainText("Recibimos demasiadas solicitudes desde tu conexión");
+    await expect(alert).toContainText(/llámanos al \+56 \d/);
+    await expect(page.getByTestId("lead-success")).toHaveCount(0);
+    expect(posts.map((response) => response.status())).toEqual([429]);
+    await expect(leadForm(page).getByLabel("Nombre completo")).toHaveValue("Undécima Persona");
   });
 
   test("the consent box is required", async ({ page }) => {

@@ -5,7 +5,8 @@ import { closeDb, getDb } from "~/db/client.server";
 import { leads } from "~/db/schema";
 import type { LeadActionResult } from "~/features/leads/lead-action-result";
 import { action } from "~/routes/_public/home";
-import { formRequest, routeArgs, unwrap } from "../setup/route-args";
+import { clientForm } from "../setup/clients";
+import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
 
@@ -30,8 +31,9 @@ function validLead(overrides: Record<string, string> = {}) {
   };
 }
 
+// Each submission from a new client address: the hourly per-address budget has its own tests (public-write-limits).
 async function submit(fields: Record<string, string>) {
-  return unwrap<LeadActionResult>(await action(routeArgs(formRequest("/?index", fields))));
+  return unwrap<LeadActionResult>(await action(routeArgs(clientForm("/?index", fields))));
 }
 
 async function leadsByPhone(phone: string) {

@@ -5,10 +5,12 @@ import { closeDb, getDb } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests } from "~/db/schema";
 import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
-import { formRequest, routeArgs, unwrap } from "../setup/route-args";
+import { clientForm } from "../setup/clients";
+import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
 
+// clientForm gives each request its own client address: the per-address budget is tested in public-write-limits.
 type Result = { ok: true; reference: string } | { ok: false; errors: Record<string, string> };
 
 describe("/eliminar-datos", () => {
@@ -25,7 +27,7 @@ describe("/eliminar-datos", () => {
       consent: "on",
     };
     const { status, body } = unwrap<Result>(
-      await dataRightsAction(routeArgs(formRequest("/eliminar-datos", fields))),
+      await dataRightsAction(routeArgs(clientForm("/eliminar-datos", fields))),
     );
     expect(status).toBe(200);
     expect(body.ok).toBe(true);
@@ -39,7 +41,7 @@ describe("/eliminar-datos", () => {
       phone: null,
     });
     // A second submit of the same form changes nothing.
-    await dataRightsAction(routeArgs(formRequest("/eliminar-datos", fields)));
+    await dataRightsAction(routeArgs(clientForm("/eliminar-datos", fields)));
     expect(
       await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email)),
     ).toHaveLength(1);
@@ -50,7 +52,7 @@ describe("/eliminar-datos", () => {
     const { status, body } = unwrap<Result>(
       await dataRightsAction(
         routeArgs(
-          formRequest("/eliminar-datos", { requestType: "borrar-todo", name, email: "x@", consent: "on" }),
+          clientForm("/eliminar-datos", { requestType: "borrar-todo", name, email: "x@", consent: "on" }),
         ),
       ),
     );
@@ -81,9 +83,7 @@ describe("/devolver-llamada", () => {
       reason: "Consulta por mis datos",
       consent: "on",
     };
-    const { body } = unwrap<Result>(
-      await callbackAction(routeArgs(formRequest("/devolver-llamada", fields))),
-    );
+    const { body } = unwrap<Result>(await callbackAction(routeArgs(clientForm("/devolver-llamada", fields))));
     expect(body.ok).toBe(true);
     const db = await getDb();
     const [row] = await db.select().from(callbackRequests).where(eq(callbackRequests.name, name));
@@ -93,7 +93,7 @@ describe("/devolver-llamada", () => {
   it("refuses an invalid phone and a missing consent", async () => {
     const { status, body } = unwrap<Result>(
       await callbackAction(
-        routeArgs(formRequest("/devolver-llamada", { name: "Luis", phone: "555", preferredTime: "tarde" })),
+        routeArgs(clientForm("/devolver-llamada", { name: "Luis", phone: "555", preferredTime: "tarde" })),
       ),
     );
     expect(status).toBe(400);

@@ -154,3 +154,42 @@ export function httpRequest(
     request.end();
   });
 }
+
+/**
+ * Spawns the production server for a boot that must refuse to start, and waits for it to exit. Same defaults as
+ * startProdServer; killed (code null) if it is still running after `timeoutMs`.
+ */
+export async function runProdServerUntilExit(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; output: string }> {
+  const port = await freePort();
+  let output = "";
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  try {
+    const code = await new Promise<number | null>((resolve) =>
+      child.on("exit", (exitCode) => resolve(exitCode)),
+    );
+    return { code, output };
+  } finally {
+    clearTimeout(timer);
+    process.off("exit", killOnExit);
+  }
+}

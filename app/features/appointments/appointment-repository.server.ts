@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
@@ -164,4 +164,47 @@ export async function patientHasOverlap(
     )
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * Locks the patient's row until the transaction ends, so one patient's bookings are decided one at a time and
+ * simultaneous requests cannot overshoot the cap. NO KEY UPDATE leaves the foreign-key checks of other
+ * appointments (which take KEY SHARE on the same row) unblocked.
+ */
+export async function lockPatientForBooking(db: Pick<Database, "select">, patientId: string) {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, patientId)).for("no key update");
+}
+
+export async function patientEmailVerified(
+  db: Pick<Database, "select">,
+  patientId: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, patientId))
+    .limit(1);
+  return row?.emailVerified ?? false;
+}
+
+/** Statuses of appointments that are over, whatever their date. */
+const CLOSED_STATUSES = ["cancelled", "completed", "no_show"];
+
+/** The patient's live appointments that have not started yet. */
+export async function countUpcomingAppointments(
+  db: Pick<Database, "select">,
+  patientId: string,
+  now: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.patientId, patientId),
+        notInArray(appointments.status, CLOSED_STATUSES),
+        gt(appointments.startsAt, now),
+      ),
+    );
+  return row?.total ?? 0;
 }

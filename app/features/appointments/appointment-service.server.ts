@@ -10,8 +10,10 @@ import {
   rescheduleDecision,
 } from "~/domain/appointment-policy";
 import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
+import { formatChileanPhone } from "~/domain/format";
 import { DEFAULT_WEEK, freeSlots, isClosedDay, type ScheduleBlock } from "~/domain/slots";
 import { enqueue } from "~/features/outbox/outbox.server";
+import { clinicFacts, env } from "~/lib/env.server";
 import {
   AppError,
   DEADLOCK_DETECTED,
@@ -22,12 +24,16 @@ import {
 import { logger } from "~/lib/logger.server";
 import {
   busyIntervals,
+  countUpcomingAppointments,
   listDentists,
+  lockPatientForBooking,
   patientAppointment,
+  patientEmailVerified,
   patientHasOverlap,
   scheduleBlocks,
   treatmentBySlug,
 } from "./appointment-repository.server";
+import type { BookingAvailability } from "./components/appointment-types";
 
 const SLOT_TAKEN =
   "Ese horario ya no está disponible: alguien lo tomó hace un momento. Elige otro, por favor.";
@@ -114,6 +120,39 @@ export async function availableSlots(
     .map(([time, dentistIds]) => ({ time, dentistIds }));
 }
 
+const UNVERIFIED_EMAIL =
+  "Para agendar una cita necesitas confirmar tu correo. Usa el enlace que te enviamos o pide uno nuevo desde Mi Portal.";
+
+function upcomingLimitMessage(max: number) {
+  return `Ya tienes ${max} citas próximas, el máximo que se puede agendar en línea. Para agendar otra, cancela una de ellas o llámanos al ${formatChileanPhone(clinicFacts().phone)}.`;
+}
+
+/**
+ * Whether the patient may book a new appointment: only with a confirmed e-mail (throwaway accounts must not fill
+ * the agenda) and below MAX_UPCOMING_APPOINTMENTS upcoming appointments. Read from the database, not the session.
+ */
+export async function bookingAvailability(
+  db: Pick<Database, "select">,
+  patientId: string,
+  now = new Date(),
+): Promise<BookingAvailability> {
+  if (!(await patientEmailVerified(db, patientId))) {
+    return { allowed: false, reason: "unverified", message: UNVERIFIED_EMAIL };
+  }
+  const max = env().MAX_UPCOMING_APPOINTMENTS;
+  if ((await countUpcomingAppointments(db, patientId, now)) >= max) {
+    return { allowed: false, reason: "limit", message: upcomingLimitMessage(max) };
+  }
+  return { allowed: true };
+}
+
+/** Throws the refusal of `bookingAvailability`: 403 for an unverified e-mail, 409 at the cap. */
+export async function assertMayBook(db: Pick<Database, "select">, patientId: string, now = new Date()) {
+  const availability = await bookingAvailability(db, patientId, now);
+  if (availability.allowed) return;
+  throw new AppError(availability.reason === "unverified" ? "FORBIDDEN" : "CONFLICT", availability.message);
+}
+
 export interface BookingInput extends SlotQuery {
   time: string;
   notes?: string;
@@ -122,6 +161,8 @@ export interface BookingInput extends SlotQuery {
 /**
  * Books a slot for the signed-in patient. Availability is checked again inside the transaction and the database's
  * exclusion constraint decides between simultaneous requests: exactly one wins, the others get a clear message.
+ * Whether the patient may book at all (`assertMayBook`) is decided inside the transaction too, with the patient's
+ * row locked, so simultaneous bookings of one patient cannot pass the cap together.
  */
 export async function bookAppointment(
   db: Database,
@@ -142,6 +183,8 @@ export async function bookAppointment(
   for (const dentistId of slot.dentistIds) {
     try {
       const created = await db.transaction(async (tx) => {
+        await lockPatientForBooking(tx, patientId);
+        await assertMayBook(tx, patientId, now);
         if (await patientHasOverlap(tx, patientId, startsAt, endsAt)) {
           throw new AppError("CONFLICT", PATIENT_BUSY);
         }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { followUpPromise, scoreLead, type LeadLevel } from "~/domain/lead-scoring";
+import { chargePublicWrite, type PublicWriter } from "~/features/requests/public-write-limit.server";
 import { logger } from "~/lib/logger.server";
 import type { LeadForm } from "./lead-schema";
 import { findRecentDuplicate, insertLeadOnce } from "./lead-repository.server";
@@ -16,11 +17,13 @@ export interface CaptureLeadResult {
 
 /**
  * Scores and stores a lead. Idempotent: the same submission id, or the same phone, treatment and message within
- * ten minutes, returns the lead already stored instead of creating a second one. Resolves only after the commit.
+ * ten minutes, returns the lead already stored instead of creating a second one. Only a new lead is charged to the
+ * writer's hourly budget; past it, `PublicWriteRefused` is thrown and nothing is stored. Resolves after the commit.
  */
 export async function captureLead(
   db: Database,
   form: LeadForm,
+  writer: PublicWriter,
   now = new Date(),
 ): Promise<CaptureLeadResult> {
   const { score, level, reasons } = scoreLead(form);
@@ -31,22 +34,26 @@ export async function captureLead(
     : await findRecentDuplicate(db, candidate, new Date(now.getTime() - DUPLICATE_WINDOW_MS));
   if (recent) return result(recent.id, recent.level as LeadLevel, true);
 
-  const { lead, created } = await insertLeadOnce(db, {
-    submissionId: form.submissionId ?? randomUUID(),
-    name: form.name,
-    phone: form.phone,
-    email: form.email,
-    treatment: form.treatment,
-    urgency: form.urgency,
-    budget: form.budget,
-    message: form.message,
-    score,
-    level,
-    reasons,
-    source: form.source,
-    consentAt: now,
-    createdAt: now,
-    updatedAt: now,
+  const { lead, created } = await db.transaction(async (tx) => {
+    const stored = await insertLeadOnce(tx, {
+      submissionId: form.submissionId ?? randomUUID(),
+      name: form.name,
+      phone: form.phone,
+      email: form.email,
+      treatment: form.treatment,
+      urgency: form.urgency,
+      budget: form.budget,
+      message: form.message,
+      score,
+      level,
+      reasons,
+      source: form.source,
+      consentAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (stored.created) await chargePublicWrite(tx, "lead", writer, now);
+    return stored;
   });
   if (created) logger.info({ leadId: lead.id, level, score, source: form.source }, "lead captured");
   return result(lead.id, lead.level as LeadLevel, !created);

@@ -8,6 +8,8 @@ export type OutboxHandler = (payload: Record<string, unknown>) => Promise<string
 
 const MAX_ATTEMPTS = 8;
 const BATCH_SIZE = 10;
+/** How long a claimed row stays out of other workers' reach; renewed right before each row's delivery. */
+const LEASE_MS = 60_000;
 
 /** Records a side effect to deliver; the same idempotency key is stored once. Use inside the business transaction. */
 export async function enqueue(
@@ -25,6 +27,11 @@ export function retryDelayMs(attempts: number): number {
 /**
  * Delivers what is due. Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction, so several instances
  * never deliver the same row twice; each outcome (sent, retry later, failed for good) is recorded.
+ *
+ * A claim is a lease, and the batch is delivered one row at a time: with slow deliveries (each SMTP stage may take
+ * up to its timeout) the lease of the last rows can run out while the first are still being delivered, and another
+ * instance then claims them. The claim's attempt count is the fence: each row's lease is renewed right before its
+ * delivery only if nobody claimed it since, otherwise the row is left to its new owner.
  */
 export async function deliverDue(
   db: Database,
@@ -49,7 +56,7 @@ export async function deliverDue(
       // Push them out of reach while we deliver; a crash mid-delivery retries them after the lease.
       await tx
         .update(outbox)
-        .set({ nextAttemptAt: new Date(now.getTime() + 60_000), attempts: sql`${outbox.attempts} + 1` })
+        .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${outbox.attempts} + 1` })
         .where(
           inArray(
             outbox.id,
@@ -62,6 +69,13 @@ export async function deliverDue(
 
   for (const row of claimed) {
     const attempts = row.attempts + 1;
+    const stillOurs = and(eq(outbox.id, row.id), eq(outbox.status, "pending"), eq(outbox.attempts, attempts));
+    const [renewed] = await db
+      .update(outbox)
+      .set({ nextAttemptAt: new Date(Date.now() + LEASE_MS) })
+      .where(stillOurs)
+      .returning({ id: outbox.id });
+    if (!renewed) continue;
     try {
       const via = await handlers[row.kind]!(row.payload);
       await db
@@ -75,6 +89,7 @@ export async function deliverDue(
         { outboxId: row.id, kind: row.kind, attempts, failed, err: message },
         "outbox delivery failed",
       );
+      // Only while still ours: if another instance claimed the row meanwhile, its outcome stands (it may be sent).
       await db
         .update(outbox)
         .set({
@@ -82,7 +97,7 @@ export async function deliverDue(
           lastError: message.slice(0, 1000),
           nextAttemptAt: new Date(Date.now() + retryDelayMs(attempts)),
         })
-        .where(eq(outbox.id, row.id));
+        .where(stillOurs);
     }
   }
   return claimed.length;

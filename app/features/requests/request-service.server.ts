@@ -3,30 +3,39 @@ import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests } from "~/db/schema";
 import { logger } from "~/lib/logger.server";
+import { chargePublicWrite, type PublicWriter } from "./public-write-limit.server";
 import type { CallbackRequest, DataRightsRequest } from "./request-schemas";
 
-/** Stores a data-subject request once per submission id; resolves after the commit. */
+/**
+ * Stores a data-subject request once per submission id; resolves after the commit. Only a new request is charged
+ * to the writer's hourly budget; past it, `PublicWriteRefused` is thrown and nothing is stored.
+ */
 export async function recordDataRightsRequest(
   db: Database,
   input: DataRightsRequest,
+  writer: PublicWriter,
 ): Promise<{ id: string }> {
   const submissionId = input.submissionId ?? randomUUID();
-  const [row] = await db
-    .insert(dataRightsRequests)
-    .values({
-      submissionId,
-      requestType: input.requestType,
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      rut: input.rut ? input.rut.toUpperCase() : null,
-      details: input.details,
-    })
-    .onConflictDoNothing({ target: dataRightsRequests.submissionId })
-    .returning({ id: dataRightsRequests.id });
-  if (row) {
-    logger.info({ requestId: row.id, type: input.requestType }, "data-rights request recorded");
+  const created = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(dataRightsRequests)
+      .values({
+        submissionId,
+        requestType: input.requestType,
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        rut: input.rut ? input.rut.toUpperCase() : null,
+        details: input.details,
+      })
+      .onConflictDoNothing({ target: dataRightsRequests.submissionId })
+      .returning({ id: dataRightsRequests.id });
+    if (row) await chargePublicWrite(tx, "dataRights", writer);
     return row;
+  });
+  if (created) {
+    logger.info({ requestId: created.id, type: input.requestType }, "data-rights request recorded");
+    return created;
   }
   const [existing] = await db
     .select({ id: dataRightsRequests.id })
@@ -36,24 +45,35 @@ export async function recordDataRightsRequest(
   return existing;
 }
 
-/** Stores a callback request once per submission id; resolves after the commit. */
-export async function recordCallbackRequest(db: Database, input: CallbackRequest): Promise<{ id: string }> {
+/**
+ * Stores a callback request once per submission id; resolves after the commit. Only a new request is charged to
+ * the writer's hourly budget; past it, `PublicWriteRefused` is thrown and nothing is stored.
+ */
+export async function recordCallbackRequest(
+  db: Database,
+  input: CallbackRequest,
+  writer: PublicWriter,
+): Promise<{ id: string }> {
   const submissionId = input.submissionId ?? randomUUID();
-  const [row] = await db
-    .insert(callbackRequests)
-    .values({
-      submissionId,
-      name: input.name,
-      phone: input.phone,
-      email: input.email,
-      preferredTime: input.preferredTime,
-      reason: input.reason,
-    })
-    .onConflictDoNothing({ target: callbackRequests.submissionId })
-    .returning({ id: callbackRequests.id });
-  if (row) {
-    logger.info({ requestId: row.id }, "callback request recorded");
+  const created = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(callbackRequests)
+      .values({
+        submissionId,
+        name: input.name,
+        phone: input.phone,
+        email: input.email,
+        preferredTime: input.preferredTime,
+        reason: input.reason,
+      })
+      .onConflictDoNothing({ target: callbackRequests.submissionId })
+      .returning({ id: callbackRequests.id });
+    if (row) await chargePublicWrite(tx, "callback", writer);
     return row;
+  });
+  if (created) {
+    logger.info({ requestId: created.id }, "callback request recorded");
+    return created;
   }
   const [existing] = await db
     .select({ id: callbackRequests.id })

@@ -28,7 +28,9 @@ import {
   type AppointmentCardRow,
 } from "~/features/appointments/appointment-repository.server";
 import {
+  assertMayBook,
   bookAppointment,
+  bookingAvailability,
   cancelAppointment,
   confirmAppointment,
   rescheduleAppointment,
@@ -135,6 +137,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   const { upcoming, history } = await patientAppointments(db, user.id, clinicInstant(today, "00:00"));
   const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
   return {
+    booking: await bookingAvailability(db, user.id, now),
     upcoming: upcoming.map((row) => toCard(row, now)),
     history: history.map((row) => toCard(row, now)),
     treatments: treatments.map((treatment) => ({
@@ -195,6 +198,8 @@ async function bookForPatient(
   input: Extract<AppointmentAction, { intent: "book" }>,
   now: Date,
 ) {
+  // First, so an unverified or full account hears why before any detail of the chosen slot is judged.
+  await assertMayBook(db, patientId, now);
   const treatment = (await listTreatments(db)).find((candidate) => candidate.slug === input.treatment);
   if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
   const dentists = await listDentists(db);

@@ -46,7 +46,7 @@ export default function PatientDashboard({ loaderData, actionData }: Route.Compo
           <MailWarning aria-hidden className="size-6 shrink-0" />
           <p className="flex-1">
             Confirma tu correo <strong>{loaderData.email}</strong> con el enlace que te enviamos. Hasta
-            entonces no podrás ver tus documentos clínicos.
+            entonces no podrás agendar citas ni ver tus documentos clínicos.
             {actionData && <span className="mt-1 block font-medium">{actionData.message}</span>}
           </p>
           <Form method="post">

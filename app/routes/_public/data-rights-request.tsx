@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { RequestFormPage, type RequestActionResult } from "~/features/requests/components/request-form-page";
 import { dataRightsLabels, dataRightsTypes } from "~/features/requests/request-options";
 import { dataRightsRequestSchema } from "~/features/requests/request-schemas";
+import { publicWriter, publicWriteRefusedResponse } from "~/features/requests/public-write-limit.server";
 import { recordDataRightsRequest } from "~/features/requests/request-service.server";
 import { fieldErrors } from "~/lib/form-errors";
 import { readForm } from "~/lib/request.server";
@@ -23,8 +24,12 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) {
     return data<RequestActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
   }
-  const { id } = await recordDataRightsRequest(await getDb(), parsed.data);
-  return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
+  try {
+    const { id } = await recordDataRightsRequest(await getDb(), parsed.data, publicWriter(request));
+    return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
+  } catch (error) {
+    return publicWriteRefusedResponse(error);
+  }
 }
 
 export default function DataRightsRequestPage({ actionData }: Route.ComponentProps) {

@@ -13,6 +13,7 @@ import { LeadCaptureSection } from "~/features/leads/components/lead-capture-sec
 import type { LeadActionResult } from "~/features/leads/lead-action-result";
 import { leadFormSchema } from "~/features/leads/lead-schema";
 import { captureLead } from "~/features/leads/lead-service.server";
+import { publicWriter, publicWriteRefusedResponse } from "~/features/requests/public-write-limit.server";
 import { dentistJsonLd } from "~/features/seo/dentist-json-ld";
 import { fieldErrors } from "~/lib/form-errors";
 import { readForm } from "~/lib/request.server";
@@ -37,8 +38,12 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) {
     return data<LeadActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
   }
-  const outcome = await captureLead(await getDb(), parsed.data);
-  return data<LeadActionResult>({ ok: true, promise: outcome.promise });
+  try {
+    const outcome = await captureLead(await getDb(), parsed.data, publicWriter(request));
+    return data<LeadActionResult>({ ok: true, promise: outcome.promise });
+  } catch (error) {
+    return publicWriteRefusedResponse(error);
+  }
 }
 
 export default function Home() {

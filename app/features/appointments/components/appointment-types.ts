@@ -70,7 +70,15 @@ export interface DayOption {
   isToday: boolean;
 }
 
+/**
+ * Whether the patient may book a new appointment now; when not, why ("unverified": the e-mail is not confirmed;
+ * "limit": MAX_UPCOMING_APPOINTMENTS upcoming appointments) and the Spanish message the server answers with.
+ */
+export type BookingAvailability =
+  { allowed: true } | { allowed: false; reason: "unverified" | "limit"; message: string };
+
 export interface AppointmentsPageData {
+  booking: BookingAvailability;
   upcoming: AppointmentCardData[];
   history: AppointmentCardData[];
   treatments: TreatmentOption[];

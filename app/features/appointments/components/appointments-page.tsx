@@ -1,4 +1,4 @@
-import { CalendarDays, CalendarPlus, History, Info, LoaderCircle, Phone } from "lucide-react";
+import { CalendarDays, CalendarPlus, CircleAlert, History, Info, LoaderCircle, Phone } from "lucide-react";
 import { useCallback, useId, useRef, useState } from "react";
 import { Link, useNavigation } from "react-router";
 import { Toaster } from "sonner";
@@ -30,6 +30,9 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
   const showUpcoming = useCallback(() => setTab("upcoming"), []);
 
   const hasScheduled = data.upcoming.some((appointment) => appointment.status === "scheduled");
+  const bookingNoticeId = useId();
+  // The server refuses these bookings anyway; the buttons say so up front and point at the reason.
+  const bookingButton = data.booking.allowed ? {} : { disabled: true, "aria-describedby": bookingNoticeId };
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
@@ -54,7 +57,7 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button type="button" aria-haspopup="dialog" onClick={() => setDialog("book")}>
+          <Button type="button" aria-haspopup="dialog" onClick={() => setDialog("book")} {...bookingButton}>
             <CalendarPlus aria-hidden className="size-5" />
             Agendar Nueva Cita
           </Button>
@@ -69,6 +72,27 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
           </Button>
         </div>
       </div>
+
+      {!data.booking.allowed && (
+        <div
+          id={bookingNoticeId}
+          className="mt-6 flex gap-3 rounded-xl bg-amber-50 p-4 text-amber-950 ring-1 ring-amber-200"
+          data-testid="booking-closed"
+        >
+          <CircleAlert aria-hidden className="size-5 shrink-0 text-amber-700" />
+          <p>
+            {data.booking.message}
+            {data.booking.reason === "unverified" && (
+              <>
+                {" "}
+                <Link to="/paciente" className="font-medium underline underline-offset-2">
+                  Ir a Mi Portal
+                </Link>
+              </>
+            )}
+          </p>
+        </div>
+      )}
 
       {loading ? (
         <div
@@ -119,6 +143,7 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
                       className="mt-5"
                       aria-haspopup="dialog"
                       onClick={() => setDialog("book")}
+                      {...bookingButton}
                     >
                       <CalendarPlus aria-hidden className="size-5" />
                       Agendar Cita

@@ -63,7 +63,7 @@ export function RequestFormPage({
             <SubmissionIdField />
             {Object.keys(errors).length > 0 && (
               <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
-                Revisa los campos marcados.
+                {errors.form ?? "Revisa los campos marcados."}
               </p>
             )}
             {children(errors)}

@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export interface ScratchDatabase {
+  name: string;
+  /** The same server and credentials as the URL it was created from, on the new database. */
+  url: string;
+  /** Drops the database, closing whatever connections are still open on it. */
+  drop(): Promise<void>;
+}
+
+/** A PostgreSQL URL (postgres:// or postgresql://) in DATABASE_URL, or undefined (the PGlite projects set ""). */
+export function postgresUrlFromEnv(): string | undefined {
+  const url = process.env.DATABASE_URL;
+  return url && /^postgres(ql)?:\/\//.test(url) ? url : undefined;
+}
+
+/**
+ * A fresh, empty database on the server of `serverUrl` (any database there we may CREATE DATABASE from), for tests
+ * that must not share tables with the other test files (e.g. several server processes on one database).
+ */
+export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`not a safe database name: ${name}`);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}

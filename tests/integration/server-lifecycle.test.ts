@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -8,7 +7,13 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, databaseStatus, DatabaseClosedError, getDb } from "~/db/client.server";
-import { freePort, projectRoot, startProdServer, TEST_AUTH_SECRET } from "../setup/prod-server";
+import {
+  freePort,
+  projectRoot,
+  runProdServerUntilExit,
+  startProdServer,
+  TEST_AUTH_SECRET,
+} from "../setup/prod-server";
 
 // The production server (server.mjs + build/) on the embedded database: boot checks, demo mode, SIGTERM, reopen.
 
@@ -21,32 +26,6 @@ function freshDataDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "clinica-lifecycle-"));
   dataDirs.push(dir);
   return dir;
-}
-
-/** Runs server.mjs with exactly this environment (no defaults), for the boots that must be refused. */
-function bootOnly(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    let output = "";
-    const child = spawn(process.execPath, ["server.mjs"], {
-      cwd: projectRoot,
-      env: {
-        PATH: process.env.PATH ?? "",
-        NODE_ENV: "production",
-        LOG_LEVEL: "warn",
-        HOST: "127.0.0.1",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      // It booted although it should not have: stop it rather than leave it listening; the exit code tells.
-      if (output.includes("listening on")) child.kill("SIGKILL");
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    child.on("exit", (code) => resolve({ code, output }));
-  });
 }
 
 /** Queries the server's files directly, once it has exited. */
@@ -162,7 +141,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server lifecycle"
   });
 
   it("refuses to boot with bad variables, naming each one", async () => {
-    const result = await bootOnly({
+    const result = await runProdServerUntilExit({
       PORT: "not-a-port",
       CLINIC_PHONE: "123",
       DATA_DIR: freshDataDir(),
@@ -174,7 +153,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server lifecycle"
   });
 
   it("refuses to boot outside demo mode without AUTH_SECRET, naming it", async () => {
-    const result = await bootOnly({ PORT: String(await freePort()), DATA_DIR: freshDataDir() });
+    const result = await runProdServerUntilExit({ DATA_DIR: freshDataDir(), AUTH_SECRET: "" });
     expect(result.code).toBe(1);
     expect(result.output).toContain("AUTH_SECRET");
     expect(result.output).not.toContain("listening on");
@@ -184,7 +163,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server lifecycle"
     "refuses demo mode with an https PUBLIC_BASE_URL unless ALLOW_DEMO_IN_PRODUCTION=1",
     async () => {
       const dataDir = freshDataDir();
-      const refused = await bootOnly({
+      const refused = await runProdServerUntilExit({
         PORT: String(await freePort()),
         DATA_DIR: dataDir,
         SEED_DEMO: "1",

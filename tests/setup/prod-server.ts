@@ -29,8 +29,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startProdServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ProdServer> {
-  const port = await freePort();
+/** server.mjs as a child process with the test defaults under `env`; its output is collected. */
+function spawnServer(env: Record<string, string>, port: number) {
   let output = "";
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: projectRoot,
@@ -46,9 +46,25 @@ export async function startProdServer(env: Record<string, string>, timeoutMs = 1
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const listeners: Array<(text: string) => void> = [];
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener(output);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    output: () => output,
+    onOutput: (listener: (text: string) => void) => listeners.push(listener),
+  };
+}
+
+export async function startProdServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ProdServer> {
+  const port = await freePort();
+  const { child, exited, output: currentOutput } = spawnServer(env, port);
   let gone = false;
   // Never leave a server behind if the test process ends first.
   const killOnExit = () => child.kill("SIGKILL");
@@ -60,7 +76,7 @@ export async function startProdServer(env: Record<string, string>, timeoutMs = 1
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (gone) throw new Error(`server exited during start:\n${output}`);
+    if (gone) throw new Error(`server exited during start:\n${currentOutput()}`);
     try {
       const response = await httpRequest(port, "/healthz");
       if (response.status === 200) break;
@@ -69,7 +85,7 @@ export async function startProdServer(env: Record<string, string>, timeoutMs = 1
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`server did not become healthy within ${timeoutMs} ms:\n${output}`);
+      throw new Error(`server did not become healthy within ${timeoutMs} ms:\n${currentOutput()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -77,7 +93,7 @@ export async function startProdServer(env: Record<string, string>, timeoutMs = 1
   return {
     port,
     child,
-    output: () => output,
+    output: currentOutput,
     exited,
     async stop() {
       if (gone) return;
@@ -163,31 +179,16 @@ export async function runProdServerUntilExit(
   env: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<{ code: number | null; output: string }> {
-  const port = await freePort();
-  let output = "";
-  const child = spawn(process.execPath, ["server.mjs"], {
-    cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      LOG_LEVEL: "warn",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      AUTH_SECRET: TEST_AUTH_SECRET,
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = spawnServer(env, Number(env.PORT ?? (await freePort())));
+  // It booted although it should not have: stop it rather than leave it listening; the exit code tells.
+  server.onOutput((text) => {
+    if (text.includes("listening on")) server.child.kill("SIGKILL");
   });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const killOnExit = () => child.kill("SIGKILL");
+  const killOnExit = () => server.child.kill("SIGKILL");
   process.once("exit", killOnExit);
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const timer = setTimeout(killOnExit, timeoutMs);
   try {
-    const code = await new Promise<number | null>((resolve) =>
-      child.on("exit", (exitCode) => resolve(exitCode)),
-    );
-    return { code, output };
+    return { code: await server.exited, output: server.output() };
   } finally {
     clearTimeout(timer);
     process.off("exit", killOnExit);

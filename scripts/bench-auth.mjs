@@ -1,7 +1,9 @@
 // npm run bench:auth — the cost of one password hash (argon2id m=19 MiB, t=2, p=1, as the app uses) and the
 // sign-ins per second the production server sustains on this machine (one run). Each request carries its own
 // X-Forwarded-For (trusted from loopback) and accounts are spread so the rate limits do not decide the figure.
+// DESIGN §5 sets no budget for these; `--json <file>` (or BENCH_JSON) writes them as JSON for comparison.
 import { hash } from "@node-rs/argon2";
+import { emitFigures, figure } from "./bench-json.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 40);
@@ -64,17 +66,27 @@ try {
   console.log(
     `\nNode ${process.version}, ${CONCURRENCY} concurrent clients, AUTH_MAX_CONCURRENT_HASHES=2 (default)`,
   );
+  const signInsPerSecond = Math.round((SIGN_INS / seconds) * 10) / 10;
   console.table({
     "argon2id hash (m=19 MiB, t=2, p=1)": {
       "median ms": Math.round(percentile(hashTimes, 50)),
       "p90 ms": Math.round(percentile(hashTimes, 90)),
     },
     "sign-in (POST /auth → 302)": {
-      "per second": Math.round((SIGN_INS / seconds) * 10) / 10,
+      "per second": signInsPerSecond,
       "median ms": Math.round(percentile(latencies, 50)),
       "p99 ms": Math.round(percentile(latencies, 99)),
     },
   });
+  emitFigures(
+    "auth",
+    [
+      figure("argon2id hash median", Math.round(percentile(hashTimes, 50)), "ms"),
+      figure("sign-ins per second", signInsPerSecond, "req/s"),
+      figure("sign-in p99", Math.round(percentile(latencies, 99)), "ms"),
+    ],
+    { concurrency: CONCURRENCY, signIns: SIGN_INS },
+  );
 } finally {
   await server.stop();
 }

@@ -22,6 +22,9 @@ export async function startBenchServer({ port, env = {}, dataDir: existingDir, k
         PORT: String(port),
         DATA_DIR: dataDir,
         LOG_LEVEL: "warn",
+        // Demo mode: the benches sign in as the demo patient, and without it the server refuses to boot with no
+        // AUTH_SECRET. The database is a throw-away one, so the public demo passwords expose nothing.
+        SEED_DEMO: "1",
         ...env,
       },
       stdio: ["ignore", "inherit", "inherit"],

@@ -1,8 +1,10 @@
 // npm run bench:web — Lighthouse mobile (default throttling) on /, /blog and /auth with Debian's Chromium, median of 5,
 // plus the initial JavaScript each page loads (gzip). DESIGN §5: performance ≥ 98; initial JS ≤ 130 KiB gzip.
+// `--json <file>` (or BENCH_JSON) also writes the figures as JSON.
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { emitFigures, figure } from "./bench-json.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -73,3 +75,13 @@ try {
 }
 console.log(`\nLighthouse ${runs} runs per page, mobile, default (simulated) throttling`);
 console.table(rows);
+emitFigures(
+  "web",
+  Object.entries(rows).flatMap(([path, row]) => [
+    figure(`Lighthouse performance ${path}`, row["performance (median)"], "score", { min: 98 }),
+    figure(`initial JS ${path}`, row["initial JS KiB gz"], "KiB gzip", { max: 130 }),
+    figure(`LCP ${path}`, row["LCP ms"], "ms"),
+    figure(`TBT ${path}`, row["TBT ms"], "ms"),
+  ]),
+  { runsPerPage: runs },
+);

@@ -18,14 +18,35 @@ export interface ClinicFacts {
   streetAddress: string;
   locality: string;
   region: string;
+  /** Weekday opening and closing times, "HH:mm" (machine-readable: JSON-LD, schedules). */
+  opens: string;
+  closes: string;
+  /** "Lun - Vie: 9:00 AM - 18:00 hrs" (contact section). */
   hoursShort: string;
+  /** "Lunes a viernes, 9:00 a 18:00 hrs" (replies, contact dialog, legal texts). */
   hoursLong: string;
+  /** "de lunes a viernes, de 9:00 a 18:00 hrs" (inside a sentence). */
+  hoursInSentence: string;
+  /** "Lun-Vie 9:00-18:00" (spec 000 §2, the advisor's help card). */
+  hoursCompact: string;
+  /** "9:00 - 18:00" */
+  hoursRange: string;
   saturday: string;
   emergencyNumber: string;
   reviewsUrl: string;
   siteUrl: string;
   foundedYear: number;
 }
+
+/**
+ * The clinic's hours (DESIGN decision 7): Monday to Friday 9:00–18:00, Saturday on request. Every text that states
+ * them is derived from these two times.
+ */
+const OPENS = "09:00";
+const CLOSES = "18:00";
+
+/** "09:00" → "9:00", as the clinic writes its hours. */
+const shown = (time: string) => time.replace(/^0(\d)/, "$1");
 
 export const defaultClinic: ClinicFacts = {
   name: "Río Clínica Dental y Estética Facial",
@@ -40,8 +61,13 @@ export const defaultClinic: ClinicFacts = {
   streetAddress: "Av. Providencia 1234, piso 18, oficina 189",
   locality: "Providencia, Santiago",
   region: "Región Metropolitana",
-  hoursShort: "Lun - Vie: 9:00 AM - 18:00 hrs",
-  hoursLong: "Lunes a viernes, 9:00 a 18:00 hrs",
+  opens: OPENS,
+  closes: CLOSES,
+  hoursShort: `Lun - Vie: ${shown(OPENS)} AM - ${shown(CLOSES)} hrs`,
+  hoursLong: `Lunes a viernes, ${shown(OPENS)} a ${shown(CLOSES)} hrs`,
+  hoursInSentence: `de lunes a viernes, de ${shown(OPENS)} a ${shown(CLOSES)} hrs`,
+  hoursCompact: `Lun-Vie ${shown(OPENS)}-${shown(CLOSES)}`,
+  hoursRange: `${shown(OPENS)} - ${shown(CLOSES)}`,
   saturday: "Sábados: consultar disponibilidad",
   emergencyNumber: "131",
   reviewsUrl: "https://www.google.com/search?q=R%C3%ADo+Cl%C3%ADnica+Dental+Providencia+opiniones",

@@ -90,7 +90,7 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
         `• Correo: ${facts.email}`,
         `• Dirección: ${facts.address}`,
         `• Horario: ${facts.hours}`,
-        `• Sábados: consultar disponibilidad`,
+        `• ${facts.saturday}`,
         `• Sitio web: ${facts.website}`,
       ].join("\n"),
     }),

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  BOOKING_HORIZON_MESSAGE,
+  bookingDateDecision,
   bookingWindowDecision,
+  earliestBookableStart,
+  isBeyondBookingHorizon,
   canTransition,
   cancellationDecision,
   cancellationPolicyText,
@@ -116,5 +120,33 @@ describe("booking window, durations and transitions", () => {
     expect(canTransition("confirmed", "scheduled")).toBe(false);
     expect(canTransition("completed", "cancelled")).toBe(false);
     expect(canTransition("weird", "cancelled")).toBe(false);
+  });
+});
+
+describe("booking dates", () => {
+  it("accepts today up to the 90th day after it, on the clinic's calendar", () => {
+    expect(bookingDateDecision("2026-11-24", "2026-11-24")).toEqual({ allowed: true });
+    expect(bookingDateDecision("2027-02-22", "2026-11-24")).toEqual({ allowed: true });
+    expect(isBeyondBookingHorizon("2027-02-22", "2026-11-24")).toBe(false);
+  });
+
+  it("refuses past dates and dates beyond the horizon with the one message each", () => {
+    expect(bookingDateDecision("2026-11-23", "2026-11-24")).toEqual({
+      allowed: false,
+      reason: "No se puede agendar en una fecha pasada.",
+    });
+    expect(isBeyondBookingHorizon("2027-02-23", "2026-11-24")).toBe(true);
+    expect(bookingDateDecision("2027-02-23", "2026-11-24")).toEqual({
+      allowed: false,
+      reason: BOOKING_HORIZON_MESSAGE,
+    });
+    expect(BOOKING_HORIZON_MESSAGE).toBe("Solo se puede agendar hasta 90 días hacia adelante.");
+  });
+
+  it("needs one hour of notice", () => {
+    const now = at("2026-11-24T12:00:00Z");
+    expect(earliestBookableStart(now).toISOString()).toBe("2026-11-24T13:00:00.000Z");
+    expect(bookingWindowDecision(at("2026-11-24T13:00:00Z"), now)).toEqual({ allowed: true });
+    expect(bookingWindowDecision(at("2026-11-24T12:59:00Z"), now).allowed).toBe(false);
   });
 });

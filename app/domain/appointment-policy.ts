@@ -1,3 +1,6 @@
+import type { AppointmentStatus } from "./appointment-status";
+import { addDays } from "./clinic-time";
+
 /**
  * Appointment rules (spec 000 §9, 001 §9; DESIGN decisions 8 and 9). Pure: every decision takes `now`.
  * - Cancelling 24 h or more ahead is free; less than 24 h costs 50% of the treatment; past ones cannot be cancelled.
@@ -5,16 +8,6 @@
  * - Only scheduled appointments can be confirmed by the patient.
  * Hours are real elapsed hours between instants, so a clock change inside the window counts as it happened.
  */
-
-export const appointmentStatuses = [
-  "scheduled",
-  "confirmed",
-  "in_progress",
-  "completed",
-  "cancelled",
-  "no_show",
-] as const;
-export type AppointmentStatus = (typeof appointmentStatuses)[number];
 
 export const FREE_CANCELLATION_HOURS = 24;
 export const LATE_CANCELLATION_FEE_RATE = 0.5;
@@ -99,16 +92,34 @@ export function confirmationDecision(appointment: PolicyAppointment, now: Date):
   return { allowed: true };
 }
 
+export const BOOKING_HORIZON_MESSAGE = `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.`;
+const PAST_DATE_MESSAGE = "No se puede agendar en una fecha pasada.";
+const MIN_LEAD_MESSAGE = "Elige un horario con al menos una hora de anticipación.";
+
+/** The earliest start a booking or a reschedule may take: the minimum notice after `now`. */
+export function earliestBookableStart(now: Date): Date {
+  return new Date(now.getTime() + MIN_BOOKING_LEAD_MINUTES * 60_000);
+}
+
+/** Whether a clinic calendar date lies beyond the booking horizon counted from the clinic's `today`. */
+export function isBeyondBookingHorizon(date: string, today: string): boolean {
+  return date > addDays(today, BOOKING_HORIZON_DAYS);
+}
+
+/** A new appointment's clinic calendar date: not before the clinic's `today`, not beyond the horizon. */
+export function bookingDateDecision(date: string, today: string): Decision {
+  if (date < today) return { allowed: false, reason: PAST_DATE_MESSAGE };
+  if (isBeyondBookingHorizon(date, today)) return { allowed: false, reason: BOOKING_HORIZON_MESSAGE };
+  return { allowed: true };
+}
+
 /** A new start must be at least an hour away and within the booking horizon. */
 export function bookingWindowDecision(startsAt: Date, now: Date): Decision {
-  if (startsAt.getTime() < now.getTime() + MIN_BOOKING_LEAD_MINUTES * 60_000) {
-    return { allowed: false, reason: "Elige un horario con al menos una hora de anticipación." };
+  if (startsAt.getTime() < earliestBookableStart(now).getTime()) {
+    return { allowed: false, reason: MIN_LEAD_MESSAGE };
   }
   if (startsAt.getTime() > now.getTime() + BOOKING_HORIZON_DAYS * 24 * HOUR_MS) {
-    return {
-      allowed: false,
-      reason: `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.`,
-    };
+    return { allowed: false, reason: BOOKING_HORIZON_MESSAGE };
   }
   return { allowed: true };
 }

@@ -1,9 +1,12 @@
 /**
- * The clinic's clock (DESIGN decision 8): "today", weekdays and slot times are those of America/Santiago; instants
- * are stored in UTC. Chile moves its clocks at midnight (first Sunday of September forward, first Sunday of April
- * back), so every conversion goes through Intl rather than fixed offsets. Pure.
+ * The clinic's clock (DESIGN decision 8), the only place that does clinic-zone arithmetic: "today", weekdays,
+ * day boundaries and slot times are those of America/Santiago; instants are stored in UTC. Chile moves its clocks
+ * at midnight (first Sunday of September forward, first Sunday of April back), so every conversion goes through the
+ * runtime's time-zone data rather than fixed offsets. Pure.
  */
 export const CLINIC_TIME_ZONE = "America/Santiago";
+
+const DAY_MS = 86_400_000;
 
 const partsFormatter = new Intl.DateTimeFormat("en-US", {
   timeZone: CLINIC_TIME_ZONE,
@@ -87,9 +90,9 @@ export function clinicInstant(date: string, time: string): Date {
   const [hour, minute] = parseTime(time);
   const wall = Date.UTC(year, month - 1, day, hour, minute);
   const offsets = new Set([
-    clinicOffsetMinutes(new Date(wall - 86_400_000)),
+    clinicOffsetMinutes(new Date(wall - DAY_MS)),
     clinicOffsetMinutes(new Date(wall)),
-    clinicOffsetMinutes(new Date(wall + 86_400_000)),
+    clinicOffsetMinutes(new Date(wall + DAY_MS)),
   ]);
   const candidates = [...offsets].map((offset) => wall - offset * 60_000).toSorted((a, b) => a - b);
   const exact = candidates.find((candidate) => {
@@ -97,6 +100,19 @@ export function clinicInstant(date: string, time: string): Date {
     return clinicDate(shown) === date && clinicTime(shown) === time;
   });
   return new Date(exact ?? candidates.at(-1)!);
+}
+
+/**
+ * The first instant of a clinic calendar date: usually local midnight; on the first Sunday of September, whose
+ * midnight does not exist, the moment of the change (01:00 summer time).
+ */
+export function startOfClinicDay(date: string): Date {
+  return clinicInstant(date, "00:00");
+}
+
+/** The instants that bound a clinic calendar date: `[start, end)`, 23, 24 or 25 hours long. */
+export function clinicDayBounds(date: string): { start: Date; end: Date } {
+  return { start: startOfClinicDay(date), end: startOfClinicDay(addDays(date, 1)) };
 }
 
 /** "YYYY-MM-DD" plus n calendar days. */

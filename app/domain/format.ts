@@ -1,6 +1,8 @@
 /** es-CL formatting and Chilean phone numbers. Pure. */
+import { CLINIC_TIME_ZONE } from "./clinic-time";
 
-export const CLINIC_TIME_ZONE = "America/Santiago";
+// Declared once, in clinic-time; re-exported for the formatters' existing importers.
+export { CLINIC_TIME_ZONE };
 
 /**
  * Parses a Chilean phone number typed in any common way ("9 8765 4321", "+56 (2) 2345-6789", "56987654321")

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clinicInstant } from "./clinic-time";
-import { DEFAULT_WEEK, freeSlots, isClosedDay, openDays, slotTimes } from "./slots";
+import { DEFAULT_WEEK, freeSlots, isClosedDay, openDays, slotTimes, workingBlocks } from "./slots";
 
 describe("slotTimes", () => {
   it("gives the clinic's default slots for 30-minute treatments", () => {
@@ -74,4 +74,16 @@ describe("freeSlots", () => {
 
 it("lists the next open days", () => {
   expect(openDays("2026-11-27", 3, DEFAULT_WEEK)).toEqual(["2026-11-27", "2026-11-30", "2026-12-01"]);
+});
+
+describe("workingBlocks", () => {
+  it("is the dentist's own schedule when there is one", () => {
+    const own = [{ weekday: 6, startsAt: "10:00", endsAt: "13:00" }];
+    expect(workingBlocks(own)).toBe(own);
+  });
+
+  it("is the clinic's default week for a dentist without blocks", () => {
+    expect(workingBlocks(undefined)).toBe(DEFAULT_WEEK);
+    expect(workingBlocks([])).toBe(DEFAULT_WEEK);
+  });
 });

@@ -23,6 +23,11 @@ export const DEFAULT_WEEK: readonly ScheduleBlock[] = [1, 2, 3, 4, 5].flatMap((w
   { weekday, startsAt: "14:00", endsAt: "17:30" },
 ]);
 
+/** The blocks a dentist works: their own schedule, or the clinic's default week when they have none (spec). */
+export function workingBlocks(own: readonly ScheduleBlock[] | undefined): readonly ScheduleBlock[] {
+  return own && own.length > 0 ? own : DEFAULT_WEEK;
+}
+
 /** Start times ("HH:mm") on `date` where an appointment of `durationMinutes` fits inside a block. */
 export function slotTimes(date: string, blocks: readonly ScheduleBlock[], durationMinutes: number): string[] {
   const weekday = isoWeekday(date);

@@ -18,20 +18,29 @@ export const chileanPhone = z
     return parsed;
   });
 
-/** Empty → null; anything else must be a Chilean phone (a union would answer zod's English "Invalid input"). */
-export const optionalChileanPhone = z
-  .string({ error: PHONE_ERROR })
-  .trim()
-  .max(30, PHONE_ERROR)
-  .transform((value, ctx) => {
-    if (!value) return null;
-    const parsed = parseChileanPhone(value);
-    if (!parsed) {
-      ctx.addIssue({ code: "custom", message: PHONE_ERROR });
-      return z.NEVER;
-    }
-    return parsed;
-  });
+/**
+ * The one optional Chilean phone field: blank (or only spaces) → null; anything else must be a Chilean phone,
+ * stored as E.164, or it fails with `message` (a union would answer zod's English "Invalid input"). Forms that may
+ * omit the field add `.default(null)`.
+ */
+export function optionalChileanPhoneField(message: string = PHONE_ERROR) {
+  return z
+    .string({ error: message })
+    .trim()
+    .max(30, message)
+    .transform((value, ctx) => {
+      if (!value) return null;
+      const parsed = parseChileanPhone(value);
+      if (!parsed) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+}
+
+/** Empty → null; anything else must be a Chilean phone (Spanish message). */
+export const optionalChileanPhone = optionalChileanPhoneField();
 
 export const personName = z
   .string({ error: "Ingresa tu nombre." })

@@ -1,8 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { openPage } from "./support";
-
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+import { openPage, WCAG_TAGS } from "./support";
 
 /** Serious and critical axe violations, as ids plus a readable report for the failure message. */
 async function blockingViolations(page: Page, include?: string) {

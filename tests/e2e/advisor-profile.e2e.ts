@@ -6,6 +6,7 @@ import {
   openPage,
   useOwnClientIp,
   waitForHydration,
+  WCAG_TAGS,
   type NewAccount,
 } from "./support";
 
@@ -266,8 +267,6 @@ test("dashboard: greeting, next appointment invitation, counts, shortcuts and pr
   await expect(page.getByText("Tu perfil está completo al 50%")).toBeVisible();
   await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "50");
 });
-
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 test("axe: no serious or critical WCAG 2.1 AA violations on the patient pages", async ({ page }) => {
   await signUp(page, "axe-paciente");

@@ -2,19 +2,19 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import {
   createAccount,
+  DEMO_ADMIN,
   DEMO_PASSWORD,
+  DEMO_PATIENT,
   newAccount,
   newestMail,
   openPage,
   signInThroughScreen,
   useOwnClientIp,
   waitForHydration,
+  WCAG_TAGS,
 } from "./support";
 
 // Mis Citas (spec 000 §2, §4, §9; DESIGN decisions 8 and 9): lists, tabs and the real actions.
-
-const DEMO_PATIENT = "paciente@clinica.example";
-const DEMO_ADMIN = "admin@clinica.example";
 
 /**
  * Booking needs a confirmed e-mail, and the confirmation link is only readable at /dev/correos by an admin. One
@@ -33,7 +33,6 @@ const test = base.extend<object, { mailReader: Page }>({
     { scope: "worker" },
   ],
 });
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { createAccount, newAccount, openPage, useOwnClientIp, waitForHydration } from "./support";
+import { createAccount, newAccount, openPage, useOwnClientIp, waitForHydration, WCAG_TAGS } from "./support";
 
 // The /auth screen itself: language switch, help dialog, accessibility (spec 000 §2 "Authentication screen").
 
@@ -68,9 +68,7 @@ test("help: 'Ayuda' opens the modal 'Guía de Acceso al Portal' with phone and h
 });
 
 async function expectNoBlockingViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   const blocking = results.violations.filter(
     (violation) => violation.impact === "serious" || violation.impact === "critical",
   );

@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import {
   createAccount,
   DEMO_PASSWORD,
+  DEMO_PATIENT,
   fillSignUpForm,
   newAccount,
   openPage,
@@ -153,7 +154,7 @@ test("wrong password: the catalogue message, in Spanish and in English", async (
 test("sign up with an e-mail that already has an account: the catalogue message, in Spanish and in English", async ({
   page,
 }) => {
-  const taken = { ...newAccount(), email: "paciente@clinica.example" };
+  const taken = { ...newAccount(), email: DEMO_PATIENT };
 
   await openPage(page, "/auth?modo=registro");
   await fillSignUpForm(page, taken);

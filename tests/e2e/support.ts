@@ -52,6 +52,13 @@ export async function openLanding(page: Page, path = "/") {
 /** The demo accounts' password (demo seed). */
 export const DEMO_PASSWORD = "clinica-demo-2026";
 
+/** Demo accounts (demo seed) used by several files. */
+export const DEMO_PATIENT = "paciente@clinica.example";
+export const DEMO_ADMIN = "admin@clinica.example";
+
+/** The axe rule tags of the accessibility checks: WCAG 2.1 A and AA. */
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
 /** A password that meets the rule (8+ characters, letters and numbers). */
 export const TEST_PASSWORD = "clinica2026";
 
@@ -124,7 +131,7 @@ export async function newestMail(page: Page, to: string, about: RegExp) {
   const admin = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     const signIn = await admin.request.post("/auth", {
-      form: { intent: "signin", email: "admin@clinica.example", password: DEMO_PASSWORD },
+      form: { intent: "signin", email: DEMO_ADMIN, password: DEMO_PASSWORD },
       headers: { "x-forwarded-for": randomClientIp() },
       maxRedirects: 0,
     });

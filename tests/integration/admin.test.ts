@@ -14,7 +14,8 @@ import { action as requestsAction, loader as requestsLoader } from "~/routes/_ad
 import { action as detailAction, loader as detailLoader } from "~/routes/_admin/user-detail";
 import UsersPage, { loader as usersLoader } from "~/routes/_admin/users";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, requestAs, signInCookie, type TestUser } from "../setup/users";
+import { postAs, requestAs, uniqueEmail } from "../setup/clients";
+import { createTestUser, signInCookie, type TestUser } from "../setup/users";
 
 afterAll(closeDb);
 
@@ -41,17 +42,13 @@ async function thrownStatus(
   throw error;
 }
 
-function post(cookie: string | undefined, path: string, fields: Record<string, string>): Request {
-  return requestAs(cookie, path, { method: "POST", body: new URLSearchParams(fields) });
-}
-
 function detailPath(userId: string) {
   return `/admin/usuarios/${userId}`;
 }
 
 async function userAction(actor: TestUser, targetId: string, fields: Record<string, string>) {
   return unwrap<ActionResult>(
-    await detailAction(routeArgs(post(actor.cookie, detailPath(targetId), fields), { userId: targetId })),
+    await detailAction(routeArgs(postAs(actor.cookie, detailPath(targetId), fields), { userId: targetId })),
   );
 }
 
@@ -90,7 +87,7 @@ describe("admin access", () => {
       () => detailLoader(routeArgs(requestAs(patient.cookie, detailPath(target)), { userId: target })),
       () =>
         detailAction(
-          routeArgs(post(patient.cookie, detailPath(target), { intent: "grant", role: "admin" }), {
+          routeArgs(postAs(patient.cookie, detailPath(target), { intent: "grant", role: "admin" }), {
             userId: target,
           }),
         ),
@@ -98,7 +95,7 @@ describe("admin access", () => {
       () =>
         requestsAction(
           routeArgs(
-            post(patient.cookie, "/admin/solicitudes", {
+            postAs(patient.cookie, "/admin/solicitudes", {
               kind: "callback",
               requestId: randomUUID(),
               status: "done",
@@ -131,13 +128,15 @@ describe("admin access", () => {
       [
         () =>
           detailAction(
-            routeArgs(post(undefined, detailPath(admin.id), { intent: "deactivate" }), { userId: admin.id }),
+            routeArgs(postAs(undefined, detailPath(admin.id), { intent: "deactivate" }), {
+              userId: admin.id,
+            }),
           ),
         detailPath(admin.id),
       ],
       [() => requestsLoader(routeArgs(requestAs(undefined, "/admin/solicitudes"))), "/admin/solicitudes"],
       [
-        () => requestsAction(routeArgs(post(undefined, "/admin/solicitudes", { kind: "callback" }))),
+        () => requestsAction(routeArgs(postAs(undefined, "/admin/solicitudes", { kind: "callback" }))),
         "/admin/solicitudes",
       ],
       [() => auditLoader(routeArgs(requestAs(undefined, "/admin/auditoria"))), "/admin/auditoria"],
@@ -278,7 +277,7 @@ describe("/admin/usuarios/:userId", () => {
       (
         await thrownStatus(() =>
           detailAction(
-            routeArgs(post(admin.cookie, detailPath(missing), { intent: "grant", role: "asesor" }), {
+            routeArgs(postAs(admin.cookie, detailPath(missing), { intent: "grant", role: "asesor" }), {
               userId: missing,
             }),
           ),
@@ -434,7 +433,7 @@ async function seedRequests() {
       submissionId: randomUUID(),
       requestType: "eliminacion",
       name: "Rosa Díaz",
-      email: `rosa-${randomUUID()}@example.com`,
+      email: uniqueEmail("rosa"),
       rut: "12.345.678-5",
       details: "Borrar mis datos de contacto.",
     })
@@ -488,7 +487,7 @@ describe("/admin/solicitudes", () => {
     const { dataRightsId, callbackId } = await seedRequests();
     const db = await getDb();
     const change = (fields: Record<string, string>) =>
-      requestsAction(routeArgs(post(admin.cookie, "/admin/solicitudes?estado=new", fields)));
+      requestsAction(routeArgs(postAs(admin.cookie, "/admin/solicitudes?estado=new", fields)));
 
     const { status, body } = unwrap<ActionResult>(
       await change({ kind: "data_rights", requestId: dataRightsId, status: "in_progress" }),

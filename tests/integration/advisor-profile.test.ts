@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { advisorMessages, appointments, treatmentsCatalog, users } from "~/db/schema";
 import { ADVISOR_MAX_MESSAGE_LENGTH } from "~/domain/advisor-replies";
@@ -17,16 +17,12 @@ import { loader as dashboardLoader } from "~/routes/_patient/dashboard";
 import { action as profileAction, loader as profileLoader } from "~/routes/_patient/profile";
 import { settle } from "../setup/route-results";
 import { routeArgs } from "../setup/route-args";
-import { createTestUser, requestAs, type TestUser } from "../setup/users";
+import { postAs, requestAs } from "../setup/clients";
+import { createTestUser, type TestUser } from "../setup/users";
 
 afterAll(closeDb);
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
-/** A form POST as `user` (anonymous when undefined). */
-function post(user: TestUser | undefined, path: string, fields: Record<string, string>) {
-  return requestAs(user?.cookie, path, { method: "POST", body: new URLSearchParams(fields) });
-}
 
 async function conversation(user: TestUser) {
   const result = await settle<{ messages: AdvisorMessageDto[] }>(() =>
@@ -38,7 +34,7 @@ async function conversation(user: TestUser) {
 
 async function say(user: TestUser, content: string) {
   return settle<AdvisorActionData>(() =>
-    advisorAction(routeArgs(post(user, "/paciente/asesor", { content }))),
+    advisorAction(routeArgs(postAs(user.cookie, "/paciente/asesor", { content }))),
   );
 }
 
@@ -50,7 +46,9 @@ async function userRow(userId: string) {
 }
 
 async function save(user: TestUser, fields: Record<string, string>) {
-  return settle<ProfileActionData>(() => profileAction(routeArgs(post(user, "/paciente/perfil", fields))));
+  return settle<ProfileActionData>(() =>
+    profileAction(routeArgs(postAs(user.cookie, "/paciente/perfil", fields))),
+  );
 }
 
 async function storedMessages(userId: string) {
@@ -62,16 +60,20 @@ async function storedMessages(userId: string) {
     .orderBy(asc(advisorMessages.createdAt));
 }
 
+/**
+ * A patient whose conversation was opened (the stored welcome) and who sent `said`: each test has its own, so none
+ * depends on another having run first.
+ */
+async function patientWithConversation(firstName: string, said: string[] = []): Promise<TestUser> {
+  const patient = await createTestUser({ firstName });
+  await conversation(patient);
+  for (const content of said) expect((await say(patient, content)).status).toBe(200);
+  return patient;
+}
+
 describe("Asesor Virtual (/paciente/asesor)", () => {
-  let ana: TestUser;
-  let bruno: TestUser;
-
-  beforeAll(async () => {
-    ana = await createTestUser({ firstName: "Ana" });
-    bruno = await createTestUser({ firstName: "Bruno" });
-  });
-
   it("starts with a stored welcome message addressed to the user", async () => {
+    const ana = await createTestUser({ firstName: "Ana" });
     const first = await conversation(ana);
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ role: "assistant", type: "general" });
@@ -84,6 +86,7 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
   });
 
   it("answers by the spec's rules: appointment, emergency and the help menu", async () => {
+    const ana = await patientWithConversation("Ana");
     const booking = await say(ana, "quiero agendar una cita");
     expect(booking.status).toBe(200);
     if (!booking.body.ok) throw new Error("expected ok");
@@ -109,6 +112,11 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
   });
 
   it("keeps the conversation: a later load returns the stored messages in order", async () => {
+    const ana = await patientWithConversation("Ana", [
+      "quiero agendar una cita",
+      "me duele una muela",
+      "hola",
+    ]);
     const messages = await conversation(ana);
     expect(messages.map((message) => [message.role, message.type])).toEqual([
       ["assistant", "general"],
@@ -127,6 +135,7 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
   });
 
   it("refuses 2,001 characters with a Spanish message and stores nothing; 2,000 are accepted", async () => {
+    const ana = await patientWithConversation("Ana");
     const before = (await storedMessages(ana.id)).length;
     const tooLong = await say(ana, "a".repeat(ADVISOR_MAX_MESSAGE_LENGTH + 1));
     expect(tooLong.status).toBe(400);
@@ -145,6 +154,7 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
   });
 
   it("stores markup verbatim (it is rendered as text) and keeps line breaks typed with Shift+Enter", async () => {
+    const ana = await patientWithConversation("Ana");
     const script = '<script>alert("xss")</script><img src=x onerror=alert(1)>';
     const result = await say(ana, script);
     if (!result.body.ok) throw new Error("expected ok");
@@ -158,6 +168,8 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
   });
 
   it("never shows one patient's messages to another", async () => {
+    const ana = await patientWithConversation("Ana", ['<script>alert("xss")</script>']);
+    const bruno = await createTestUser({ firstName: "Bruno" });
     await say(bruno, "hola");
     const brunos = await conversation(bruno);
     expect(brunos).toHaveLength(3);
@@ -182,7 +194,7 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
     expect(load.status).toBe(302);
     expect(load.location).toBe("/auth?redirectTo=%2Fpaciente%2Fasesor");
     const send = await settle(() =>
-      advisorAction(routeArgs(post(undefined, "/paciente/asesor", { content: "hola" }))),
+      advisorAction(routeArgs(postAs(undefined, "/paciente/asesor", { content: "hola" }))),
     );
     expect(send.status).toBe(302);
   });
@@ -345,7 +357,7 @@ describe("Mi Perfil (/paciente/perfil)", () => {
 
   it("requires a session", async () => {
     const result = await settle(() =>
-      profileAction(routeArgs(post(undefined, "/paciente/perfil", validProfile))),
+      profileAction(routeArgs(postAs(undefined, "/paciente/perfil", validProfile))),
     );
     expect(result.status).toBe(302);
     expect(result.location).toBe("/auth?redirectTo=%2Fpaciente%2Fperfil");

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { loader as dashboardLoader } from "~/routes/_patient/dashboard";
 import { routeArgs } from "../setup/route-args";
-import { createTestUser, requestAs } from "../setup/users";
+import { requestAs } from "../setup/clients";
+import { createTestUser } from "../setup/users";
 
 afterAll(closeDb);
 

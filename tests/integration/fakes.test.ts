@@ -1,6 +1,7 @@
 import { createHash, createPublicKey, randomBytes, verify, type JsonWebKey } from "node:crypto";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CookieJar } from "../setup/cookie-jar";
 import { accountIdFor, startFakeOidc, type FakeOidc } from "../setup/fake-oidc.mjs";
 import { startFakeSmtp, type FakeSmtp } from "../setup/fake-smtp";
 
@@ -87,32 +88,6 @@ describe("fake SMTP server", () => {
     );
   });
 });
-
-/** Minimal cookie jar: enough for oidc-provider's session/interaction cookies on one host. */
-class CookieJar {
-  private cookies = new Map<string, string>();
-
-  store(response: Response) {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = header.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = attributes.some((attribute) => {
-        const [key = "", val = ""] = attribute.trim().split("=");
-        if (key.toLowerCase() === "max-age") return Number(val) <= 0;
-        if (key.toLowerCase() === "expires") return Date.parse(val) <= Date.now();
-        return false;
-      });
-      if (expired || value === "") this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-}
 
 async function request(jar: CookieJar, url: string, init: RequestInit = {}) {
   const headers = new Headers(init.headers);

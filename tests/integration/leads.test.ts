@@ -5,16 +5,12 @@ import { closeDb, getDb } from "~/db/client.server";
 import { leads } from "~/db/schema";
 import type { LeadActionResult } from "~/features/leads/lead-action-result";
 import { action } from "~/routes/_public/home";
-import { clientForm } from "../setup/clients";
+import { clientForm, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
 
-// Random phones keep assertions independent when several files share one PostgreSQL database.
-function uniquePhone() {
-  return `+569${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-}
-
+// Random phones (uniquePhone) keep assertions independent when several files share one PostgreSQL database.
 function validLead(overrides: Record<string, string> = {}) {
   return {
     submissionId: randomUUID(),
@@ -166,7 +162,7 @@ describe("lead capture action", () => {
   });
 
   it("answers 400 to a malformed body", async () => {
-    const request = new Request("http://localhost:3000/?index", {
+    const request = requestAs(undefined, "/?index", {
       method: "POST",
       headers: { "Content-Type": "multipart/form-data; boundary=nope" },
       body: "garbage",

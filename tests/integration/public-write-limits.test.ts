@@ -9,7 +9,7 @@ import { clinicFacts } from "~/lib/env.server";
 import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
 import { action as leadAction } from "~/routes/_public/home";
-import { clientForm, randomIp } from "../setup/clients";
+import { clientForm, randomIp, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 
@@ -19,10 +19,6 @@ afterAll(closeDb);
 const BUDGET = 10;
 
 type RequestResult = { ok: true; reference: string } | { ok: false; errors: Record<string, string> };
-
-function uniquePhone() {
-  return `+569${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-}
 
 function lead(overrides: Record<string, string> = {}) {
   return {
@@ -63,7 +59,7 @@ function dataRights() {
     submissionId: randomUUID(),
     requestType: "eliminacion",
     name: "Pedro Soto",
-    email: `${randomUUID()}@example.com`,
+    email: uniqueEmail("derechos"),
     phone: "",
     rut: "",
     details: "",

@@ -5,7 +5,7 @@ import { closeDb, getDb } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests } from "~/db/schema";
 import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
-import { clientForm } from "../setup/clients";
+import { clientForm, uniqueEmail } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
@@ -15,7 +15,7 @@ type Result = { ok: true; reference: string } | { ok: false; errors: Record<stri
 
 describe("/eliminar-datos", () => {
   it("stores a valid request with status new and gives a reference", async () => {
-    const email = `${randomUUID()}@example.com`;
+    const email = uniqueEmail("derechos");
     const fields = {
       submissionId: randomUUID(),
       requestType: "eliminacion",

@@ -12,6 +12,7 @@ import { deliverDue } from "~/features/outbox/outbox.server";
 import { startFakeSmtp, type FakeSmtp, type ReceivedMail } from "../setup/fake-smtp";
 import { createScratchDatabase, postgresUrlFromEnv, type ScratchDatabase } from "../setup/postgres-database";
 import {
+  httpForm,
   httpRequest,
   projectRoot,
   runProdServerUntilExit,
@@ -79,15 +80,9 @@ function post(
   fields: Record<string, string>,
   options: { from?: string; cookie?: string } = {},
 ): Promise<HttpResponse> {
-  return httpRequest(server.port, pathname, {
-    method: "POST",
-    headers: {
-      host: PUBLIC_HOST,
-      origin: PUBLIC_BASE_URL,
-      "content-type": "application/x-www-form-urlencoded",
-      ...(options.cookie ? { cookie: options.cookie } : {}),
-    },
-    body: new URLSearchParams(fields).toString(),
+  return httpForm(server.port, pathname, fields, {
+    origin: PUBLIC_BASE_URL,
+    headers: { host: PUBLIC_HOST, ...(options.cookie ? { cookie: options.cookie } : {}) },
     from: options.from ?? freshIp(),
   });
 }

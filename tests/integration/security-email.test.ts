@@ -139,23 +139,30 @@ describe("verification e-mail over SMTP", () => {
   });
 
   it("keeps the mail for a retry when the SMTP server is down", async () => {
-    await smtp.close();
-    const email = uniqueEmail("caido");
-    const { user } = await signUp(email, "Tomás");
-    const queued = await verificationRow(user.id);
+    // The file's SMTP server is stopped for this test and started again on the same port (the app's SMTP_URL)
+    // afterwards, so the other tests do not depend on running before this one.
+    const down = smtp;
+    await down.close();
+    try {
+      const email = uniqueEmail("caido");
+      const { user } = await signUp(email, "Tomás");
+      const queued = await verificationRow(user.id);
 
-    const before = Date.now();
-    const attempted = await deliverUntilAttempted(queued.id);
-    expect(attempted.status).toBe("pending");
-    expect(attempted.attempts).toBe(1);
-    expect(attempted.lastError).toBeTruthy();
-    expect(attempted.sentAt).toBeNull();
-    expect(attempted.nextAttemptAt.getTime()).toBeGreaterThan(before);
-    expect(attempted.payload).toEqual(queued.payload);
-    expect(smtp.messages.some((mail) => mail.to.includes(email))).toBe(false);
-    // Not picked up again before its time.
-    await app.deliverDue(await app.getDb(), app.outboxHandlers());
-    const [still] = await (await app.getDb()).select().from(outbox).where(eq(outbox.id, queued.id));
-    expect(still?.attempts).toBe(1);
+      const before = Date.now();
+      const attempted = await deliverUntilAttempted(queued.id);
+      expect(attempted.status).toBe("pending");
+      expect(attempted.attempts).toBe(1);
+      expect(attempted.lastError).toBeTruthy();
+      expect(attempted.sentAt).toBeNull();
+      expect(attempted.nextAttemptAt.getTime()).toBeGreaterThan(before);
+      expect(attempted.payload).toEqual(queued.payload);
+      expect(down.messages.some((mail) => mail.to.includes(email))).toBe(false);
+      // Not picked up again before its time.
+      await app.deliverDue(await app.getDb(), app.outboxHandlers());
+      const [still] = await (await app.getDb()).select().from(outbox).where(eq(outbox.id, queued.id));
+      expect(still?.attempts).toBe(1);
+    } finally {
+      smtp = await startFakeSmtp({ port: down.port });
+    }
   });
 });

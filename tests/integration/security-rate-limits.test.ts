@@ -7,7 +7,7 @@ import { action as signInPageAction } from "~/routes/_auth/auth";
 import { action as forgotPasswordAction } from "~/routes/_auth/forgot-password";
 import { action as dashboardAction } from "~/routes/_patient/dashboard";
 import { action as betterAuthAction, loader as betterAuthLoader } from "~/routes/api/auth";
-import { clientForm, randomIp, uniqueEmail } from "../setup/clients";
+import { clientForm, clientGet, clientJson, randomIp, uniqueEmail } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
@@ -259,18 +259,7 @@ describe("verification e-mail resend rate limit (/paciente action)", () => {
 });
 
 function apiPost(path: string, body: Record<string, unknown>, cookie?: string) {
-  const headers = new Headers({
-    "content-type": "application/json",
-    origin: "http://localhost:3000",
-    "x-clinica-client-ip": randomIp(),
-  });
-  if (cookie) headers.set("cookie", cookie);
-  const request = new Request(new URL(path, "http://localhost:3000"), {
-    method: "POST",
-    headers,
-    body: JSON.stringify(body),
-  });
-  return settle(() => betterAuthAction(routeArgs(request)));
+  return settle(() => betterAuthAction(routeArgs(clientJson(path, body, { cookie }))));
 }
 
 describe("Better Auth endpoints we wrap are not reachable over HTTP", () => {
@@ -341,13 +330,7 @@ describe("Better Auth endpoints we wrap are not reachable over HTTP", () => {
 
     // Control: the route does serve the endpoints a browser reaches by itself (a verification link here).
     const link = await settle(() =>
-      betterAuthLoader(
-        routeArgs(
-          new Request("http://localhost:3000/api/auth/verify-email?token=no-es-valido", {
-            headers: { "x-clinica-client-ip": randomIp() },
-          }),
-        ),
-      ),
+      betterAuthLoader(routeArgs(clientGet("/api/auth/verify-email?token=no-es-valido"))),
     );
     expect(link.status).not.toBe(404);
   });

@@ -1,10 +1,17 @@
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSetCookie } from "../setup/cookie-jar";
-import { httpRequest, projectRoot, startProdServer, type ProdServer } from "../setup/prod-server";
+import { uniqueEmail } from "../setup/clients";
+import {
+  formHeaders,
+  httpForm,
+  httpRequest,
+  projectRoot,
+  startProdServer,
+  type ProdServer,
+} from "../setup/prod-server";
 
 // DESIGN §6 on the real production server (server.mjs + build/): client IP only from trusted proxies, cookie flags,
 // security headers, same-origin redirects, body limits.
@@ -26,12 +33,6 @@ let tls: ProdServer;
 
 const TLS_HEADERS = { host: "clinica.test", "x-forwarded-proto": "https" };
 
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const formHeaders = (origin: string, extra: Record<string, string> = {}) => ({
-  "content-type": "application/x-www-form-urlencoded",
-  origin,
-  ...extra,
-});
 const siteOrigin = () => `http://127.0.0.1:${site.port}`;
 
 function sessionCookie(cookies: string[], name = "clinica.session_token") {
@@ -41,12 +42,7 @@ function sessionCookie(cookies: string[], name = "clinica.session_token") {
 
 /** A POST of the /auth form to the http site from loopback address `from`. */
 function siteAuthPost(from: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  return httpRequest(site.port, "/auth", {
-    method: "POST",
-    headers: formHeaders(siteOrigin(), headers),
-    body: form(fields),
-    from,
-  });
+  return httpForm(site.port, "/auth", fields, { origin: siteOrigin(), headers, from });
 }
 
 /** A POST of the /auth form to the https site, through the proxy (X-Forwarded-For carries the client chain). */
@@ -55,21 +51,19 @@ function tlsAuthPost(
   fields: Record<string, string>,
   headers: Record<string, string> = {},
 ) {
-  return httpRequest(tls.port, "/auth", {
-    method: "POST",
-    headers: formHeaders("https://clinica.test", {
-      ...TLS_HEADERS,
-      "x-forwarded-for": forwardedFor,
-      ...headers,
-    }),
-    body: form(fields),
+  return httpForm(tls.port, "/auth", fields, {
+    origin: "https://clinica.test",
+    headers: { ...TLS_HEADERS, "x-forwarded-for": forwardedFor, ...headers },
   });
 }
 
-const uniqueEmail = () => `servidor-${randomUUID()}@example.com`;
 const randomOctet = () => String(1 + Math.floor(Math.random() * 250));
 const forgedIp = () => `${randomOctet()}.${randomOctet()}.${randomOctet()}.${randomOctet()}`;
-const wrongSignIn = () => ({ intent: "signin", email: uniqueEmail(), password: "clave-incorrecta-1" });
+const wrongSignIn = () => ({
+  intent: "signin",
+  email: uniqueEmail("servidor"),
+  password: "clave-incorrecta-1",
+});
 // 50 failed sign-ins per address in 15 minutes (a shared network may sign in many times; only failures count).
 const FIFTY_REFUSED_THEN_LIMITED = [...Array.from({ length: 50 }, () => 401), 429];
 
@@ -209,7 +203,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
 
     it("over https (behind the proxy): __Host-clinica.session_token with Secure, HttpOnly, SameSite=Lax, no Domain; HSTS", async () => {
       const client = "198.51.100.20";
-      const email = uniqueEmail();
+      const email = uniqueEmail("servidor");
       const password = "clave-segura-2026";
       const signUp = await tlsAuthPost(client, {
         intent: "signup",
@@ -299,7 +293,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
   describe("redirectTo after signing in", () => {
     it("follows only same-origin paths", async () => {
       const from = "127.0.0.13";
-      const email = uniqueEmail();
+      const email = uniqueEmail("servidor");
       const password = "clave-segura-2026";
       const signUp = await siteAuthPost(from, {
         intent: "signup",
@@ -365,7 +359,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
   describe("e-mail verification links (login CSRF)", () => {
     it("verify the address without signing anyone in or replacing the current session", async () => {
       // An attacker signs up and sends the victim the verification link of the attacker's own account.
-      const attackerEmail = uniqueEmail();
+      const attackerEmail = uniqueEmail("servidor");
       const signUp = await siteAuthPost("127.0.0.21", {
         intent: "signup",
         firstName: "Atacante",
@@ -430,12 +424,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
     });
 
     it("reset mails link to the configured site, whatever Host header the request carried", async () => {
-      const response = await httpRequest(site.port, "/auth/recuperar", {
-        method: "POST",
-        headers: formHeaders("http://evil.example", { host: "evil.example" }),
-        body: form({ email: "dentista@clinica.example" }),
-        from: "127.0.0.15",
-      });
+      const response = await httpForm(
+        site.port,
+        "/auth/recuperar",
+        { email: "dentista@clinica.example" },
+        { origin: "http://evil.example", headers: { host: "evil.example" }, from: "127.0.0.15" },
+      );
       expect(response.status).toBe(200);
 
       // The demo outbox page (no SMTP in demo mode) shows the mail as it would be sent, to an admin.

@@ -7,6 +7,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, databaseStatus, DatabaseClosedError, getDb } from "~/db/client.server";
+import { uniquePhone } from "../setup/clients";
 import {
   freePort,
   projectRoot,
@@ -36,10 +37,6 @@ async function queryDataDir<T>(dataDir: string, query: string, params: unknown[]
   } finally {
     await db.close();
   }
-}
-
-function uniquePhone(): string {
-  return `+569${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
 }
 
 function leadForm(phone: string): URLSearchParams {

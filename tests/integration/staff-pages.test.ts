@@ -13,7 +13,8 @@ import { loader as agendaLoader } from "~/routes/_dentist/agenda";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as testAction, loader as testLoader } from "~/routes/_staff/test-dashboard";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, requestAs, type TestUser } from "../setup/users";
+import { postAs, requestAs, uniquePhone } from "../setup/clients";
+import { createTestUser, type TestUser } from "../setup/users";
 
 afterAll(closeDb);
 
@@ -24,10 +25,6 @@ const sharedDatabase = Boolean(process.env.DATABASE_URL);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-function uniquePhone() {
-  return `+569${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-}
 
 /** The HTTP status of whatever a loader/action threw: a Response (redirect) or a `data()` error. */
 function thrownStatus(error: unknown): number | undefined {
@@ -45,10 +42,6 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
-}
-
-function postAs(cookie: string | undefined, path: string, fields: Record<string, string>) {
-  return requestAs(cookie, path, { method: "POST", body: new URLSearchParams(fields) });
 }
 
 type FunnelData = Awaited<ReturnType<typeof funnelLoader>>;
@@ -371,36 +364,58 @@ describe("/funnel", () => {
 
   it("'Marcar contactado' and 'Agendar' set the status and stamp the last contact", async () => {
     const db = await getDb();
-    const lead = inserted[0]!;
-    const started = Date.now();
-    const result = await funnelAction(
-      routeArgs(postAs(asesor.cookie, "/funnel?tab=leads", { intent: "mark-contacted", leadId: lead.id })),
+    // Its own lead, removed afterwards: the other tests of this block read the inserted leads and the exact counts,
+    // in whatever order they run.
+    const actionMarker = `zq${randomUUID().slice(0, 8)}`;
+    const [lead] = await insertLeads(
+      [
+        {
+          ...base,
+          name: `Camila ${actionMarker} Rojas`,
+          level: "hot",
+          status: "new",
+          source: "web",
+          email: null,
+          createdAgo: 5 * MINUTE,
+          contactedAgo: null,
+        },
+      ],
+      new Date(),
     );
-    const { status, body } = unwrap<LeadPanelActionResult>(result);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ ok: true, leadId: lead.id, status: "contacted" });
+    if (!lead) throw new Error("lead not inserted");
+    try {
+      const started = Date.now();
+      const result = await funnelAction(
+        routeArgs(postAs(asesor.cookie, "/funnel?tab=leads", { intent: "mark-contacted", leadId: lead.id })),
+      );
+      const { status, body } = unwrap<LeadPanelActionResult>(result);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ ok: true, leadId: lead.id, status: "contacted" });
 
-    const [stored] = await db.select().from(leads).where(eq(leads.id, lead.id));
-    expect(stored?.status).toBe("contacted");
-    expect(stored?.lastContactAt?.getTime()).toBeGreaterThanOrEqual(started - 1000);
-    const audit = await db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.actorId, asesor.id), eq(auditLog.action, "lead.status_changed")));
-    expect(audit.map((row) => row.details)).toContainEqual({ leadId: lead.id, status: "contacted" });
+      const [stored] = await db.select().from(leads).where(eq(leads.id, lead.id));
+      expect(stored?.status).toBe("contacted");
+      expect(stored?.lastContactAt?.getTime()).toBeGreaterThanOrEqual(started - 1000);
+      const audit = await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, asesor.id), eq(auditLog.action, "lead.status_changed")));
+      expect(audit.map((row) => row.details)).toContainEqual({ leadId: lead.id, status: "contacted" });
 
-    const view = await funnel(asesor.cookie, `/funnel?tab=leads&q=${marker}&status=contacted`);
-    const card = view.panel?.leads.find((item) => item.id === lead.id);
-    expect(card).toMatchObject({ statusLabel: "Contactado", lastContactAgo: "hace menos de 1 min" });
+      const view = await funnel(asesor.cookie, `/funnel?tab=leads&q=${actionMarker}&status=contacted`);
+      const card = view.panel?.leads.find((item) => item.id === lead.id);
+      expect(card).toMatchObject({ statusLabel: "Contactado", lastContactAgo: "hace menos de 1 min" });
 
-    const scheduled = unwrap<LeadPanelActionResult>(
-      await funnelAction(
-        routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: lead.id })),
-      ),
-    );
-    expect(scheduled.body).toMatchObject({ ok: true, status: "scheduled" });
-    const [again] = await db.select({ status: leads.status }).from(leads).where(eq(leads.id, lead.id));
-    expect(again?.status).toBe("scheduled");
+      const scheduled = unwrap<LeadPanelActionResult>(
+        await funnelAction(
+          routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: lead.id })),
+        ),
+      );
+      expect(scheduled.body).toMatchObject({ ok: true, status: "scheduled" });
+      const [again] = await db.select({ status: leads.status }).from(leads).where(eq(leads.id, lead.id));
+      expect(again?.status).toBe("scheduled");
+    } finally {
+      await db.delete(leads).where(eq(leads.id, lead.id));
+    }
   });
 
   it("rejects unknown intents and malformed ids (400) and unknown leads (404)", async () => {
@@ -620,6 +635,22 @@ describe("/test", () => {
 
 describe("test dashboard storage", () => {
   it("did not create leads from the test dashboard", async () => {
+    // Runs the dashboard itself, so the check does not depend on the tests above having run first.
+    for (const scenario of ["hot", "warm", "cold"]) {
+      expect((await runTest({ intent: "scenario", scenario })).status).toBe(200);
+    }
+    const custom = await runTest({
+      intent: "custom",
+      name: "Prueba Personalizada",
+      phone: uniquePhone(),
+      email: "",
+      age: "34",
+      treatment: "estetica",
+      urgency: "1-mes",
+      budget: "bajo",
+      message: "",
+    });
+    expect(custom.status).toBe(200);
     const db = await getDb();
     const names = ["Carolina Vega", "Diego Araya", "Patricia Soto", "Prueba Personalizada"];
     expect(await db.select({ id: leads.id }).from(leads).where(inArray(leads.name, names))).toEqual([]);

@@ -5,7 +5,8 @@ import { users } from "~/db/schema";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
 import { loader as dentistLoader } from "~/routes/_dentist/agenda";
 import { routeArgs } from "../setup/route-args";
-import { createTestUser, requestAs } from "../setup/users";
+import { requestAs } from "../setup/clients";
+import { createTestUser } from "../setup/users";
 
 // This file runs with two-factor required for staff (the production default); other files run it optional.
 // Hoisted above the imports: the env module is read once, when the first module using it loads.

@@ -171,6 +171,26 @@ export function httpRequest(
   });
 }
 
+/** The headers of an HTML form post from `origin` (`extra` may add or override any, e.g. host, cookie). */
+export function formHeaders(origin: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { "content-type": "application/x-www-form-urlencoded", origin, ...extra };
+}
+
+/** An HTML form post (urlencoded `fields`) to the production server, from `origin`; see httpRequest. */
+export function httpForm(
+  port: number,
+  pathname: string,
+  fields: Record<string, string>,
+  options: { origin: string; headers?: Record<string, string>; from?: string },
+): Promise<HttpResponse> {
+  return httpRequest(port, pathname, {
+    method: "POST",
+    headers: formHeaders(options.origin, options.headers),
+    body: new URLSearchParams(fields).toString(),
+    from: options.from,
+  });
+}
+
 /**
  * Spawns the production server for a boot that must refuse to start, and waits for it to exit. Same defaults as
  * startProdServer; killed (code null) if it is still running after `timeoutMs`.

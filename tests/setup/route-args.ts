@@ -14,14 +14,6 @@ export function routeArgs<P extends Record<string, string> = Record<string, stri
   } as never;
 }
 
-export function formRequest(path: string, fields: Record<string, string>, init: RequestInit = {}) {
-  return new Request(new URL(path, "http://localhost:3000"), {
-    method: "POST",
-    body: new URLSearchParams(fields),
-    ...init,
-  });
-}
-
 /** Unwraps `data()` results (DataWithResponseInit) and plain objects alike. */
 export function unwrap<T>(result: unknown): { status: number; body: T } {
   if (

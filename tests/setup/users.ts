@@ -1,10 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { RoleName } from "~/domain/roles";
 import { grantRole, revokeRole } from "~/features/accounts/role-repository.server";
 import { getAuth, SESSION_COOKIE_PREFIX } from "~/lib/auth/auth.server";
+import { uniqueEmail } from "./clients";
+
+// Kept for the tests that import it from here (appointments, booking-limits); it lives in clients.ts.
+export { requestAs } from "./clients";
 
 export interface TestUser {
   id: string;
@@ -24,7 +27,7 @@ export async function createTestUser(
 ): Promise<TestUser> {
   const auth = await getAuth();
   const db = await getDb();
-  const email = options.email ?? `test-${randomUUID()}@example.com`;
+  const email = options.email ?? uniqueEmail("test");
   const password = "prueba-clave-2026";
   const firstName = options.firstName ?? "Prueba";
   const signUp = await auth.api.signUpEmail({ body: { name: firstName, lastName: "Test", email, password } });
@@ -50,12 +53,4 @@ export function cookieHeaderFrom(response: Response): string {
     .map((cookie) => cookie.split(";")[0]!)
     .filter((pair) => pair.startsWith(`${SESSION_COOKIE_PREFIX}.`))
     .join("; ");
-}
-
-/** A GET/POST Request for a route as a given user (or anonymous with `cookie` undefined). */
-export function requestAs(cookie: string | undefined, path: string, init: RequestInit = {}): Request {
-  const headers = new Headers(init.headers);
-  if (cookie) headers.set("cookie", cookie);
-  headers.set("x-clinica-client-ip", headers.get("x-clinica-client-ip") ?? "203.0.113.7");
-  return new Request(new URL(path, "http://localhost:3000"), { ...init, headers });
 }

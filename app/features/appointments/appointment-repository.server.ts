@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, inArray, lt, ne, notInArray, sql } from "drizz
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
+import { closedAppointmentStatuses } from "~/domain/appointment-status";
 import type { BusyInterval, ScheduleBlock } from "~/domain/slots";
 
 const dentist = alias(users, "dentist");
@@ -187,9 +188,6 @@ export async function patientEmailVerified(
   return row?.emailVerified ?? false;
 }
 
-/** Statuses of appointments that are over, whatever their date. */
-const CLOSED_STATUSES = ["cancelled", "completed", "no_show"];
-
 /** The patient's live appointments that have not started yet. */
 export async function countUpcomingAppointments(
   db: Pick<Database, "select">,
@@ -202,7 +200,7 @@ export async function countUpcomingAppointments(
     .where(
       and(
         eq(appointments.patientId, patientId),
-        notInArray(appointments.status, CLOSED_STATUSES),
+        notInArray(appointments.status, closedAppointmentStatuses),
         gt(appointments.startsAt, now),
       ),
     );

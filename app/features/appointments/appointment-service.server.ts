@@ -3,15 +3,19 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { appointments } from "~/db/schema";
 import {
+  BOOKING_HORIZON_MESSAGE,
+  bookingDateDecision,
   bookingWindowDecision,
   cancellationDecision,
   confirmationDecision,
+  earliestBookableStart,
   effectiveDuration,
+  isBeyondBookingHorizon,
   rescheduleDecision,
 } from "~/domain/appointment-policy";
-import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
+import { clinicDate, clinicDayBounds, clinicInstant, clinicTime } from "~/domain/clinic-time";
 import { formatChileanPhone } from "~/domain/format";
-import { DEFAULT_WEEK, freeSlots, isClosedDay, type ScheduleBlock } from "~/domain/slots";
+import { freeSlots, isClosedDay, slotTimes, workingBlocks, type ScheduleBlock } from "~/domain/slots";
 import { enqueue } from "~/features/outbox/outbox.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import {
@@ -33,6 +37,7 @@ import {
   scheduleBlocks,
   treatmentBySlug,
 } from "./appointment-repository.server";
+import { ANY_DENTIST } from "./appointment-schema";
 import type { BookingAvailability } from "./components/appointment-types";
 
 const SLOT_TAKEN =
@@ -67,40 +72,48 @@ export interface SlotOption {
   dentistIds: string[];
 }
 
+const UNKNOWN_TREATMENT = "Elige un tratamiento de la lista.";
+
+/** The dentist chosen in a form, or every dentist for "any"; an unknown id is a validation error. */
 async function dentistsFor(db: Database, dentistId: string) {
   const all = await listDentists(db);
-  const chosen = dentistId === "any" ? all : all.filter((candidate) => candidate.id === dentistId);
+  const chosen = dentistId === ANY_DENTIST ? all : all.filter((candidate) => candidate.id === dentistId);
   if (chosen.length === 0) throw new AppError("VALIDATION", "Elige un dentista de la lista.");
   return chosen;
 }
 
-function blocksOf(byDentist: Map<string, ScheduleBlock[]>, dentistId: string): readonly ScheduleBlock[] {
-  // spec: a dentist without a schedule of their own works the clinic's hours.
-  const own = byDentist.get(dentistId);
-  return own && own.length > 0 ? own : DEFAULT_WEEK;
+async function knownTreatment(db: Pick<Database, "select">, slug: string) {
+  const treatment = await treatmentBySlug(db, slug);
+  if (!treatment) throw new AppError("VALIDATION", UNKNOWN_TREATMENT);
+  return treatment;
 }
 
-/** Free start times for a treatment on a clinic date, for one dentist or any. */
+function blocksOf(byDentist: Map<string, ScheduleBlock[]>, dentistId: string): readonly ScheduleBlock[] {
+  return workingBlocks(byDentist.get(dentistId));
+}
+
+/**
+ * Free start times for a treatment on a clinic date, for one dentist or any. A date beyond the booking horizon is
+ * refused (400); a past date simply has none.
+ */
 export async function availableSlots(
   db: Database,
   query: SlotQuery,
   now = new Date(),
 ): Promise<SlotOption[]> {
-  const treatment = await treatmentBySlug(db, query.treatmentSlug);
-  if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
+  if (isBeyondBookingHorizon(query.date, clinicDate(now))) {
+    throw new AppError("VALIDATION", BOOKING_HORIZON_MESSAGE);
+  }
+  const treatment = await knownTreatment(db, query.treatmentSlug);
   if (query.date < clinicDate(now)) return [];
   const dentists = await dentistsFor(db, query.dentistId);
   const ids = dentists.map((candidate) => candidate.id);
+  const day = clinicDayBounds(query.date);
   const [blocks, busy] = await Promise.all([
     scheduleBlocks(db, ids),
-    busyIntervals(
-      db,
-      ids,
-      clinicInstant(query.date, "00:00"),
-      clinicInstant(addDays(query.date, 1), "00:00"),
-    ),
+    busyIntervals(db, ids, day.start, day.end),
   ]);
-  const earliest = new Date(now.getTime() + 60 * 60_000);
+  const earliest = earliestBookableStart(now);
   const byTime = new Map<string, string[]>();
   for (const id of ids) {
     const dentistBlocks = blocksOf(blocks, id);
@@ -173,8 +186,7 @@ export async function bookAppointment(
   const slots = await availableSlots(db, input, now);
   const slot = slots.find((candidate) => candidate.time === input.time);
   if (!slot) throw new AppError("CONFLICT", SLOT_TAKEN);
-  const treatment = await treatmentBySlug(db, input.treatmentSlug);
-  if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
+  const treatment = await knownTreatment(db, input.treatmentSlug);
   const startsAt = clinicInstant(input.date, input.time);
   const window = bookingWindowDecision(startsAt, now);
   if (!window.allowed) throw new AppError("VALIDATION", window.reason);
@@ -234,6 +246,121 @@ const policyView = (row: { status: string; startsAt: Date; treatmentPrice: numbe
   treatmentPrice: row.treatmentPrice,
 });
 
+/**
+ * Refuses (400) a date and time that can never be booked, whatever the calendar holds: a past day, a day beyond the
+ * booking horizon, a day none of the dentists works, a time that is not one of the schedule's start times, or less
+ * than the minimum notice ahead. A valid time that is simply taken is left to the booking, which answers 409.
+ */
+async function assertBookableTime(
+  db: Database,
+  target: { dentistIds: string[]; date: string; time: string; durationMinutes: number },
+  now: Date,
+) {
+  const date = bookingDateDecision(target.date, clinicDate(now));
+  if (!date.allowed) throw new AppError("VALIDATION", date.reason);
+  const blocks = await scheduleBlocks(db, target.dentistIds);
+  const times = new Set(
+    target.dentistIds.flatMap((id) => slotTimes(target.date, blocksOf(blocks, id), target.durationMinutes)),
+  );
+  if (times.size === 0) throw new AppError("VALIDATION", "La clínica no atiende ese día. Elige otra fecha.");
+  if (!times.has(target.time)) {
+    throw new AppError(
+      "VALIDATION",
+      "Ese horario no está en la agenda de la clínica. Elige uno de los horarios libres.",
+    );
+  }
+  const window = bookingWindowDecision(clinicInstant(target.date, target.time), now);
+  if (!window.allowed) throw new AppError("VALIDATION", window.reason);
+}
+
+export interface BookingRequest {
+  treatment: string;
+  /** A dentist id or "any". */
+  dentist: string;
+  date: string;
+  time: string;
+  notes?: string;
+}
+
+/**
+ * The patient's booking from the form: may they book at all, is the treatment and dentist known, is the time one
+ * the clinic could ever offer; then `bookAppointment`. Answers what the confirmation names.
+ */
+export async function bookForPatient(
+  db: Database,
+  patientId: string,
+  input: BookingRequest,
+  now = new Date(),
+) {
+  // First, so an unverified or full account hears why before any detail of the chosen slot is judged.
+  await assertMayBook(db, patientId, now);
+  const treatment = await knownTreatment(db, input.treatment);
+  const chosen = await dentistsFor(db, input.dentist);
+  await assertBookableTime(
+    db,
+    {
+      dentistIds: chosen.map((dentist) => dentist.id),
+      date: input.date,
+      time: input.time,
+      durationMinutes: treatment.durationMinutes,
+    },
+    now,
+  );
+  const booked = await bookAppointment(
+    db,
+    patientId,
+    {
+      treatmentSlug: treatment.slug,
+      dentistId: input.dentist,
+      date: input.date,
+      time: input.time,
+      notes: input.notes,
+    },
+    now,
+  );
+  const assigned = chosen.find((dentist) => dentist.id === booked.dentistId);
+  return {
+    ...booked,
+    treatmentName: treatment.name,
+    dentist: assigned ? { firstName: assigned.firstName, lastName: assigned.lastName } : null,
+  };
+}
+
+/**
+ * The patient's reschedule from the form: their own appointment (a foreign id is a 404), the 24-hour rule, a
+ * different time the clinic could offer; then `rescheduleAppointment`.
+ */
+export async function rescheduleForPatient(
+  db: Database,
+  patientId: string,
+  input: { appointmentId: string; date: string; time: string },
+  now = new Date(),
+) {
+  const current = await ownAppointment(db, patientId, input.appointmentId);
+  const decision = rescheduleDecision(policyView(current), now);
+  if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
+  if (clinicDate(current.startsAt) === input.date && clinicTime(current.startsAt) === input.time) {
+    throw new AppError("VALIDATION", "Tu cita ya está en ese horario. Elige otro.");
+  }
+  await assertBookableTime(
+    db,
+    {
+      dentistIds: [current.dentistId],
+      date: input.date,
+      time: input.time,
+      durationMinutes: effectiveDuration(current.durationMinutes, current.treatmentDuration),
+    },
+    now,
+  );
+  return rescheduleAppointment(
+    db,
+    patientId,
+    input.appointmentId,
+    { date: input.date, time: input.time },
+    now,
+  );
+}
+
 const CHANGED_MEANWHILE = "La cita cambió mientras tanto. Recarga la página.";
 
 /**
@@ -278,22 +405,17 @@ export async function rescheduleAppointment(
   const duration = effectiveDuration(current.durationMinutes, current.treatmentDuration);
   const endsAt = new Date(startsAt.getTime() + duration * 60_000);
 
+  const day = clinicDayBounds(target.date);
   const [blocks, busy] = await Promise.all([
     scheduleBlocks(db, [current.dentistId]),
-    busyIntervals(
-      db,
-      [current.dentistId],
-      clinicInstant(target.date, "00:00"),
-      clinicInstant(addDays(target.date, 1), "00:00"),
-      appointmentId,
-    ),
+    busyIntervals(db, [current.dentistId], day.start, day.end, appointmentId),
   ]);
   const free = freeSlots({
     date: target.date,
     blocks: blocksOf(blocks, current.dentistId),
     durationMinutes: duration,
     busy: busy.get(current.dentistId) ?? [],
-    earliest: new Date(now.getTime() + 60 * 60_000),
+    earliest: earliestBookableStart(now),
   });
   if (!free.some((slot) => slot.time === target.time)) throw new AppError("CONFLICT", SLOT_TAKEN);
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseChileanPhone } from "~/domain/format";
+import { optionalChileanPhoneField } from "~/lib/validation";
 import { passwordMeetsRule } from "~/domain/password-rule";
 import type { AuthTextKey } from "~/i18n/auth-messages";
 
@@ -28,17 +28,7 @@ export function signUpSchema(t: Texts) {
     lastName: z.string({ error: t.required }).trim().min(1, t.required).max(80),
     email: email(t),
     password: z.string({ error: t.required }).refine(passwordMeetsRule, t.passwordTooShort),
-    phone: z
-      .string()
-      .trim()
-      .max(30, t.invalidPhone)
-      .default("")
-      .transform((value, ctx) => {
-        if (!value) return null;
-        const parsed = parseChileanPhone(value);
-        if (!parsed) ctx.addIssue({ code: "custom", message: t.invalidPhone });
-        return parsed;
-      }),
+    phone: optionalChileanPhoneField(t.invalidPhone).default(null),
     redirectTo: z.string().max(2048).optional(),
   });
 }

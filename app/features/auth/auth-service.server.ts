@@ -48,8 +48,12 @@ export function forwardCookies(response: Response, headers = new Headers()): Hea
   return headers;
 }
 
-async function errorCode(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => ({}))) as { code?: unknown };
+/** Better Auth's error code of a refused call (`INVALID_PASSWORD`, `EMAIL_NOT_VERIFIED`…), "" when there is none. */
+export async function errorCode(response: Response): Promise<string> {
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => ({}))) as { code?: unknown };
   return typeof body.code === "string" ? body.code : "";
 }
 

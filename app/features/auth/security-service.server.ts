@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
 import { getAuth } from "~/lib/auth/auth.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
-import { authRateRules, forwardCookies, limited } from "./auth-service.server";
+import { authRateRules, errorCode, forwardCookies, limited } from "./auth-service.server";
 
 export type SecurityOutcome =
   | { ok: true; kind: "enrol"; qrSvg: string; secret: string; backupCodes: string[] }
@@ -17,16 +17,8 @@ const messages = {
   failed: "No se pudo completar el cambio. Inténtalo nuevamente.",
 };
 
-async function codeOf(response: Response): Promise<string> {
-  const body = (await response
-    .clone()
-    .json()
-    .catch(() => ({}))) as { code?: unknown };
-  return typeof body.code === "string" ? body.code : "";
-}
-
 async function refusal(response: Response): Promise<SecurityOutcome> {
-  const code = await codeOf(response);
+  const code = await errorCode(response);
   if (code === "INVALID_PASSWORD") return { ok: false, error: messages.wrongPassword, status: 400 };
   if (code === "SESSION_NOT_FRESH" || code === "SESSION_EXPIRED")
     return { ok: false, error: messages.notFresh, status: 403 };

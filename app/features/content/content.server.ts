@@ -3,6 +3,7 @@ import { fillClinicPlaceholders, type ClinicFacts } from "~/config/clinic";
 import { articles, type ArticleMeta } from "~/content/articles";
 import { guides, type GuideMeta } from "~/content/guides";
 import { formatChileanPhone } from "~/domain/format";
+import { keyedCache } from "~/lib/ttl-cache.server";
 
 const articleBodies = import.meta.glob<string>("../../content/articles/*.md", {
   query: "?raw",
@@ -28,17 +29,13 @@ export function markdownSource(text: string, clinic: ClinicFacts): string {
   return fillClinicPlaceholders(text, clinic, formatChileanPhone);
 }
 
-/** Our own content only (no user input reaches here), rendered once per process. */
-const htmlCache = new Map<string, string>();
-function renderOnce(key: string, markdown: string, clinic: ClinicFacts): string {
-  const cacheKey = `${key}|${clinic.name}|${clinic.phone}|${clinic.email}`;
-  let html = htmlCache.get(cacheKey);
-  if (html === undefined) {
-    html = marked.parse(markdownSource(markdown, clinic), { async: false, gfm: true });
-    htmlCache.set(cacheKey, html);
-  }
-  return html;
-}
+/** Our own content only (no user input reaches here), rendered once per process and clinic facts. */
+const renderOnce = keyedCache(
+  (key: string, _markdown: string, clinic: ClinicFacts) =>
+    `${key}|${clinic.name}|${clinic.phone}|${clinic.email}`,
+  (_key: string, markdown: string, clinic: ClinicFacts) =>
+    marked.parse(markdownSource(markdown, clinic), { async: false, gfm: true }),
+);
 
 export function findArticle(slug: string): ArticleMeta | undefined {
   return articles.find((article) => article.slug === slug);

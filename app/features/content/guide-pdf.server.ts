@@ -1,41 +1,44 @@
+import { marked, type Token, type Tokens } from "marked";
 import PDFDocument from "pdfkit";
 import type { GuideMeta } from "~/content/guides";
 
 type Block = { kind: "h2" | "h3" | "p"; text: string } | { kind: "ul" | "ol"; items: string[] };
 
-/** Parses the small markdown subset our content uses (headings, paragraphs, lists). */
-export function parseBlocks(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  let paragraph: string[] = [];
-  const flush = () => {
-    if (paragraph.length) blocks.push({ kind: "p", text: paragraph.join(" ") });
-    paragraph = [];
-  };
-  for (const raw of markdown.split(/\r?\n/)) {
-    const line = raw.trim();
-    const heading = /^(#{1,3})\s+(.*)$/.exec(line);
-    const bullet = /^[-*]\s+(.*)$/.exec(line);
-    const numbered = /^\d+\.\s+(.*)$/.exec(line);
-    if (!line) flush();
-    else if (heading) {
-      flush();
-      blocks.push({ kind: heading[1]!.length <= 2 ? "h2" : "h3", text: heading[2]! });
-    } else if (bullet || numbered) {
-      flush();
-      const kind = bullet ? "ul" : "ol";
-      const item = (bullet ?? numbered)![1]!;
-      const last = blocks.at(-1);
-      if (last && last.kind === kind) last.items.push(item);
-      else blocks.push({ kind, items: [item] });
-    } else paragraph.push(line);
-  }
-  flush();
-  return blocks;
+/** Inline markdown as plain text (a PDF has no relative links): **bold** and [label](/path) keep only their text. */
+function plainText(tokens: readonly Token[] | undefined, fallback: string): string {
+  if (!tokens) return fallback;
+  return tokens
+    .map((token) => {
+      if ("tokens" in token && token.tokens) return plainText(token.tokens, "");
+      if (token.type === "br") return " ";
+      return "text" in token ? String(token.text) : token.raw;
+    })
+    .join("");
 }
 
-/** **bold** and [label](/path) → plain text; a PDF has no relative links. */
-function plain(text: string): string {
-  return text.replace(/\*\*(.+?)\*\*/g, "$1").replace(/\[([^\]]+)\]\(([^)]+)\)/g, "$1");
+/** Blocks of the guide's markdown (headings, paragraphs, lists), parsed by marked's lexer. */
+export function parseBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  for (const token of marked.lexer(markdown)) {
+    if (token.type === "heading") {
+      const heading = token as Tokens.Heading;
+      blocks.push({ kind: heading.depth <= 2 ? "h2" : "h3", text: plainText(heading.tokens, heading.text) });
+    } else if (token.type === "paragraph") {
+      const paragraph = token as Tokens.Paragraph;
+      blocks.push({ kind: "p", text: plainText(paragraph.tokens, paragraph.text).replace(/\s*\n\s*/g, " ") });
+    } else if (token.type === "list") {
+      const list = token as Tokens.List;
+      blocks.push({
+        kind: list.ordered ? "ol" : "ul",
+        items: list.items.map((item) =>
+          plainText(item.tokens, item.text)
+            .replace(/\s*\n\s*/g, " ")
+            .trim(),
+        ),
+      });
+    }
+  }
+  return blocks;
 }
 
 export function renderGuidePdf(
@@ -76,20 +79,16 @@ export function renderGuidePdf(
     for (const block of parseBlocks(markdown)) {
       doc.fillColor("#0f172a");
       if (block.kind === "h2")
-        doc.moveDown(0.8).font("Helvetica-Bold").fontSize(17).text(plain(block.text)).moveDown(0.3);
+        doc.moveDown(0.8).font("Helvetica-Bold").fontSize(17).text(block.text).moveDown(0.3);
       else if (block.kind === "h3")
-        doc.moveDown(0.5).font("Helvetica-Bold").fontSize(13).text(plain(block.text)).moveDown(0.2);
+        doc.moveDown(0.5).font("Helvetica-Bold").fontSize(13).text(block.text).moveDown(0.2);
       else if (block.kind === "p")
-        doc
-          .font("Helvetica")
-          .fontSize(11)
-          .text(plain(block.text), { align: "justify", lineGap: 2 })
-          .moveDown(0.6);
+        doc.font("Helvetica").fontSize(11).text(block.text, { align: "justify", lineGap: 2 }).moveDown(0.6);
       else if (block.kind === "ul" || block.kind === "ol") {
         doc.font("Helvetica").fontSize(11);
         block.items.forEach((item, index) => {
           const marker = block.kind === "ul" ? "•" : `${index + 1}.`;
-          doc.text(`${marker}  ${plain(item)}`, { indent: 12, lineGap: 2 });
+          doc.text(`${marker}  ${item}`, { indent: 12, lineGap: 2 });
         });
         doc.moveDown(0.6);
       }

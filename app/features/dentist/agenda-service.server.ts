@@ -1,9 +1,10 @@
 import type { Database } from "~/db/client.server";
-import { formatClinicTime } from "~/domain/format";
+import { effectiveDuration } from "~/domain/appointment-policy";
+import { appointmentStatusLabel, treatmentNameOrFallback } from "~/domain/appointment-status";
+import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import type { AgendaAppointment, DentistAgenda } from "./agenda-dto";
-import { appointmentStatusLabel, DEFAULT_APPOINTMENT_MINUTES } from "./agenda-options";
 import { findDentistAppointments } from "./agenda-repository.server";
-import { agendaWindow, calendarDateIn, dayHeading } from "./agenda-window";
+import { agendaWindow, dayHeading } from "./agenda-window";
 
 /** The signed-in dentist's agenda: today (clinic zone) and the next six days, grouped by day. */
 export async function loadDentistAgenda(
@@ -16,13 +17,13 @@ export async function loadDentistAgenda(
 
   const byDay = new Map<string, AgendaAppointment[]>(window.days.map((day) => [day, []]));
   for (const row of rows) {
-    byDay.get(calendarDateIn(row.startsAt))?.push({
+    byDay.get(clinicDate(row.startsAt))?.push({
       id: row.id,
-      time: formatClinicTime(row.startsAt),
+      time: clinicTime(row.startsAt),
       startsAt: row.startsAt.toISOString(),
       patientName: `${row.patientFirstName} ${row.patientLastName}`.trim(),
-      treatment: row.treatmentName ?? "Consulta",
-      durationMinutes: row.durationMinutes ?? row.treatmentDurationMinutes ?? DEFAULT_APPOINTMENT_MINUTES,
+      treatment: treatmentNameOrFallback(row.treatmentName),
+      durationMinutes: effectiveDuration(row.durationMinutes, row.treatmentDurationMinutes),
       status: row.status,
       statusLabel: appointmentStatusLabel(row.status),
     });

@@ -1,58 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  addCalendarDays,
-  agendaWindow,
-  calendarDateIn,
-  dayHeading,
-  startOfDayIn,
-  zoneOffsetMs,
-} from "./agenda-window";
+import { agendaWindow, dayHeading } from "./agenda-window";
 
 const HOUR = 3_600_000;
 const iso = (date: Date) => date.toISOString();
-
-describe("zoneOffsetMs / calendarDateIn", () => {
-  it("knows Santiago's summer and winter offsets", () => {
-    expect(zoneOffsetMs(new Date("2025-01-15T12:00:00Z"))).toBe(-3 * HOUR);
-    expect(zoneOffsetMs(new Date("2025-07-15T12:00:00Z"))).toBe(-4 * HOUR);
-  });
-
-  it("takes 'today' from the clinic's clock, not UTC", () => {
-    // 01:30 UTC on the 25th is still the evening of the 24th in Santiago (UTC-3 in November).
-    expect(calendarDateIn(new Date("2025-11-25T01:30:00Z"))).toBe("2025-11-24");
-    expect(calendarDateIn(new Date("2025-11-25T03:00:00Z"))).toBe("2025-11-25");
-  });
-});
-
-describe("addCalendarDays", () => {
-  it("crosses months and years", () => {
-    expect(addCalendarDays("2025-12-29", 7)).toBe("2026-01-05");
-    expect(addCalendarDays("2028-02-27", 2)).toBe("2028-02-29");
-  });
-});
-
-describe("startOfDayIn", () => {
-  it("is local midnight on ordinary days", () => {
-    expect(iso(startOfDayIn("2025-11-24"))).toBe("2025-11-24T03:00:00.000Z");
-    expect(iso(startOfDayIn("2025-06-10"))).toBe("2025-06-10T04:00:00.000Z");
-  });
-
-  it("handles the September change, when midnight does not exist (00:00 → 01:00)", () => {
-    // Saturday 6 September 2025 is still on UTC-4.
-    expect(iso(startOfDayIn("2025-09-06"))).toBe("2025-09-06T04:00:00.000Z");
-    // Sunday 7 September starts at the change: 00:00 -04 = 01:00 -03 = 04:00 UTC.
-    expect(iso(startOfDayIn("2025-09-07"))).toBe("2025-09-07T04:00:00.000Z");
-    expect(iso(startOfDayIn("2025-09-08"))).toBe("2025-09-08T03:00:00.000Z");
-    expect(iso(startOfDayIn("2026-09-06"))).toBe("2026-09-06T04:00:00.000Z");
-  });
-
-  it("handles the April change, when 23:00–24:00 of Saturday happens twice", () => {
-    expect(iso(startOfDayIn("2025-04-05"))).toBe("2025-04-05T03:00:00.000Z");
-    // Sunday 6 April 2025 starts after the repeated hour: 00:00 -04.
-    expect(iso(startOfDayIn("2025-04-06"))).toBe("2025-04-06T04:00:00.000Z");
-    expect(iso(startOfDayIn("2026-04-05"))).toBe("2026-04-05T04:00:00.000Z");
-  });
-});
 
 describe("agendaWindow", () => {
   it("spans today and the next six days in the clinic's zone", () => {

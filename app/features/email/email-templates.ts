@@ -1,10 +1,5 @@
 import type { ClinicFacts } from "~/config/clinic";
-
-export interface EmailContent {
-  subject: string;
-  text: string;
-  html: string;
-}
+import type { EmailContent } from "~/integrations/smtp/mailer.server";
 
 const escapeHtml = (value: string) =>
   value.replace(

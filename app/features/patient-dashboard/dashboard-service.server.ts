@@ -1,12 +1,11 @@
 import type { Database } from "~/db/client.server";
-import { clinicDate, clinicInstant, clinicTime } from "~/domain/clinic-time";
+import { isLiveAppointment, treatmentNameOrFallback } from "~/domain/appointment-status";
+import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
 import { patientAppointments } from "~/features/appointments/appointment-repository.server";
 import { profileCompleteness } from "~/features/profile/profile-completeness";
 import { profileRow } from "~/features/profile/profile-repository.server";
 import type { PatientDashboardDto } from "./dashboard-dto";
-
-const LIVE_STATUSES = new Set(["scheduled", "confirmed", "in_progress"]);
 
 /** What /paciente shows, always for the session's own id. */
 export async function patientDashboard(
@@ -14,13 +13,13 @@ export async function patientDashboard(
   userId: string,
   now = new Date(),
 ): Promise<PatientDashboardDto> {
-  const startOfToday = clinicInstant(clinicDate(now), "00:00");
+  const startOfToday = startOfClinicDay(clinicDate(now));
   const [{ upcoming, history }, profile] = await Promise.all([
     patientAppointments(db, userId, startOfToday),
     profileRow(db, userId),
   ]);
   const next = upcoming.find(
-    (appointment) => LIVE_STATUSES.has(appointment.status) && appointment.endsAt > now,
+    (appointment) => isLiveAppointment(appointment.status) && appointment.endsAt > now,
   );
   return {
     nextAppointment: next
@@ -28,7 +27,7 @@ export async function patientDashboard(
           id: next.id,
           date: formatDateWithWeekday(clinicDate(next.startsAt)),
           time: clinicTime(next.startsAt),
-          treatment: next.treatmentName ?? "Consulta",
+          treatment: treatmentNameOrFallback(next.treatmentName),
           dentist: `Dr. ${next.dentistFirstName} ${next.dentistLastName}`.trim(),
           status: next.status,
         }

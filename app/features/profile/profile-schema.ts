@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boundedText, chileanPhone, PHONE_ERROR } from "~/lib/validation";
+import { boundedText, optionalChileanPhone } from "~/lib/validation";
 
 export const PROFILE_NAME_MAX = 80;
 export const PROFILE_ADDRESS_MAX = 300;
@@ -14,21 +14,8 @@ function optionalText(max: number, label: string) {
   return boundedText(max, label).transform((value) => value || null);
 }
 
-/**
- * A Chilean phone typed any common way, stored as E.164; blank (or only spaces) clears it. Not lib/validation's
- * optionalChileanPhone: as a union it reports zod's generic "Invalid input" instead of the Spanish message.
- */
-const optionalPhone = z
-  .string()
-  .trim()
-  .default("")
-  .transform((value, ctx) => {
-    if (!value) return null;
-    const parsed = chileanPhone.safeParse(value);
-    if (parsed.success) return parsed.data;
-    ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? PHONE_ERROR });
-    return z.NEVER;
-  });
+/** Blank (or only spaces) clears a phone; a missing field counts as blank. */
+const optionalPhone = optionalChileanPhone.default(null);
 
 /**
  * Mi Perfil's fields (spec 000 §2, §7 "Patient data" 4). Only these keys survive parsing: anything else a client

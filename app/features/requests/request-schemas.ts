@@ -16,7 +16,7 @@ export const dataRightsRequestSchema = z.object({
   requestType: z.enum(dataRightsTypes, { error: "Elige el derecho que quieres ejercer." }),
   name: personName,
   email: emailAddress,
-  phone: optionalChileanPhone.default(""),
+  phone: optionalChileanPhone.default(null),
   rut: z
     .string()
     .trim()

@@ -22,8 +22,8 @@ export function dentistJsonLd(clinic: ClinicFacts) {
       {
         "@type": "OpeningHoursSpecification",
         dayOfWeek: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"],
-        opens: "09:00",
-        closes: "18:00",
+        opens: clinic.opens,
+        closes: clinic.closes,
       },
     ],
     aggregateRating: { "@type": "AggregateRating", ratingValue: "4.9", bestRating: "5", reviewCount: "4" },

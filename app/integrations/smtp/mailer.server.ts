@@ -1,5 +1,10 @@
 import nodemailer from "nodemailer";
-import type { EmailContent } from "~/features/email/email-templates";
+/** What a mail says; the templates that write it live with the feature that sends it. */
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 export interface OutgoingEmail extends EmailContent {
   to: string;

@@ -1,11 +1,10 @@
 import { parseCookies } from "better-auth/cookies";
-import { eq } from "drizzle-orm";
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
-import { sessions } from "~/db/schema";
+import { deleteSession, findSessionByToken, updateSessionTimes } from "~/db/session-lookup.server";
 import { shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
-import { activeRoleNames } from "~/features/accounts/role-repository.server";
-import { authCookieName, getAuth } from "./auth.server";
+import { authCookieName, getAuth, type Auth } from "./auth.server";
+import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
 export interface SessionUser {
   id: string;
@@ -25,36 +24,83 @@ export function authCookieValue(request: Request, name: string): string | undefi
   return parseCookies(request.headers.get("cookie") ?? "").get(authCookieName(name));
 }
 
+interface SessionSettings {
+  secret: string;
+  expiresInMs: number;
+  updateAgeMs: number;
+}
+
+// Better Auth's own resolved secret and session lifetimes (the demo may generate its secret at boot), read once.
+const settingsByAuth = new WeakMap<Auth, Promise<SessionSettings>>();
+
+function sessionSettings(auth: Auth): Promise<SessionSettings> {
+  let settings = settingsByAuth.get(auth);
+  if (!settings) {
+    settings = auth.$context.then((context) => ({
+      secret: context.secret,
+      expiresInMs: context.sessionConfig.expiresIn * 1000,
+      updateAgeMs: context.sessionConfig.updateAge * 1000,
+    }));
+    settingsByAuth.set(auth, settings);
+  }
+  return settings;
+}
+
 /**
- * Looks the session up in the database (anonymous requests cost nothing). Staff sessions that were idle 30
- * minutes or began 12 hours ago are revoked here, before any loader sees them (domain/session-policy.ts).
+ * Looks the session up in the database (anonymous requests cost nothing): what Better Auth's getSession does —
+ * signed cookie, session by token, expiry, sliding refresh once `updateAge` has passed — but with the user and
+ * the active roles in the same statement, one round trip instead of three. No cache: a deleted session or a
+ * deactivated user is refused on the next request. Staff sessions that were idle 30 minutes or began 12 hours
+ * ago are revoked here, before any loader sees them (domain/session-policy.ts).
  */
 export async function loadSessionUser(request: Request, now = new Date()): Promise<SessionUser | null> {
-  if (!authCookieValue(request, "session_token")) return null;
+  const cookies = request.headers.get("cookie");
+  const signed = readRequestCookie(cookies, authCookieName("session_token"));
+  if (!signed) return null;
   const auth = await getAuth();
-  const found = await auth.api.getSession({ headers: request.headers });
-  if (!found) return null;
-  const { user, session } = found;
-  if (user.deactivatedAt) return null;
+  const settings = await sessionSettings(auth);
+  const token = await verifySignedCookie(signed, settings.secret);
+  if (!token) return null;
   const db = await getDb();
-  const roles = await activeRoleNames(db, user.id);
-  const lastActiveAt = session.updatedAt;
-  if (staffSessionVerdict({ createdAt: session.createdAt, lastActiveAt }, roles, now) !== "valid") {
-    await db.delete(sessions).where(eq(sessions.id, session.id));
+  const found = await findSessionByToken(db, token);
+  if (!found) return null;
+  if (found.expiresAt.getTime() < now.getTime()) {
+    // Better Auth deletes an expired session it comes across; so do we.
+    await deleteSession(db, found.sessionId);
     return null;
   }
-  if (shouldTouchActivity(lastActiveAt, now)) {
-    await db.update(sessions).set({ updatedAt: now }).where(eq(sessions.id, session.id));
+  if (found.deactivatedAt) return null;
+  const lastActiveAt = found.updatedAt;
+  if (staffSessionVerdict({ createdAt: found.createdAt, lastActiveAt }, found.roles, now) !== "valid") {
+    await deleteSession(db, found.sessionId);
+    return null;
+  }
+  // Better Auth's sliding window: once `updateAge` has passed since the expiry was last set, push it to
+  // now + expiresIn. It skips this for "don't remember me" sessions (a signed dont_remember cookie).
+  const refreshDue =
+    found.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now.getTime() &&
+    !(await dontRemember(cookies, settings.secret));
+  if (refreshDue || shouldTouchActivity(lastActiveAt, now)) {
+    const change = refreshDue
+      ? { expiresAt: new Date(now.getTime() + settings.expiresInMs), updatedAt: now }
+      : { updatedAt: now };
+    // Revoked between the read and this write (sign-out elsewhere): signed out, as Better Auth answers then.
+    if (!(await updateSessionTimes(db, found.sessionId, change))) return null;
   }
   return {
-    id: user.id,
-    firstName: user.name,
-    lastName: user.lastName ?? "",
-    email: user.email,
-    emailVerified: user.emailVerified,
-    twoFactorEnabled: Boolean(user.twoFactorEnabled),
-    roles,
+    id: found.userId,
+    firstName: found.firstName,
+    lastName: found.lastName ?? "",
+    email: found.email,
+    emailVerified: found.emailVerified,
+    twoFactorEnabled: Boolean(found.twoFactorEnabled),
+    roles: found.roles,
   };
+}
+
+async function dontRemember(cookies: string | null, secret: string): Promise<boolean> {
+  const value = readRequestCookie(cookies, authCookieName("dont_remember"));
+  return value ? (await verifySignedCookie(value, secret)) !== null : false;
 }
 
 /** The user of this request, looked up once (by the root middleware) and reused by every loader and action. */

@@ -80,7 +80,12 @@ export default function AdvisorPage({ loaderData }: Route.ComponentProps) {
         <AdvisorNotice phone={phone} />
       </div>
       <div className="mt-6">
-        <AdvisorWorkspace initialMessages={loaderData.messages} phone={phone} action={PATH} />
+        <AdvisorWorkspace
+          initialMessages={loaderData.messages}
+          phone={phone}
+          hours={clinic.hoursCompact}
+          action={PATH}
+        />
       </div>
     </div>
   );

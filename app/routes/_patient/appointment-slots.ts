@@ -1,7 +1,5 @@
 import type { Route } from "./+types/appointment-slots";
 import { getDb } from "~/db/client.server";
-import { BOOKING_HORIZON_DAYS } from "~/domain/appointment-policy";
-import { addDays, clinicDate } from "~/domain/clinic-time";
 import { slotQuerySchema, type SlotsResponse } from "~/features/appointments/appointment-schema";
 import { availableSlots } from "~/features/appointments/appointment-service.server";
 import { isAppError } from "~/lib/errors";
@@ -24,19 +22,13 @@ export async function loader(args: Route.LoaderArgs) {
     return answer({ ok: false, error: parsed.error.issues[0]?.message ?? "La consulta no es válida." }, 400);
   }
   const { tratamiento, dentista, fecha } = parsed.data;
-  const now = new Date();
-  if (fecha > addDays(clinicDate(now), BOOKING_HORIZON_DAYS)) {
-    return answer(
-      { ok: false, error: `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.` },
-      400,
-    );
-  }
   try {
-    const slots = await availableSlots(
-      await getDb(),
-      { treatmentSlug: tratamiento, dentistId: dentista, date: fecha },
-      now,
-    );
+    // The service refuses a date beyond the booking horizon (400).
+    const slots = await availableSlots(await getDb(), {
+      treatmentSlug: tratamiento,
+      dentistId: dentista,
+      date: fecha,
+    });
     return answer({ ok: true, date: fecha, slots: slots.map((slot) => ({ time: slot.time })) });
   } catch (error) {
     if (isAppError(error)) return answer({ ok: false, error: error.message }, error.status);

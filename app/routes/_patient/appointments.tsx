@@ -1,39 +1,33 @@
 import { data } from "react-router";
 import type { Route } from "./+types/appointments";
-import { getDb, type Database } from "~/db/client.server";
+import { getDb } from "~/db/client.server";
 import {
-  BOOKING_HORIZON_DAYS,
-  bookingWindowDecision,
   cancellationDecision,
   cancellationPolicyText,
   confirmationDecision,
   effectiveDuration,
   rescheduleDecision,
 } from "~/domain/appointment-policy";
-import { addDays, clinicDate, clinicInstant, clinicTime } from "~/domain/clinic-time";
+import { treatmentNameOrFallback } from "~/domain/appointment-status";
+import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
 import { formatChileanPhone, formatCLP, formatDateWithWeekday } from "~/domain/format";
-import { DEFAULT_WEEK, openDays, slotTimes } from "~/domain/slots";
+import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import {
-  ANY_DENTIST,
   appointmentActionSchema,
-  type AppointmentAction,
   type AppointmentActionResult,
 } from "~/features/appointments/appointment-schema";
 import {
   listDentists,
   listTreatments,
-  patientAppointment,
   patientAppointments,
-  scheduleBlocks,
   type AppointmentCardRow,
 } from "~/features/appointments/appointment-repository.server";
 import {
-  assertMayBook,
-  bookAppointment,
+  bookForPatient,
   bookingAvailability,
   cancelAppointment,
   confirmAppointment,
-  rescheduleAppointment,
+  rescheduleForPatient,
 } from "~/features/appointments/appointment-service.server";
 import { AppointmentsPage } from "~/features/appointments/components/appointments-page";
 import type {
@@ -41,7 +35,6 @@ import type {
   AppointmentsPageData,
   DayOption,
 } from "~/features/appointments/components/appointment-types";
-import { AppError } from "~/lib/errors";
 import { errorResponse } from "~/lib/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { ttlCache } from "~/lib/ttl-cache.server";
@@ -95,7 +88,7 @@ function toCard(row: AppointmentCardRow, now: Date): AppointmentCardData {
   return {
     id: row.id,
     status: row.status,
-    treatmentName: row.treatmentName ?? "Cita dental",
+    treatmentName: treatmentNameOrFallback(row.treatmentName),
     treatmentSlug: row.treatmentSlug,
     treatmentDescription: row.treatmentDescription,
     date,
@@ -134,7 +127,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   const now = new Date();
   const today = clinicDate(now);
   // DESIGN decision 8: "today" is the clinic's date, so upcoming starts at the clinic's midnight.
-  const { upcoming, history } = await patientAppointments(db, user.id, clinicInstant(today, "00:00"));
+  const { upcoming, history } = await patientAppointments(db, user.id, startOfClinicDay(today));
   const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
   return {
     booking: await bookingAvailability(db, user.id, now),
@@ -155,121 +148,6 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   };
 }
 
-/**
- * Refuses (400) a date and time that can never be booked, whatever the calendar holds: a past day, a day beyond the
- * booking horizon, a day none of the dentists works, a time that is not one of the schedule's start times, or less
- * than an hour ahead. A valid time that is simply taken is left to the service, which answers 409.
- */
-async function assertBookableTime(
-  db: Database,
-  target: { dentistIds: string[]; date: string; time: string; durationMinutes: number },
-  now: Date,
-) {
-  const today = clinicDate(now);
-  if (target.date < today) throw new AppError("VALIDATION", "No se puede agendar en una fecha pasada.");
-  if (target.date > addDays(today, BOOKING_HORIZON_DAYS)) {
-    throw new AppError(
-      "VALIDATION",
-      `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.`,
-    );
-  }
-  const blocks = await scheduleBlocks(db, target.dentistIds);
-  const times = new Set(
-    target.dentistIds.flatMap((id) => {
-      // As in the service: a dentist without a schedule of their own works the clinic's hours.
-      const own = blocks.get(id);
-      return slotTimes(target.date, own && own.length > 0 ? own : DEFAULT_WEEK, target.durationMinutes);
-    }),
-  );
-  if (times.size === 0) throw new AppError("VALIDATION", "La clínica no atiende ese día. Elige otra fecha.");
-  if (!times.has(target.time)) {
-    throw new AppError(
-      "VALIDATION",
-      "Ese horario no está en la agenda de la clínica. Elige uno de los horarios libres.",
-    );
-  }
-  const window = bookingWindowDecision(clinicInstant(target.date, target.time), now);
-  if (!window.allowed) throw new AppError("VALIDATION", window.reason);
-}
-
-async function bookForPatient(
-  db: Database,
-  patientId: string,
-  input: Extract<AppointmentAction, { intent: "book" }>,
-  now: Date,
-) {
-  // First, so an unverified or full account hears why before any detail of the chosen slot is judged.
-  await assertMayBook(db, patientId, now);
-  const treatment = (await listTreatments(db)).find((candidate) => candidate.slug === input.treatment);
-  if (!treatment) throw new AppError("VALIDATION", "Elige un tratamiento de la lista.");
-  const dentists = await listDentists(db);
-  const chosen =
-    input.dentist === ANY_DENTIST ? dentists : dentists.filter((dentist) => dentist.id === input.dentist);
-  if (chosen.length === 0) throw new AppError("VALIDATION", "Elige un dentista de la lista.");
-  await assertBookableTime(
-    db,
-    {
-      dentistIds: chosen.map((dentist) => dentist.id),
-      date: input.date,
-      time: input.time,
-      durationMinutes: treatment.durationMinutes,
-    },
-    now,
-  );
-  const booked = await bookAppointment(
-    db,
-    patientId,
-    {
-      treatmentSlug: treatment.slug,
-      dentistId: input.dentist,
-      date: input.date,
-      time: input.time,
-      notes: input.notes,
-    },
-    now,
-  );
-  const assigned = chosen.find((dentist) => dentist.id === booked.dentistId);
-  const withWhom = assigned ? ` con ${dentistName(assigned.firstName, assigned.lastName)}` : "";
-  return `Tu cita de ${treatment.name}${withWhom} quedó agendada para el ${formatDateWithWeekday(input.date)} a las ${input.time}.`;
-}
-
-async function rescheduleForPatient(
-  db: Database,
-  patientId: string,
-  input: Extract<AppointmentAction, { intent: "reschedule" }>,
-  now: Date,
-) {
-  // Selected by the session's patient: a foreign id looks exactly like a missing one (404).
-  const current = await patientAppointment(db, patientId, input.appointmentId);
-  if (!current) throw new AppError("NOT_FOUND", "No encontramos esa cita.");
-  const decision = rescheduleDecision(
-    { status: current.status, startsAt: current.startsAt, treatmentPrice: current.treatmentPrice },
-    now,
-  );
-  if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
-  if (clinicDate(current.startsAt) === input.date && clinicTime(current.startsAt) === input.time) {
-    throw new AppError("VALIDATION", "Tu cita ya está en ese horario. Elige otro.");
-  }
-  await assertBookableTime(
-    db,
-    {
-      dentistIds: [current.dentistId],
-      date: input.date,
-      time: input.time,
-      durationMinutes: effectiveDuration(current.durationMinutes, current.treatmentDuration),
-    },
-    now,
-  );
-  await rescheduleAppointment(
-    db,
-    patientId,
-    input.appointmentId,
-    { date: input.date, time: input.time },
-    now,
-  );
-  return `Tu cita se reprogramó para el ${formatDateWithWeekday(input.date)} a las ${input.time}.`;
-}
-
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
   const parsed = appointmentActionSchema.safeParse(await readForm(args.request));
@@ -285,11 +163,17 @@ export async function action(args: Route.ActionArgs) {
   try {
     let message: string;
     switch (input.intent) {
-      case "book":
-        message = await bookForPatient(db, user.id, input, now);
+      case "book": {
+        const booked = await bookForPatient(db, user.id, input, now);
+        const withWhom = booked.dentist
+          ? ` con ${dentistName(booked.dentist.firstName, booked.dentist.lastName)}`
+          : "";
+        message = `Tu cita de ${booked.treatmentName}${withWhom} quedó agendada para el ${formatDateWithWeekday(input.date)} a las ${input.time}.`;
         break;
+      }
       case "reschedule":
-        message = await rescheduleForPatient(db, user.id, input, now);
+        await rescheduleForPatient(db, user.id, input, now);
+        message = `Tu cita se reprogramó para el ${formatDateWithWeekday(input.date)} a las ${input.time}.`;
         break;
       case "cancel": {
         const outcome = await cancelAppointment(db, user.id, input.appointmentId, now);

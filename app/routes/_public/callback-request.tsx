@@ -7,6 +7,7 @@ import { callbackTimeLabels, callbackTimes } from "~/features/requests/request-o
 import { callbackRequestSchema } from "~/features/requests/request-schemas";
 import { publicWriter, publicWriteRefusedResponse } from "~/features/requests/public-write-limit.server";
 import { recordCallbackRequest } from "~/features/requests/request-service.server";
+import { useAppData } from "~/lib/app-data";
 import { fieldErrors } from "~/lib/form-errors";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
@@ -34,12 +35,13 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function CallbackRequestPage({ actionData }: Route.ComponentProps) {
+  const { clinic } = useAppData();
   return (
     <RequestFormPage
       title="Te llamamos"
       result={actionData}
       successTitle="Recibimos tu solicitud de llamada"
-      successBody="Te llamaremos en el horario que elegiste, de lunes a viernes entre 9:00 y 18:00 hrs."
+      successBody={`Te llamaremos en el horario que elegiste, ${clinic.hoursInSentence}.`}
       submitLabel="Solicitar llamada"
       intro={
         <p>

@@ -2,9 +2,17 @@ import { data } from "react-router";
 import type { Route } from "./+types/guide-download";
 import { findGuide, guideMarkdown } from "~/features/content/content.server";
 import { renderGuidePdf } from "~/features/content/guide-pdf.server";
+import type { ClinicFacts } from "~/config/clinic";
+import type { GuideMeta } from "~/content/guides";
 import { clinicFacts } from "~/lib/env.server";
+import { keyedCache } from "~/lib/ttl-cache.server";
 
-const rendered = new Map<string, Promise<Buffer>>();
+/** Each guide's PDF, rendered once per process (and again after a failed render). */
+const renderedPdf = keyedCache(
+  (guide: GuideMeta, _markdown: string, _clinic: ClinicFacts) => guide.slug,
+  (guide: GuideMeta, markdown: string, clinic: ClinicFacts) =>
+    renderGuidePdf(guide, markdown, clinic.name, clinic.siteUrl),
+);
 
 /** GET /guias/<slug>.pdf — the free guide as a real PDF (DESIGN decision 9). */
 export async function loader({ params }: Route.LoaderArgs) {
@@ -14,13 +22,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   const markdown = guide && guideMarkdown(guide.slug, clinic);
   if (!guide || markdown === undefined) throw data(null, { status: 404 });
 
-  let pdf = rendered.get(slug);
-  if (!pdf) {
-    pdf = renderGuidePdf(guide, markdown, clinic.name, clinic.siteUrl);
-    rendered.set(slug, pdf);
-    pdf.catch(() => rendered.delete(slug));
-  }
-  const body = await pdf;
+  const body = await renderedPdf(guide, markdown, clinic);
   return new Response(new Uint8Array(body), {
     headers: {
       "Content-Type": "application/pdf",

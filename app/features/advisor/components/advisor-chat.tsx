@@ -20,12 +20,14 @@ interface AdvisorWorkspaceProps {
   initialMessages: AdvisorMessageDto[];
   /** The clinic's landline, E.164 and as shown. */
   phone: { e164: string; display: string };
+  /** The clinic's weekday hours as the help card shows them ("Lun-Vie 9:00-18:00"). */
+  hours: string;
   /** Where the fetcher posts (the route's action). */
   action: string;
 }
 
 /** The chat card, the quick actions and the help card of /paciente/asesor. */
-export function AdvisorWorkspace({ initialMessages, phone, action }: AdvisorWorkspaceProps) {
+export function AdvisorWorkspace({ initialMessages, phone, hours, action }: AdvisorWorkspaceProps) {
   const fetcher = useFetcher<AdvisorActionData>();
   const [messages, setMessages] = useState(initialMessages);
   const [draft, setDraft] = useState("");
@@ -272,7 +274,7 @@ export function AdvisorWorkspace({ initialMessages, phone, action }: AdvisorWork
             Llamar a la Clínica
           </a>
           <p className="mt-3 text-center text-sm font-medium text-ink">{phone.display}</p>
-          <p className="text-center text-sm text-slate-600">Lun-Vie 9:00-18:00</p>
+          <p className="text-center text-sm text-slate-600">{hours}</p>
         </section>
       </aside>
     </div>

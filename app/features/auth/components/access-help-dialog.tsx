@@ -67,7 +67,7 @@ export function AccessHelpDialog({ label }: { label: string }) {
               {clinic.email}
             </a>
             <br />
-            Horario: lunes a viernes, 9:00 - 18:00
+            Horario: lunes a viernes, {clinic.hoursRange}
           </p>
         </div>
       </dialog>

@@ -1,6 +1,7 @@
 import { CalendarDays, Clock } from "lucide-react";
 import { cn } from "~/lib/cn";
-import { appointmentStatusBadgeClass, isInactiveAppointment } from "../agenda-options";
+import { isInactiveAppointment } from "~/domain/appointment-status";
+import { statusBadgeClass } from "~/features/appointments/components/appointment-status";
 import type { AgendaAppointment, DentistAgenda as Agenda } from "../agenda-dto";
 
 export function DentistAgenda({ agenda, dentistName }: { agenda: Agenda; dentistName: string }) {
@@ -80,7 +81,7 @@ function AppointmentRow({ appointment }: { appointment: AgendaAppointment }) {
       <span
         className={cn(
           "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-          appointmentStatusBadgeClass(appointment.status),
+          statusBadgeClass(appointment.status),
         )}
       >
         {appointment.statusLabel}

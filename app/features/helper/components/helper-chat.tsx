@@ -42,7 +42,7 @@ export function HelperChat() {
   const facts = {
     phone: formatChileanPhone(clinic.phone),
     mobile: formatChileanPhone(clinic.mobile),
-    hours: "de lunes a viernes, de 9:00 a 18:00 hrs",
+    hours: clinic.hoursInSentence,
     emergencyNumber: clinic.emergencyNumber,
   };
 

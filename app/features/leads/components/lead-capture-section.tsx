@@ -4,6 +4,7 @@ import { Button } from "~/components/ui/button";
 import { ChoiceOptions } from "~/components/ui/choice-options";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
+import { useAppData } from "~/lib/app-data";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import type { LeadActionResult } from "../lead-action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "../lead-options";
@@ -15,6 +16,7 @@ export function LeadCaptureSection() {
   const result = fetcher.data ?? documentResult;
   const busy = fetcher.state !== "idle";
   const errors = result && !result.ok ? result.errors : {};
+  const { clinic } = useAppData();
 
   return (
     <section
@@ -34,7 +36,7 @@ export function LeadCaptureSection() {
           <ul className="mt-6 list-disc space-y-2 pl-5 text-slate-700">
             <li>Diagnóstico asistido por IA y revisado por tu especialista</li>
             <li>Presupuesto detallado y opciones de pago</li>
-            <li>Atención de lunes a viernes, de 9:00 a 18:00 hrs</li>
+            <li>Atención {clinic.hoursInSentence}</li>
           </ul>
         </div>
         <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 lg:col-span-3">

@@ -1,0 +1,90 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "./client.server";
+import { roles, sessions, userRoles, users } from "./schema";
+
+export interface SessionRow {
+  sessionId: string;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  deactivatedAt: Date | null;
+  /** Active role names, lower-case (spec 000 §6), aggregated in the same statement. */
+  roles: string[];
+}
+
+function buildLookup(db: Database) {
+  // The role names come from a correlated subquery rather than a join + group by, so a user with no role still
+  // yields their row; json_agg (not array_agg) because both drivers parse json, while text[] parsing differs.
+  const activeRoles = db
+    .select({
+      names: sql<string[]>`coalesce(json_agg(lower(${roles.name}) order by ${roles.name}), '[]'::json)`.as(
+        "names",
+      ),
+    })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userRoles.userId, users.id), eq(userRoles.isActive, true)));
+  return db
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      createdAt: sessions.createdAt,
+      updatedAt: sessions.updatedAt,
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      emailVerified: users.emailVerified,
+      twoFactorEnabled: users.twoFactorEnabled,
+      deactivatedAt: users.deactivatedAt,
+      roles: sql<string[]>`(${activeRoles})`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.token, sql.placeholder("token")))
+    .prepare("clinica_session_lookup");
+}
+
+// Building the statement is a measurable share of a portal request's CPU; it is built once per database handle.
+const prepared = new WeakMap<Database, ReturnType<typeof buildLookup>>();
+
+/** Session by token with its user and the user's active roles, in one round trip (null: no such session). */
+export async function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
+  let lookup = prepared.get(db);
+  if (!lookup) {
+    lookup = buildLookup(db);
+    prepared.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ token });
+  if (!row) return null;
+  // The subquery's json arrives parsed from both drivers; a string would mean a driver change, so parse it too.
+  const names: unknown = typeof row.roles === "string" ? JSON.parse(row.roles) : row.roles;
+  return { ...row, roles: Array.isArray(names) ? names.map(String) : [] };
+}
+
+/**
+ * Writes Better Auth's sliding refresh (a new expiry) and/or our activity time. False when the session is gone
+ * (revoked meanwhile), which the caller must treat as signed out.
+ */
+export async function updateSessionTimes(
+  db: Database,
+  sessionId: string,
+  change: { expiresAt?: Date; updatedAt: Date },
+): Promise<boolean> {
+  const updated = await db
+    .update(sessions)
+    .set(change)
+    .where(eq(sessions.id, sessionId))
+    .returning({ id: sessions.id });
+  return updated.length > 0;
+}
+
+export async function deleteSession(db: Database, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}

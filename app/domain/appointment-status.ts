@@ -1,0 +1,85 @@
+/**
+ * Appointment statuses (spec 000 §4): the stored values, their Spanish badge labels and badge colours, and which
+ * statuses are still live. One source for the patient area, the dashboard and the dentist agenda. Pure.
+ */
+
+export const appointmentStatuses = [
+  "scheduled",
+  "confirmed",
+  "in_progress",
+  "completed",
+  "cancelled",
+  "no_show",
+] as const;
+export type AppointmentStatus = (typeof appointmentStatuses)[number];
+
+export function isAppointmentStatus(value: string): value is AppointmentStatus {
+  return (appointmentStatuses as readonly string[]).includes(value);
+}
+
+/** spec 000 §4: the six badges' texts, verbatim. */
+export const appointmentStatusLabels: Readonly<Record<AppointmentStatus, string>> = {
+  scheduled: "Programada",
+  confirmed: "Confirmada",
+  in_progress: "En Progreso",
+  completed: "Completada",
+  cancelled: "Cancelada",
+  no_show: "No Asistió",
+};
+
+/** A status the portal does not know yet is shown as stored rather than hidden (spec 000 §4). */
+export function appointmentStatusLabel(status: string): string {
+  return isAppointmentStatus(status) ? appointmentStatusLabels[status] : status;
+}
+
+/** The badge colour family of each status; unknown statuses are grey. */
+export type AppointmentStatusTone = "sky" | "emerald" | "amber" | "slate" | "red";
+
+/**
+ * Cancelled and no-show are both red: an appointment that did not take place, and the one the 100% no-show fee
+ * applies to (spec 000 §9). Spec 001 §4 gives the same rule for the clinical record's badges: cancelled and
+ * expired red, anything unknown grey.
+ */
+const tones: Readonly<Record<AppointmentStatus, AppointmentStatusTone>> = {
+  scheduled: "sky",
+  confirmed: "emerald",
+  in_progress: "amber",
+  completed: "slate",
+  cancelled: "red",
+  no_show: "red",
+};
+
+export function appointmentStatusTone(status: string): AppointmentStatusTone {
+  return isAppointmentStatus(status) ? tones[status] : "slate";
+}
+
+/** Statuses of appointments that are still going to happen or happening (not over, whatever their date). */
+export const liveAppointmentStatuses = [
+  "scheduled",
+  "confirmed",
+  "in_progress",
+] as const satisfies readonly AppointmentStatus[];
+
+/** Statuses of appointments that are over, whatever their date. */
+export const closedAppointmentStatuses = appointmentStatuses.filter(
+  (status) => !(liveAppointmentStatuses as readonly string[]).includes(status),
+);
+
+export function isLiveAppointment(status: string): boolean {
+  return (liveAppointmentStatuses as readonly string[]).includes(status);
+}
+
+/** Cancelled and no-show appointments stay in lists but are muted. */
+export function isInactiveAppointment(status: string): boolean {
+  return status === "cancelled" || status === "no_show";
+}
+
+/**
+ * The name shown for an appointment whose treatment is unknown (none recorded, or removed from the catalogue).
+ * "Consulta": the clinic's word for a visit, the first item of its catalogue ("Consulta y evaluación").
+ */
+export const FALLBACK_TREATMENT_NAME = "Consulta";
+
+export function treatmentNameOrFallback(name: string | null | undefined): string {
+  return name ?? FALLBACK_TREATMENT_NAME;
+}

@@ -1,0 +1,208 @@
+import { makeSignature } from "better-auth/crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "~/db/client.server";
+import { sessions, users } from "~/db/schema";
+import { activeRoleNames } from "~/features/accounts/role-repository.server";
+import { authCookieName, getAuth } from "~/lib/auth/auth.server";
+import { loadSessionUser } from "~/lib/auth/session.server";
+import { action as signOutAction } from "~/routes/_auth/sign-out";
+import { clientForm, requestAs } from "../setup/clients";
+import { routeArgs } from "../setup/route-args";
+import { settle } from "../setup/route-results";
+import { createTestUser, signInCookie } from "../setup/users";
+
+// Issue 8: loadSessionUser reads session, user and roles in one query and checks the cookie's signature itself,
+// so it must refuse everything Better Auth's getSession refuses, with no cache between requests.
+
+const COOKIE = "clinica.session_token";
+const SECRET = process.env.AUTH_SECRET!;
+
+const load = (cookie: string) => loadSessionUser(requestAs(cookie, "/paciente"));
+
+function signedValue(cookie: string): string {
+  return decodeURIComponent(cookie.slice(`${COOKIE}=`.length));
+}
+
+function tokenOf(cookie: string): string {
+  return signedValue(cookie).split(".")[0]!;
+}
+
+function cookieWith(value: string): string {
+  return `${COOKIE}=${encodeURIComponent(value)}`;
+}
+
+/** `text` with the character at `at` replaced by another valid base64url/base64 character. */
+function flip(text: string, at: number): string {
+  return text.slice(0, at) + (text[at] === "A" ? "B" : "A") + text.slice(at + 1);
+}
+
+async function sessionRow(cookie: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.token, tokenOf(cookie)));
+  return row;
+}
+
+beforeAll(async () => {
+  await getDb();
+});
+afterAll(closeDb);
+
+describe("a valid session", () => {
+  it("yields the same user fields and roles that Better Auth's getSession plus the roles query gave", async () => {
+    const user = await createTestUser({ roles: ["paciente", "dentista"], firstName: "Inés" });
+    const db = await getDb();
+    await db.update(users).set({ lastName: "Zúñiga" }).where(eq(users.id, user.id));
+    const auth = await getAuth();
+    const before = await auth.api.getSession({ headers: requestAs(user.cookie, "/paciente").headers });
+    expect(before).not.toBeNull();
+    const expected = {
+      id: before!.user.id,
+      firstName: before!.user.name,
+      lastName: before!.user.lastName ?? "",
+      email: before!.user.email,
+      emailVerified: before!.user.emailVerified,
+      twoFactorEnabled: Boolean(before!.user.twoFactorEnabled),
+    };
+
+    const found = await load(user.cookie);
+    expect(found).not.toBeNull();
+    const { roles, ...fields } = found!;
+    expect(fields).toEqual(expected);
+    expect(fields).toMatchObject({ firstName: "Inés", lastName: "Zúñiga", email: user.email });
+    expect(roles.toSorted()).toEqual((await activeRoleNames(db, user.id)).toSorted());
+    expect(roles.toSorted()).toEqual(["dentista", "paciente"]);
+  });
+
+  it("reads the cookie Better Auth sets, under the name Better Auth gives it", async () => {
+    const context = await (await getAuth()).$context;
+    expect(context.authCookies.sessionToken.name).toBe(authCookieName("session_token"));
+    expect(authCookieName("session_token")).toBe(COOKIE);
+  });
+
+  it("gives a user without any active role an empty role list, not an error", async () => {
+    const user = await createTestUser({ roles: [] });
+    expect(await load(user.cookie)).toMatchObject({ id: user.id, roles: [] });
+  });
+
+  it("accepts a cookie signed like Better Auth signs it and reads only the first cookie of that name", async () => {
+    const user = await createTestUser();
+    const token = tokenOf(user.cookie);
+    const resigned = cookieWith(`${token}.${await makeSignature(token, SECRET)}`);
+    expect((await load(resigned))?.id).toBe(user.id);
+    const other = await createTestUser();
+    expect((await load(`${user.cookie}; ${other.cookie}`))?.id).toBe(user.id);
+    expect((await load(`look.alike_session_token=x; ${user.cookie}`))?.id).toBe(user.id);
+  });
+});
+
+describe("revocation is immediate (no cache)", () => {
+  it("refuses a session signed out on another device on the very next request", async () => {
+    const user = await createTestUser();
+    const phone = await signInCookie(user.email, user.password);
+    expect((await load(user.cookie))?.id).toBe(user.id);
+    expect((await load(phone))?.id).toBe(user.id);
+
+    const out = await settle(() =>
+      signOutAction(routeArgs(clientForm("/auth/salir", {}, { cookie: phone }))),
+    );
+    expect(out.status).toBe(302);
+    expect(await sessionRow(phone)).toBeUndefined();
+
+    expect(await load(phone)).toBeNull();
+    expect((await load(user.cookie))?.id).toBe(user.id);
+  });
+
+  it("refuses a session whose row was deleted, right after it was accepted", async () => {
+    const user = await createTestUser();
+    expect((await load(user.cookie))?.id).toBe(user.id);
+    const db = await getDb();
+    await db.delete(sessions).where(eq(sessions.token, tokenOf(user.cookie)));
+    expect(await load(user.cookie)).toBeNull();
+  });
+
+  it("refuses a deactivated user's session on the next request", async () => {
+    const user = await createTestUser();
+    expect((await load(user.cookie))?.id).toBe(user.id);
+    const db = await getDb();
+    await db.update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, user.id));
+    expect(await load(user.cookie)).toBeNull();
+  });
+});
+
+describe("cookies that are not a valid signed session", () => {
+  it("refuses a token signed with another secret (a forged signature)", async () => {
+    const user = await createTestUser();
+    const token = tokenOf(user.cookie);
+    const forged = await makeSignature(token, "not-the-secret-0123456789abcdef-xyz");
+    expect(forged).toHaveLength(44);
+    expect(await load(cookieWith(`${token}.${forged}`))).toBeNull();
+    expect(await sessionRow(user.cookie)).toBeDefined();
+  });
+
+  it("refuses the token of one session with the signature of another", async () => {
+    const [a, b] = [await createTestUser(), await createTestUser()];
+    const signatureOfB = signedValue(b.cookie).split(".")[1]!;
+    expect(await load(cookieWith(`${tokenOf(a.cookie)}.${signatureOfB}`))).toBeNull();
+    expect((await load(a.cookie))?.id).toBe(a.id);
+  });
+
+  it("refuses tampered values: a changed token, a changed or cut signature, an unsigned token", async () => {
+    const user = await createTestUser();
+    const [token, signature] = signedValue(user.cookie).split(".") as [string, string];
+    for (const value of [
+      `${flip(token, 3)}.${signature}`,
+      `${token}.${flip(signature, 10)}`,
+      `${token}.${signature.slice(0, 43)}`,
+      `${token}.${signature}x`,
+      `${token}.`,
+      token,
+      `.${signature}`,
+      `${token}.${"!".repeat(43)}=`,
+    ]) {
+      expect({ value, user: await load(cookieWith(value)) }).toEqual({ value, user: null });
+    }
+    expect((await load(user.cookie))?.id).toBe(user.id);
+  });
+
+  it("refuses an expired session and deletes it, as Better Auth does", async () => {
+    const user = await createTestUser();
+    const db = await getDb();
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.token, tokenOf(user.cookie)));
+    expect(await load(user.cookie)).toBeNull();
+    expect(await sessionRow(user.cookie)).toBeUndefined();
+  });
+});
+
+describe("sliding refresh (Better Auth: expiresIn 12 h, updateAge 1 h)", () => {
+  const HOUR = 60 * 60_000;
+
+  it("extends the expiry to now + 12 h once an hour has passed since it was set, and not before", async () => {
+    const user = await createTestUser();
+    const db = await getDb();
+    const notDue = new Date(Date.now() + 12 * HOUR - 30 * 60_000);
+    await db
+      .update(sessions)
+      .set({ expiresAt: notDue })
+      .where(eq(sessions.token, tokenOf(user.cookie)));
+    expect((await load(user.cookie))?.id).toBe(user.id);
+    expect((await sessionRow(user.cookie))!.expiresAt.getTime()).toBe(notDue.getTime());
+
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 11 * HOUR - 60_000) })
+      .where(eq(sessions.token, tokenOf(user.cookie)));
+    const before = Date.now();
+    expect((await load(user.cookie))?.id).toBe(user.id);
+    const row = (await sessionRow(user.cookie))!;
+    expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 12 * HOUR - 1000);
+    expect(row.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 12 * HOUR);
+    expect(Date.now() - row.updatedAt.getTime()).toBeLessThan(60_000);
+  });
+});

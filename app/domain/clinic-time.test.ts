@@ -152,3 +152,36 @@ describe("wall-clock minutes", () => {
     expect(() => minutesOfDay("9:30")).toThrow(RangeError);
   });
 });
+
+describe("the cached offset agrees with the time-zone data", () => {
+  const reference = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "America/Santiago",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  const expected = (instant: Date) => {
+    const parts = Object.fromEntries(reference.formatToParts(instant).map((part) => [part.type, part.value]));
+    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  };
+
+  it("every 7 minutes across 2025–2026, and every minute around each clock change", () => {
+    const instants: Date[] = [];
+    for (let t = Date.UTC(2025, 0, 1); t < Date.UTC(2027, 0, 1); t += 7 * 60_000) instants.push(new Date(t));
+    for (const change of [
+      Date.UTC(2025, 3, 6, 3),
+      Date.UTC(2025, 8, 7, 4),
+      Date.UTC(2026, 3, 5, 3),
+      Date.UTC(2026, 8, 6, 4),
+    ]) {
+      for (let t = change - 90 * 60_000; t <= change + 90 * 60_000; t += 60_000) instants.push(new Date(t));
+    }
+    const mismatches = instants.filter(
+      (instant) => `${clinicDate(instant)} ${clinicTime(instant)}` !== expected(instant),
+    );
+    expect(mismatches).toEqual([]);
+  });
+});

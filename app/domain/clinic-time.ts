@@ -28,7 +28,7 @@ interface ClockParts {
   second: number;
 }
 
-function clockParts(instant: Date): ClockParts {
+function formattedParts(instant: Date): ClockParts {
   const values: Record<string, number> = {};
   for (const part of partsFormatter.formatToParts(instant)) {
     if (part.type !== "literal") values[part.type] = Number(part.value);
@@ -43,11 +43,41 @@ function clockParts(instant: Date): ClockParts {
   };
 }
 
+/**
+ * The zone's offset in whole seconds, cached per UTC hour: formatToParts is the costliest call of a portal request,
+ * and Chile's clock changes (like every offset change since 1970 there) fall on whole UTC hours, so the offset is
+ * constant within one. Bounded: cleared when it grows past a few years of hours.
+ */
+const offsetByUtcHour = new Map<number, number>();
+
+function offsetSeconds(instant: Date): number {
+  const hour = Math.floor(instant.getTime() / 3_600_000);
+  let offset = offsetByUtcHour.get(hour);
+  if (offset === undefined) {
+    const p = formattedParts(instant);
+    const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+    offset = Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 1000);
+    if (offsetByUtcHour.size >= 50_000) offsetByUtcHour.clear();
+    offsetByUtcHour.set(hour, offset);
+  }
+  return offset;
+}
+
+function clockParts(instant: Date): ClockParts {
+  const local = new Date(Math.floor(instant.getTime() / 1000) * 1000 + offsetSeconds(instant) * 1000);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
+}
+
 /** Minutes the clinic's clock is ahead of UTC at `instant` (-180 in summer, -240 in winter). */
 export function clinicOffsetMinutes(instant: Date): number {
-  const p = clockParts(instant);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  return Math.round(offsetSeconds(instant) / 60);
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");

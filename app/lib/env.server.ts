@@ -125,7 +125,19 @@ export function publicBaseUrl(current: Env = env()) {
   return current.PUBLIC_BASE_URL?.replace(/\/+$/, "") ?? `http://localhost:${current.PORT}`;
 }
 
+/** Built once per env object (every request asks for them); frozen so no caller can change them for the others. */
+const factsByEnv = new WeakMap<Env, ClinicFacts>();
+
 export function clinicFacts(current: Env = env()): ClinicFacts {
+  let facts = factsByEnv.get(current);
+  if (!facts) {
+    facts = Object.freeze(buildClinicFacts(current));
+    factsByEnv.set(current, facts);
+  }
+  return facts;
+}
+
+function buildClinicFacts(current: Env): ClinicFacts {
   return {
     ...defaultClinic,
     name: current.CLINIC_NAME ?? defaultClinic.name,

@@ -74,14 +74,14 @@ export async function loadConversation(
   user: AdvisorUser,
   now = new Date(),
 ): Promise<AdvisorMessageDto[]> {
-  if (!(await hasMessages(db, user.id))) {
-    await db.transaction(async (tx) => {
-      await lockConversation(tx, user.id);
-      await ensureWelcome(tx, user, now);
-    });
-  }
+  // One query on every visit; only the very first one (no messages yet) writes the welcome and reads again.
   const rows = await latestMessages(db, user.id, ADVISOR_HISTORY_LIMIT);
-  return rows.map(toDto);
+  if (rows.length > 0) return rows.map(toDto);
+  await db.transaction(async (tx) => {
+    await lockConversation(tx, user.id);
+    await ensureWelcome(tx, user, now);
+  });
+  return (await latestMessages(db, user.id, ADVISOR_HISTORY_LIMIT)).map(toDto);
 }
 
 /**

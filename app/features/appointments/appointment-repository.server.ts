@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gt, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
-import { closedAppointmentStatuses } from "~/domain/appointment-status";
+import { closedAppointmentStatuses, liveAppointmentStatuses } from "~/domain/appointment-status";
 import type { BusyInterval, ScheduleBlock } from "~/domain/slots";
 
 const dentist = alias(users, "dentist");
@@ -45,6 +45,41 @@ export async function patientAppointments(db: Database, patientId: string, start
   const firstUpcoming = rows.findIndex((row) => row.startsAt.getTime() >= startOfToday.getTime());
   const split = firstUpcoming === -1 ? rows.length : firstUpcoming;
   return { upcoming: rows.slice(split), history: rows.slice(0, split).toReversed() };
+}
+
+/**
+ * What the dashboard needs without loading every appointment: how many are upcoming (from today, clinic time) and
+ * past, and the next one still live whose end is after `now`.
+ */
+export async function patientAppointmentSummary(
+  db: Database,
+  patientId: string,
+  startOfToday: Date,
+  now: Date,
+) {
+  const [counts] = await db
+    .select({
+      upcoming: sql<number>`(count(*) filter (where ${appointments.startsAt} >= ${startOfToday}))::int`,
+      history: sql<number>`(count(*) filter (where ${appointments.startsAt} < ${startOfToday}))::int`,
+    })
+    .from(appointments)
+    .where(eq(appointments.patientId, patientId));
+  const [next] = await db
+    .select(cardColumns)
+    .from(appointments)
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
+    .where(
+      and(
+        eq(appointments.patientId, patientId),
+        gte(appointments.startsAt, startOfToday),
+        gt(appointments.endsAt, now),
+        inArray(appointments.status, [...liveAppointmentStatuses]),
+      ),
+    )
+    .orderBy(asc(appointments.startsAt))
+    .limit(1);
+  return { upcoming: counts?.upcoming ?? 0, history: counts?.history ?? 0, next };
 }
 
 /** One appointment of this patient, or undefined (a foreign id looks exactly like a missing one). */

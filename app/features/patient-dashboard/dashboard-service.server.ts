@@ -1,8 +1,8 @@
 import type { Database } from "~/db/client.server";
-import { isLiveAppointment, treatmentNameOrFallback } from "~/domain/appointment-status";
+import { treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
-import { patientAppointments } from "~/features/appointments/appointment-repository.server";
+import { patientAppointmentSummary } from "~/features/appointments/appointment-repository.server";
 import { profileCompleteness } from "~/features/profile/profile-completeness";
 import { profileRow } from "~/features/profile/profile-repository.server";
 import type { PatientDashboardDto } from "./dashboard-dto";
@@ -14,13 +14,10 @@ export async function patientDashboard(
   now = new Date(),
 ): Promise<PatientDashboardDto> {
   const startOfToday = startOfClinicDay(clinicDate(now));
-  const [{ upcoming, history }, profile] = await Promise.all([
-    patientAppointments(db, userId, startOfToday),
+  const [{ upcoming, history, next }, profile] = await Promise.all([
+    patientAppointmentSummary(db, userId, startOfToday, now),
     profileRow(db, userId),
   ]);
-  const next = upcoming.find(
-    (appointment) => isLiveAppointment(appointment.status) && appointment.endsAt > now,
-  );
   return {
     nextAppointment: next
       ? {
@@ -32,7 +29,7 @@ export async function patientDashboard(
           status: next.status,
         }
       : null,
-    counts: { upcoming: upcoming.length, history: history.length },
+    counts: { upcoming, history },
     completeness: profileCompleteness(profile ?? {}),
   };
 }

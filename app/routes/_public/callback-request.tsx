@@ -1,15 +1,11 @@
-import { data } from "react-router";
 import type { Route } from "./+types/callback-request";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
-import { getDb } from "~/db/client.server";
-import { RequestFormPage, type RequestActionResult } from "~/features/requests/components/request-form-page";
+import { RequestFormPage } from "~/features/requests/components/request-form-page";
+import { requestFormAction } from "~/features/requests/request-action.server";
 import { callbackTimeLabels, callbackTimes } from "~/features/requests/request-options";
 import { callbackRequestSchema } from "~/features/requests/request-schemas";
-import { publicWriter, publicWriteRefusedResponse } from "~/features/requests/public-write-limit.server";
 import { recordCallbackRequest } from "~/features/requests/request-service.server";
 import { useAppData } from "~/lib/app-data";
-import { fieldErrors } from "~/lib/form-errors";
-import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -22,16 +18,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = callbackRequestSchema.safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data<RequestActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
-  }
-  try {
-    const { id } = await recordCallbackRequest(await getDb(), parsed.data, publicWriter(request));
-    return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
-  } catch (error) {
-    return publicWriteRefusedResponse(error);
-  }
+  return requestFormAction(request, callbackRequestSchema, recordCallbackRequest);
 }
 
 export default function CallbackRequestPage({ actionData }: Route.ComponentProps) {

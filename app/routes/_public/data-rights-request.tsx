@@ -1,14 +1,10 @@
-import { data } from "react-router";
 import type { Route } from "./+types/data-rights-request";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
-import { getDb } from "~/db/client.server";
-import { RequestFormPage, type RequestActionResult } from "~/features/requests/components/request-form-page";
+import { RequestFormPage } from "~/features/requests/components/request-form-page";
+import { requestFormAction } from "~/features/requests/request-action.server";
 import { dataRightsLabels, dataRightsTypes } from "~/features/requests/request-options";
 import { dataRightsRequestSchema } from "~/features/requests/request-schemas";
-import { publicWriter, publicWriteRefusedResponse } from "~/features/requests/public-write-limit.server";
 import { recordDataRightsRequest } from "~/features/requests/request-service.server";
-import { fieldErrors } from "~/lib/form-errors";
-import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -20,16 +16,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = dataRightsRequestSchema.safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data<RequestActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
-  }
-  try {
-    const { id } = await recordDataRightsRequest(await getDb(), parsed.data, publicWriter(request));
-    return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
-  } catch (error) {
-    return publicWriteRefusedResponse(error);
-  }
+  return requestFormAction(request, dataRightsRequestSchema, recordDataRightsRequest);
 }
 
 export default function DataRightsRequestPage({ actionData }: Route.ComponentProps) {

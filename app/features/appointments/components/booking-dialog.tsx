@@ -5,7 +5,7 @@ import { cn } from "~/lib/cn";
 import { ANY_DENTIST, NOTES_MAX } from "../appointment-schema";
 import type { DayOption, DentistOption, TreatmentOption } from "./appointment-types";
 import { Modal } from "./modal";
-import { DayPicker, Spinner, TimePicker, useFreeSlots } from "./slot-pickers";
+import { DayAndTimeSteps, Spinner, useFreeSlots } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";
 
@@ -133,34 +133,19 @@ function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions 
           </fieldset>
         )}
 
-        {step === 2 && (
-          <DayPicker
-            days={openDays}
-            selected={date}
-            labelledBy={headingId}
-            onSelect={(value) => {
-              setDate(value);
-              setTime(null);
-              go(3);
-            }}
-          />
-        )}
-
-        {step === 3 && (
-          <>
-            {chosenDay && <p className="mb-3 text-sm text-slate-700">{chosenDay.label}</p>}
-            <TimePicker
-              slots={slots}
-              selected={time}
-              labelledBy={headingId}
-              onPickAnotherDay={() => go(2)}
-              onSelect={(value) => {
-                setTime(value);
-                go(4);
-              }}
-            />
-          </>
-        )}
+        <DayAndTimeSteps
+          step={step}
+          dayStep={2}
+          go={go}
+          days={openDays}
+          date={date}
+          onDate={setDate}
+          dayLabel={chosenDay?.label}
+          slots={slots}
+          time={time}
+          onTime={setTime}
+          labelledBy={headingId}
+        />
 
         {step === 4 && chosenTreatment && chosenDay && time && (
           <fetcher.Form method="post" action={APPOINTMENTS_PATH}>

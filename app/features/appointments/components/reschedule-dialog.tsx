@@ -3,7 +3,7 @@ import { Button } from "~/components/ui/button";
 import type { AppointmentCardData, DayOption } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
 import { Modal } from "./modal";
-import { DayPicker, Spinner, TimePicker, useFreeSlots } from "./slot-pickers";
+import { DayAndTimeSteps, Spinner, useFreeSlots } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";
 
@@ -71,33 +71,19 @@ function RescheduleFlow({
       <StepHeader steps={STEPS} current={step} headingId={headingId} />
       <ErrorMessage message={error} />
       <div className="mt-4">
-        {step === 0 && (
-          <DayPicker
-            days={openDays}
-            selected={date}
-            labelledBy={headingId}
-            onSelect={(value) => {
-              setDate(value);
-              setTime(null);
-              go(1);
-            }}
-          />
-        )}
-        {step === 1 && (
-          <>
-            {chosenDay && <p className="mb-3 text-sm text-slate-700">{chosenDay.label}</p>}
-            <TimePicker
-              slots={slots}
-              selected={time}
-              labelledBy={headingId}
-              onPickAnotherDay={() => go(0)}
-              onSelect={(value) => {
-                setTime(value);
-                go(2);
-              }}
-            />
-          </>
-        )}
+        <DayAndTimeSteps
+          step={step}
+          dayStep={0}
+          go={go}
+          days={openDays}
+          date={date}
+          onDate={setDate}
+          dayLabel={chosenDay?.label}
+          slots={slots}
+          time={time}
+          onTime={setTime}
+          labelledBy={headingId}
+        />
         {step === 2 && chosenDay && time && (
           <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
             <input type="hidden" name="intent" value="reschedule" />

@@ -175,3 +175,64 @@ export function Spinner({ label }: { label: string }) {
     </span>
   );
 }
+
+/**
+ * The two steps the booking and rescheduling dialogs share: an open day (step `dayStep`), then a free time on it
+ * (the next step); choosing a day clears the time, and each choice moves on.
+ */
+export function DayAndTimeSteps({
+  step,
+  dayStep,
+  go,
+  days,
+  date,
+  onDate,
+  dayLabel,
+  slots,
+  time,
+  onTime,
+  labelledBy,
+}: {
+  step: number;
+  dayStep: number;
+  go: (step: number) => void;
+  days: DayOption[];
+  date: string | null;
+  onDate: (date: string) => void;
+  dayLabel: string | undefined;
+  slots: SlotsState;
+  time: string | null;
+  onTime: (time: string | null) => void;
+  labelledBy: string;
+}) {
+  if (step === dayStep) {
+    return (
+      <DayPicker
+        days={days}
+        selected={date}
+        labelledBy={labelledBy}
+        onSelect={(value) => {
+          onDate(value);
+          onTime(null);
+          go(dayStep + 1);
+        }}
+      />
+    );
+  }
+  if (step !== dayStep + 1) return null;
+  return (
+    <>
+      {dayLabel && <p className="mb-3 text-sm text-slate-700">{dayLabel}</p>}
+      <TimePicker
+        slots={slots}
+        selected={time}
+        labelledBy={labelledBy}
+        onPickAnotherDay={() => go(dayStep)}
+        onSelect={(value) => {
+          onTime(value);
+          go(dayStep + 2);
+        }}
+      />
+    </>
+  );
+}

@@ -1,5 +1,7 @@
 // Production server: Express 5 in front of the React Router request handler (DESIGN §2, STACK-NOTES 6).
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import compression from "compression";
@@ -60,7 +62,29 @@ app.use((req, res, next) => {
   next();
 });
 app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-app.use(express.static("build/client", { maxAge: "1h", index: false }));
+// The other public files (favicon, media, robots…) are fixed at build time: list them once, so that a page or a
+// `.data` request does not cost a file-system lookup on every hit.
+const serveFile = express.static("build/client", { maxAge: "1h", index: false });
+const publicFiles = new Set(
+  readdirSync("build/client", { recursive: true, withFileTypes: true })
+    .filter((file) => file.isFile())
+    .map(
+      (file) =>
+        `/${path.relative("build/client", path.join(file.parentPath, file.name)).split(path.sep).join("/")}`,
+    ),
+);
+app.use((req, res, next) => {
+  if (!publicFiles.has(safeDecode(req.path))) return next();
+  serveFile(req, res, next);
+});
+
+function safeDecode(pathname) {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
 
 /** Express request → Fetch Request, with the body capped at MAX_BODY_BYTES. */
 function toFetchRequest(req, res) {

@@ -1,6 +1,6 @@
 // Starts the production build on a throw-away embedded database for the benchmark scripts.
 import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -44,6 +44,15 @@ export async function startBenchServer({ port, env = {}, dataDir: existingDir, k
   return {
     base,
     dataDir,
+    /** The server process's CPU time so far (user + system, ms; Linux), to report CPU per request. */
+    cpuMs() {
+      try {
+        const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      } catch {
+        return Number.NaN;
+      }
+    },
     async stop() {
       const exited = new Promise((resolve) => child.on("exit", resolve));
       child.kill("SIGTERM");

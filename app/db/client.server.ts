@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { env, isDemoMode } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
 import * as schema from "./schema";
 import { seedReferenceData } from "./reference-data.server";
 import { seedDemoData } from "./seed.server";
@@ -21,6 +22,9 @@ interface Handle {
   kind: "pglite" | "postgres";
   close: () => Promise<void>;
 }
+
+/** How often the embedded database refreshes its planner statistics (PostgreSQL's autovacuum does it there). */
+const PGLITE_ANALYZE_EVERY_MS = 60 * 60_000;
 
 const migrationsFolder = path.resolve(process.cwd(), "app/db/migrations");
 
@@ -71,7 +75,21 @@ async function open(): Promise<Handle> {
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   await seedReferenceData(db);
   if (isDemoMode(current)) await seedDemoData(db);
-  return { db, kind: "pglite", close: () => client.close() };
+  // PGlite runs PostgreSQL in single-user mode: no autovacuum, so no table is ever analysed and the planner guesses
+  // (e.g. a hash join over every user where an index lookup would do). Analyse at boot and then periodically.
+  await client.exec("analyze");
+  const analyse = setInterval(() => {
+    client.exec("analyze").catch((error: unknown) => logger.error({ err: error }, "periodic analyze failed"));
+  }, PGLITE_ANALYZE_EVERY_MS);
+  analyse.unref();
+  return {
+    db,
+    kind: "pglite",
+    close: () => {
+      clearInterval(analyse);
+      return client.close();
+    },
+  };
 }
 
 function handle(): Promise<Handle> {

@@ -2,22 +2,33 @@
  * The clinic's clock (DESIGN decision 8), the only place that does clinic-zone arithmetic: "today", weekdays,
  * day boundaries and slot times are those of America/Santiago; instants are stored in UTC. Chile moves its clocks
  * at midnight (first Sunday of September forward, first Sunday of April back), so every conversion goes through the
- * runtime's time-zone data rather than fixed offsets. Pure.
+ * runtime's time-zone data (read through @date-fns/tz, DESIGN §2) rather than fixed offsets. Pure.
  */
+import { tzOffset } from "@date-fns/tz";
+
 export const CLINIC_TIME_ZONE = "America/Santiago";
 
 const DAY_MS = 86_400_000;
 
-const partsFormatter = new Intl.DateTimeFormat("en-US", {
-  timeZone: CLINIC_TIME_ZONE,
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
+/**
+ * The zone's offset in minutes from @date-fns/tz, cached per UTC hour: the lookup formats a date through Intl, the
+ * costliest call of a portal request, and Chile's clock changes (like every offset change there since 1970) fall on
+ * whole UTC hours, so the offset is constant within one. Bounded: cleared when it grows past a few years of hours.
+ */
+const offsetByUtcHour = new Map<number, number>();
+
+/** Minutes the clinic's clock is ahead of UTC at `instant` (-180 in summer, -240 in winter). */
+export function clinicOffsetMinutes(instant: Date): number {
+  const hour = Math.floor(instant.getTime() / 3_600_000);
+  let offset = offsetByUtcHour.get(hour);
+  if (offset === undefined) {
+    offset = tzOffset(CLINIC_TIME_ZONE, new Date(hour * 3_600_000));
+    if (!Number.isFinite(offset)) throw new RangeError(`Sin datos de zona horaria para ${CLINIC_TIME_ZONE}`);
+    if (offsetByUtcHour.size >= 50_000) offsetByUtcHour.clear();
+    offsetByUtcHour.set(hour, offset);
+  }
+  return offset;
+}
 
 interface ClockParts {
   year: number;
@@ -25,59 +36,18 @@ interface ClockParts {
   day: number;
   hour: number;
   minute: number;
-  second: number;
 }
 
-function formattedParts(instant: Date): ClockParts {
-  const values: Record<string, number> = {};
-  for (const part of partsFormatter.formatToParts(instant)) {
-    if (part.type !== "literal") values[part.type] = Number(part.value);
-  }
-  return {
-    year: values.year!,
-    month: values.month!,
-    day: values.day!,
-    hour: values.hour! % 24,
-    minute: values.minute!,
-    second: values.second!,
-  };
-}
-
-/**
- * The zone's offset in whole seconds, cached per UTC hour: formatToParts is the costliest call of a portal request,
- * and Chile's clock changes (like every offset change since 1970 there) fall on whole UTC hours, so the offset is
- * constant within one. Bounded: cleared when it grows past a few years of hours.
- */
-const offsetByUtcHour = new Map<number, number>();
-
-function offsetSeconds(instant: Date): number {
-  const hour = Math.floor(instant.getTime() / 3_600_000);
-  let offset = offsetByUtcHour.get(hour);
-  if (offset === undefined) {
-    const p = formattedParts(instant);
-    const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-    offset = Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 1000);
-    if (offsetByUtcHour.size >= 50_000) offsetByUtcHour.clear();
-    offsetByUtcHour.set(hour, offset);
-  }
-  return offset;
-}
-
+/** The clinic's wall clock at `instant`: the instant shifted by the zone's offset, read in UTC. */
 function clockParts(instant: Date): ClockParts {
-  const local = new Date(Math.floor(instant.getTime() / 1000) * 1000 + offsetSeconds(instant) * 1000);
+  const local = new Date(instant.getTime() + clinicOffsetMinutes(instant) * 60_000);
   return {
     year: local.getUTCFullYear(),
     month: local.getUTCMonth() + 1,
     day: local.getUTCDate(),
     hour: local.getUTCHours(),
     minute: local.getUTCMinutes(),
-    second: local.getUTCSeconds(),
   };
-}
-
-/** Minutes the clinic's clock is ahead of UTC at `instant` (-180 in summer, -240 in winter). */
-export function clinicOffsetMinutes(instant: Date): number {
-  return Math.round(offsetSeconds(instant) / 60);
 }
 
 const pad = (value: number) => String(value).padStart(2, "0");

@@ -56,19 +56,24 @@ export async function patientAppointmentSummary(
   patientId: string,
   startOfToday: Date,
   now: Date,
-) {
-  const [counts] = await db
+): Promise<{ upcoming: number; history: number; next: AppointmentCardRow | undefined }> {
+  // One statement (each query is a round trip through the embedded database): the counts always yield one row, and
+  // the next appointment is joined to it by a scalar subquery, so a patient with none still gets the counts.
+  const counts = db
     .select({
-      upcoming: sql<number>`(count(*) filter (where ${appointments.startsAt} >= ${startOfToday}))::int`,
-      history: sql<number>`(count(*) filter (where ${appointments.startsAt} < ${startOfToday}))::int`,
+      upcoming: sql<number>`(count(*) filter (where ${appointments.startsAt} >= ${startOfToday}))::int`.as(
+        "upcoming",
+      ),
+      history: sql<number>`(count(*) filter (where ${appointments.startsAt} < ${startOfToday}))::int`.as(
+        "history",
+      ),
     })
     .from(appointments)
-    .where(eq(appointments.patientId, patientId));
-  const [next] = await db
-    .select(cardColumns)
+    .where(eq(appointments.patientId, patientId))
+    .as("counts");
+  const nextId = db
+    .select({ id: appointments.id })
     .from(appointments)
-    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
-    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
     .where(
       and(
         eq(appointments.patientId, patientId),
@@ -79,7 +84,15 @@ export async function patientAppointmentSummary(
     )
     .orderBy(asc(appointments.startsAt))
     .limit(1);
-  return { upcoming: counts?.upcoming ?? 0, history: counts?.history ?? 0, next };
+  const [row] = await db
+    .select({ upcoming: counts.upcoming, history: counts.history, card: cardColumns })
+    .from(counts)
+    .leftJoin(appointments, eq(appointments.id, sql`(${nextId})`))
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .leftJoin(dentist, eq(dentist.id, appointments.dentistId));
+  // With an appointment row, its dentist is there too (a non-null foreign key): the card is complete.
+  const next = row?.card?.id == null ? undefined : (row.card as AppointmentCardRow);
+  return { upcoming: row?.upcoming ?? 0, history: row?.history ?? 0, next };
 }
 
 /** One appointment of this patient, or undefined (a foreign id looks exactly like a missing one). */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { appointments } from "~/db/schema";
+import { isLiveAppointment } from "~/domain/appointment-status";
 import {
   BOOKING_HORIZON_MESSAGE,
   bookingDateDecision,
@@ -149,13 +150,29 @@ export async function bookingAvailability(
   patientId: string,
   now = new Date(),
 ): Promise<BookingAvailability> {
-  if (!(await patientEmailVerified(db, patientId))) {
-    return { allowed: false, reason: "unverified", message: UNVERIFIED_EMAIL };
-  }
+  if (!(await patientEmailVerified(db, patientId))) return bookingAllowance(false, 0);
+  return bookingAllowance(true, await countUpcomingAppointments(db, patientId, now));
+}
+
+/**
+ * The same decision from what the Mis Citas loader already read in this request: the session lookup's e-mail
+ * verification (a database read on every request, never cached) and all of the patient's appointments.
+ */
+export function bookingAvailabilityOf(
+  emailVerified: boolean,
+  appointmentList: readonly { status: string; startsAt: Date }[],
+  now: Date,
+): BookingAvailability {
+  const upcoming = appointmentList.filter(
+    (row) => isLiveAppointment(row.status) && row.startsAt.getTime() > now.getTime(),
+  ).length;
+  return bookingAllowance(emailVerified, upcoming);
+}
+
+function bookingAllowance(emailVerified: boolean, upcoming: number): BookingAvailability {
+  if (!emailVerified) return { allowed: false, reason: "unverified", message: UNVERIFIED_EMAIL };
   const max = env().MAX_UPCOMING_APPOINTMENTS;
-  if ((await countUpcomingAppointments(db, patientId, now)) >= max) {
-    return { allowed: false, reason: "limit", message: upcomingLimitMessage(max) };
-  }
+  if (upcoming >= max) return { allowed: false, reason: "limit", message: upcomingLimitMessage(max) };
   return { allowed: true };
 }
 

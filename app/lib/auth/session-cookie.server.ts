@@ -1,4 +1,4 @@
-import { getCryptoKey } from "better-auth/crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 /**
  * The value of cookie `name` as better-call reads it for Better Auth's getSession: the FIRST pair with that exact
@@ -36,41 +36,22 @@ function decode(value: string): string {
   }
 }
 
-// Importing the HMAC key is the costly part of a check; one key per secret for the life of the process.
-const keys = new Map<string, Promise<CryptoKey>>();
-
-function hmacKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = getCryptoKey(secret);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
 /**
  * The token inside a Better Auth signed cookie (`<token>.<base64 HMAC-SHA256(token, secret)>`), or null when the
  * value is malformed or the signature does not match. Same rules as better-call's getSignedCookie (a 44-character
- * padded signature after the last dot); better-call does not export its verifySignature, so this repeats it with
- * Better Auth's exported key derivation and WebCrypto's verify, which compares in constant time.
+ * padded signature after the last dot; the key is the secret's UTF-8 bytes, as better-auth/crypto's getCryptoKey
+ * imports it); better-call does not export its verifySignature, so this repeats it. node:crypto's synchronous HMAC
+ * rather than WebCrypto: a portal request checks one cookie, and the async job cost more than the hash itself.
  */
-export async function verifySignedCookie(value: string, secret: string): Promise<string | null> {
+export function verifySignedCookie(value: string, secret: string): string | null {
   const dot = value.lastIndexOf(".");
   if (dot < 1) return null;
   const token = value.slice(0, dot);
   const signature = value.slice(dot + 1);
   if (signature.length !== 44 || !signature.endsWith("=")) return null;
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    bytes = Uint8Array.from(atob(signature), (char) => char.charCodeAt(0));
-  } catch {
-    return null;
-  }
-  const valid = await crypto.subtle.verify(
-    "HMAC",
-    await hmacKey(secret),
-    bytes,
-    new TextEncoder().encode(token),
-  );
-  return valid ? token : null;
+  const given = Buffer.from(signature, "base64");
+  // Buffer.from skips characters outside the alphabet; re-encoding proves the signature was canonical base64.
+  if (given.length !== 32 || given.toString("base64") !== signature) return null;
+  const expected = createHmac("sha256", secret).update(token).digest();
+  return timingSafeEqual(given, expected) ? token : null;
 }

@@ -59,7 +59,7 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
   if (!signed) return null;
   const auth = await getAuth();
   const settings = await sessionSettings(auth);
-  const token = await verifySignedCookie(signed, settings.secret);
+  const token = verifySignedCookie(signed, settings.secret);
   if (!token) return null;
   const db = await getDb();
   const found = await findSessionByToken(db, token);
@@ -79,7 +79,7 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
   // now + expiresIn. It skips this for "don't remember me" sessions (a signed dont_remember cookie).
   const refreshDue =
     found.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now.getTime() &&
-    !(await dontRemember(cookies, settings.secret));
+    !dontRemember(cookies, settings.secret);
   if (refreshDue || shouldTouchActivity(lastActiveAt, now)) {
     const change = refreshDue
       ? { expiresAt: new Date(now.getTime() + settings.expiresInMs), updatedAt: now }
@@ -98,9 +98,9 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
   };
 }
 
-async function dontRemember(cookies: string | null, secret: string): Promise<boolean> {
+function dontRemember(cookies: string | null, secret: string): boolean {
   const value = readRequestCookie(cookies, authCookieName("dont_remember"));
-  return value ? (await verifySignedCookie(value, secret)) !== null : false;
+  return value ? verifySignedCookie(value, secret) !== null : false;
 }
 
 /** The user of this request, looked up once (by the root middleware) and reused by every loader and action. */

@@ -24,7 +24,7 @@ import {
 } from "~/features/appointments/appointment-repository.server";
 import {
   bookForPatient,
-  bookingAvailability,
+  bookingAvailabilityOf,
   cancelAppointment,
   confirmAppointment,
   rescheduleForPatient,
@@ -130,7 +130,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   const { upcoming, history } = await patientAppointments(db, user.id, startOfClinicDay(today));
   const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
   return {
-    booking: await bookingAvailability(db, user.id, now),
+    booking: bookingAvailabilityOf(user.emailVerified, [...upcoming, ...history], now),
     upcoming: upcoming.map((row) => toCard(row, now)),
     history: history.map((row) => toCard(row, now)),
     treatments: treatments.map((treatment) => ({

@@ -1,0 +1,77 @@
+// An open-loop load generator: request i is due at start + i / rate, whether or not earlier ones have answered, and
+// its latency is counted from that due time (so a server that falls behind is charged for the wait; no coordinated
+// omission). autocannon's `overallRate` is not this: each connection sends its share of a second back to back and
+// then waits for the next one-second tick, so the server sees 200 requests as a burst of 20 concurrent ones at the top
+// of every second, and its latency histogram pads each slow answer with synthetic 1 ms-spaced samples. Used by
+// scripts/bench-portal.mjs ("p99 ≤ 50 ms at 200 requests/s", DESIGN §5).
+import http from "node:http";
+
+const round = (value) => Math.round(value * 10) / 10;
+
+/** Nearest-rank percentile of sorted numbers. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+/**
+ * Sends GET `url` at a steady `rate` per second for `seconds`, over keep-alive connections (at most `maxSockets`).
+ * Resolves with latency percentiles in ms (rounded to 0.1), the achieved rate of completed requests, and the count
+ * of non-2xx answers and errors.
+ */
+export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 64, timeoutMs = 10_000 }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const target = new URL(url);
+  const total = Math.round(rate * seconds);
+  const latencies = [];
+  let non2xx = 0;
+  let errors = 0;
+  let finished = 0;
+  const start = performance.now() + 50;
+
+  const send = (due) =>
+    new Promise((resolve) => {
+      const request = http.request(
+        target,
+        { method: "GET", agent, headers, timeout: timeoutMs },
+        (response) => {
+          response.resume();
+          response.on("end", () => {
+            latencies.push(performance.now() - due);
+            if (response.statusCode < 200 || response.statusCode > 299) non2xx++;
+            finished = performance.now();
+            resolve();
+          });
+        },
+      );
+      request.on("timeout", () => request.destroy(new Error("timeout")));
+      request.on("error", () => {
+        errors++;
+        resolve();
+      });
+      request.end();
+    });
+
+  const pending = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(send(due));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const elapsedSeconds = (finished - start) / 1000;
+  return {
+    requests: total,
+    achievedRate: round(latencies.length / Math.max(elapsedSeconds, seconds)),
+    p50: round(percentile(latencies, 50)),
+    p90: round(percentile(latencies, 90)),
+    p99: round(percentile(latencies, 99)),
+    max: round(latencies.at(-1) ?? Number.NaN),
+    non2xx,
+    errors,
+  };
+}

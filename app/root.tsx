@@ -14,7 +14,7 @@ import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
 import { appReady } from "~/lib/app-ready.server";
-import { displayName, sessionUser } from "~/lib/auth/session.server";
+import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/auth/session.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import { useAppData } from "~/lib/app-data";
 import stylesheetUrl from "./app.css?url";
@@ -28,12 +28,26 @@ export const links: Route.LinksFunction = () => [
  * Once per request: the app is ready (migrations, demo data), the session is looked up (anonymous requests touch no
  * database), and pages for a signed-in person are never stored by caches (DESIGN §6).
  */
+/**
+ * Re-sends the session cookie after a sliding refresh, unless this response already sets it (a sign-out or a new
+ * sign-in decides the cookie then).
+ */
+function keepSessionCookie(response: Response, refreshed: string | null) {
+  if (!refreshed) return;
+  const name = refreshed.slice(0, refreshed.indexOf("=") + 1);
+  if (response.headers.getSetCookie().some((cookie) => cookie.startsWith(name))) return;
+  response.headers.append("Set-Cookie", refreshed);
+}
+
 export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
     await appReady();
     const user = await sessionUser(args);
     const response = await next();
-    if (user && response instanceof Response) response.headers.set("Cache-Control", "no-store");
+    if (user && response instanceof Response) {
+      response.headers.set("Cache-Control", "no-store");
+      keepSessionCookie(response, args.context.get(refreshedSessionCookieContext));
+    }
     return response;
   },
 ];

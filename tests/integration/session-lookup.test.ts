@@ -6,6 +6,7 @@ import { sessions, users } from "~/db/schema";
 import { activeRoleNames } from "~/features/accounts/role-repository.server";
 import { authCookieName, getAuth } from "~/lib/auth/auth.server";
 import { loadSessionUser } from "~/lib/auth/session.server";
+import { middleware as rootMiddleware } from "~/root";
 import { action as signOutAction } from "~/routes/_auth/sign-out";
 import { clientForm, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
@@ -204,5 +205,43 @@ describe("sliding refresh (Better Auth: expiresIn 12 h, updateAge 1 h)", () => {
     expect(row.expiresAt.getTime()).toBeGreaterThanOrEqual(before + 12 * HOUR - 1000);
     expect(row.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 12 * HOUR);
     expect(Date.now() - row.updatedAt.getTime()).toBeLessThan(60_000);
+  });
+
+  it("re-sends the session cookie with a fresh Max-Age when the expiry slides, so the browser keeps it", async () => {
+    const user = await createTestUser();
+    const db = await getDb();
+    const throughRoot = async (extraSetCookie?: string) => {
+      const args = routeArgs(requestAs(user.cookie, "/paciente"));
+      const response = (await rootMiddleware[0]!(args, async () => {
+        const page = new Response("ok");
+        if (extraSetCookie) page.headers.append("Set-Cookie", extraSetCookie);
+        return page;
+      })) as Response;
+      return response.headers.getSetCookie();
+    };
+    const makeDue = () =>
+      db
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() + 11 * HOUR - 60_000) })
+        .where(eq(sessions.token, tokenOf(user.cookie)));
+
+    // Not due: the cookie set at sign-in stands, nothing is re-sent.
+    expect(await throughRoot()).toEqual([]);
+
+    await makeDue();
+    const [cookie, ...more] = await throughRoot();
+    expect(more).toEqual([]);
+    const parts = cookie!.split("; ");
+    expect(parts[0]).toBe(
+      `${authCookieName("session_token")}=${encodeURIComponent(signedValue(user.cookie))}`,
+    );
+    expect(parts).toEqual(expect.arrayContaining(["Max-Age=43200", "Path=/", "HttpOnly", "SameSite=Lax"]));
+    // Plain http here: no Secure attribute (and no __Host- prefix), as Better Auth sets it.
+    expect(parts).not.toContain("Secure");
+
+    // A response that sets the session cookie itself (a sign-out clearing it) keeps its own.
+    await makeDue();
+    const clearing = `${authCookieName("session_token")}=; Max-Age=0; Path=/`;
+    expect(await throughRoot(clearing)).toEqual([clearing]);
   });
 });

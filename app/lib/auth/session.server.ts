@@ -1,3 +1,4 @@
+import type { BetterAuthCookie } from "@better-auth/core";
 import { parseCookies } from "better-auth/cookies";
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
@@ -28,6 +29,26 @@ interface SessionSettings {
   secret: string;
   expiresInMs: number;
   updateAgeMs: number;
+  /** Better Auth's own session cookie: its name and the attributes it sets it with. */
+  cookie: {
+    name: string;
+    path: string;
+    httpOnly: boolean;
+    secure: boolean;
+    sameSite: string;
+    domain?: string;
+  };
+}
+
+function cookieOf({ name, attributes }: BetterAuthCookie): SessionSettings["cookie"] {
+  return {
+    name,
+    path: attributes.path ?? "/",
+    httpOnly: attributes.httpOnly ?? true,
+    secure: attributes.secure ?? false,
+    sameSite: attributes.sameSite ?? "lax",
+    domain: attributes.domain,
+  };
 }
 
 // Better Auth's own resolved secret and session lifetimes (the demo may generate its secret at boot), read once.
@@ -40,6 +61,7 @@ function sessionSettings(auth: Auth): Promise<SessionSettings> {
       secret: context.secret,
       expiresInMs: context.sessionConfig.expiresIn * 1000,
       updateAgeMs: context.sessionConfig.updateAge * 1000,
+      cookie: cookieOf(context.authCookies.sessionToken),
     }));
     settingsByAuth.set(auth, settings);
   }
@@ -54,26 +76,38 @@ function sessionSettings(auth: Auth): Promise<SessionSettings> {
  * ago are revoked here, before any loader sees them (domain/session-policy.ts).
  */
 export async function loadSessionUser(request: Request, now = new Date()): Promise<SessionUser | null> {
+  return (await lookUpSession(request, now)).user;
+}
+
+interface SessionLookup {
+  user: SessionUser | null;
+  /** Set when the sliding refresh pushed the expiry: the cookie, re-sent with a fresh Max-Age to match. */
+  refreshedCookie: string | null;
+}
+
+const ANONYMOUS: SessionLookup = { user: null, refreshedCookie: null };
+
+async function lookUpSession(request: Request, now: Date): Promise<SessionLookup> {
   const cookies = request.headers.get("cookie");
   const signed = readRequestCookie(cookies, authCookieName("session_token"));
-  if (!signed) return null;
+  if (!signed) return ANONYMOUS;
   const auth = await getAuth();
   const settings = await sessionSettings(auth);
   const token = verifySignedCookie(signed, settings.secret);
-  if (!token) return null;
+  if (!token) return ANONYMOUS;
   const db = await getDb();
   const found = await findSessionByToken(db, token);
-  if (!found) return null;
+  if (!found) return ANONYMOUS;
   if (found.expiresAt.getTime() < now.getTime()) {
     // Better Auth deletes an expired session it comes across; so do we.
     await deleteSession(db, found.sessionId);
-    return null;
+    return ANONYMOUS;
   }
-  if (found.deactivatedAt) return null;
+  if (found.deactivatedAt) return ANONYMOUS;
   const lastActiveAt = found.updatedAt;
   if (staffSessionVerdict({ createdAt: found.createdAt, lastActiveAt }, found.roles, now) !== "valid") {
     await deleteSession(db, found.sessionId);
-    return null;
+    return ANONYMOUS;
   }
   // Better Auth's sliding window: once `updateAge` has passed since the expiry was last set, push it to
   // now + expiresIn. It skips this for "don't remember me" sessions (a signed dont_remember cookie).
@@ -85,9 +119,9 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
       ? { expiresAt: new Date(now.getTime() + settings.expiresInMs), updatedAt: now }
       : { updatedAt: now };
     // Revoked between the read and this write (sign-out elsewhere): signed out, as Better Auth answers then.
-    if (!(await updateSessionTimes(db, found.sessionId, change))) return null;
+    if (!(await updateSessionTimes(db, found.sessionId, change))) return ANONYMOUS;
   }
-  return {
+  const user: SessionUser = {
     id: found.userId,
     firstName: found.firstName,
     lastName: found.lastName ?? "",
@@ -96,6 +130,23 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
     twoFactorEnabled: Boolean(found.twoFactorEnabled),
     roles: found.roles,
   };
+  // Better Auth re-sends the cookie when it slides the expiry; without this the browser would drop it at the
+  // Max-Age set at sign-in (12 h) although the session in the database lives on.
+  return { user, refreshedCookie: refreshDue ? sessionCookie(settings, signed) : null };
+}
+
+function sessionCookie({ cookie, expiresInMs }: SessionSettings, signedValue: string): string {
+  const sameSite = cookie.sameSite.toLowerCase();
+  const attributes = [
+    `${cookie.name}=${encodeURIComponent(signedValue)}`,
+    `Max-Age=${Math.floor(expiresInMs / 1000)}`,
+    `Path=${cookie.path}`,
+    cookie.domain ? `Domain=${cookie.domain}` : null,
+    cookie.httpOnly ? "HttpOnly" : null,
+    cookie.secure ? "Secure" : null,
+    `SameSite=${sameSite.charAt(0).toUpperCase()}${sameSite.slice(1)}`,
+  ];
+  return attributes.filter(Boolean).join("; ");
 }
 
 function dontRemember(cookies: string | null, secret: string): boolean {
@@ -103,12 +154,16 @@ function dontRemember(cookies: string | null, secret: string): boolean {
   return value ? verifySignedCookie(value, secret) !== null : false;
 }
 
+/** The session cookie to re-send with this request's response (sliding refresh), or null. */
+export const refreshedSessionCookieContext = createContext<string | null>(null);
+
 /** The user of this request, looked up once (by the root middleware) and reused by every loader and action. */
 export async function sessionUser(args: { request: Request; context: Readonly<RouterContextProvider> }) {
   const known = args.context.get(sessionUserContext);
   if (known !== "unknown") return known;
-  const user = await loadSessionUser(args.request);
+  const { user, refreshedCookie } = await lookUpSession(args.request, new Date());
   args.context.set(sessionUserContext, user);
+  if (refreshedCookie) args.context.set(refreshedSessionCookieContext, refreshedCookie);
   return user;
 }
 

@@ -3,7 +3,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
 import { deleteSession, findSessionByToken, updateSessionTimes } from "~/db/session-lookup.server";
 import { shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
-import { authCookieName, getAuth, type Auth } from "./auth.server";
+import { authCookieName, authInstance, type Auth } from "./auth.server";
 import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
 export interface SessionUser {
@@ -57,7 +57,7 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
   const cookies = request.headers.get("cookie");
   const signed = readRequestCookie(cookies, authCookieName("session_token"));
   if (!signed) return null;
-  const auth = await getAuth();
+  const auth = await authInstance();
   const settings = await sessionSettings(auth);
   const token = await verifySignedCookie(signed, settings.secret);
   if (!token) return null;

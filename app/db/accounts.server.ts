@@ -19,8 +19,8 @@ export const accountColumns = {
 };
 
 /** The one definition of "has the role" (spec 000 §6): an active user_roles row, joined with its role's name. */
-const grantedRole = eq(roles.id, userRoles.roleId);
-const activeGrantOf = (ofUsers: SQL) => and(ofUsers, eq(userRoles.isActive, true));
+export const grantedRole = eq(roles.id, userRoles.roleId);
+export const activeGrantOf = (ofUsers: SQL) => and(ofUsers, eq(userRoles.isActive, true));
 
 /**
  * The user's active role names, lower-case, as a json array correlated on `users.id`: a subquery rather than a

@@ -6,15 +6,12 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { closeDb } from "~/db/client.server";
-import { stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
-import { stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
-import { appReady } from "~/lib/app-ready.server";
 import { lowPriorityModulePreloads } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
 import { contentSecurityPolicy } from "~/lib/security-headers.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
+import { appReady, appStopped } from "~/startup/app-ready.server";
 
 export const streamTimeout = 5_000;
 
@@ -24,13 +21,9 @@ export async function startup() {
   await appReady();
 }
 
-/**
- * Called by server.mjs on SIGTERM/SIGINT once the requests in flight are done: stops the jobs, waits for the work
- * they have in progress (bounded), then closes the database for good.
- */
+/** Called by server.mjs on SIGTERM/SIGINT once the requests in flight are done. */
 export async function shutdown() {
-  await Promise.all([stopOutboxWorker(), stopRateLimitPurge()]);
-  await closeDb();
+  await appStopped();
 }
 
 export const handleError: HandleErrorFunction = (error, { request }) => {

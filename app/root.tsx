@@ -13,10 +13,10 @@ import type { Route } from "./+types/root";
 import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
-import { appReady } from "~/lib/app-ready.server";
 import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/auth/session.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import { useAppData } from "~/lib/app-data";
+import { appReady } from "~/startup/app-ready.server";
 import stylesheetUrl from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [

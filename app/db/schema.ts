@@ -12,6 +12,10 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { appointmentStatuses } from "~/domain/appointment-status";
+
+/** `'a', 'b'` for a check constraint; only for lists defined in code, never for input. */
+const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -296,15 +300,6 @@ export const dentistScheduleBlocks = pgTable(
   ],
 );
 
-export const appointmentStatuses = [
-  "scheduled",
-  "confirmed",
-  "in_progress",
-  "completed",
-  "cancelled",
-  "no_show",
-] as const;
-
 export const appointments = pgTable(
   "appointments",
   {
@@ -331,10 +326,7 @@ export const appointments = pgTable(
     index("appointments_patient_starts_idx").on(table.patientId, table.startsAt),
     index("appointments_dentist_starts_idx").on(table.dentistId, table.startsAt),
     check("appointments_ends_after_start", sql`${table.endsAt} > ${table.startsAt}`),
-    check(
-      "appointments_status_values",
-      sql`${table.status} in ('scheduled', 'confirmed', 'in_progress', 'completed', 'cancelled', 'no_show')`,
-    ),
+    check("appointments_status_values", sql`${table.status} in (${quotedList(appointmentStatuses)})`),
     // The exclusion constraint that makes two overlapping appointments of one dentist impossible is in
     // migration 0001 (drizzle-kit does not model EXCLUDE constraints).
   ],

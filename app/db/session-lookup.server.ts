@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { accountColumns, activeRoleNamesJson } from "./accounts.server";
 import type { Database } from "./client.server";
-import { roles, sessions, userRoles, users } from "./schema";
+import { sessions, users } from "./schema";
 
 export interface SessionRow {
   sessionId: string;
@@ -19,17 +20,6 @@ export interface SessionRow {
 }
 
 function buildLookup(db: Database) {
-  // The role names come from a correlated subquery rather than a join + group by, so a user with no role still
-  // yields their row; json_agg (not array_agg) because both drivers parse json, while text[] parsing differs.
-  const activeRoles = db
-    .select({
-      names: sql<string[]>`coalesce(json_agg(lower(${roles.name}) order by ${roles.name}), '[]'::json)`.as(
-        "names",
-      ),
-    })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(and(eq(userRoles.userId, users.id), eq(userRoles.isActive, true)));
   return db
     .select({
       sessionId: sessions.id,
@@ -37,13 +27,8 @@ function buildLookup(db: Database) {
       createdAt: sessions.createdAt,
       updatedAt: sessions.updatedAt,
       userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      emailVerified: users.emailVerified,
-      twoFactorEnabled: users.twoFactorEnabled,
-      deactivatedAt: users.deactivatedAt,
-      roles: sql<string[]>`(${activeRoles})`,
+      ...accountColumns,
+      roles: activeRoleNamesJson(db),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -6,7 +6,7 @@ import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { auditLog, callbackRequests, dataRightsRequests, sessions, users } from "~/db/schema";
-import { activeRoleNames } from "~/features/accounts/role-repository.server";
+import { activeRoleNames } from "~/db/accounts.server";
 import { loadSessionUser } from "~/lib/auth/session.server";
 import { loader as layoutLoader } from "~/routes/_admin/admin-layout";
 import { loader as auditLoader } from "~/routes/_admin/audit-log";

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { advisorMessages, appointments, treatmentsCatalog, users } from "~/db/schema";
 import { ADVISOR_MAX_MESSAGE_LENGTH } from "~/domain/advisor-replies";
-import { activeRoleNames } from "~/features/accounts/role-repository.server";
+import { activeRoleNames } from "~/db/accounts.server";
 import {
   ADVISOR_RATE_LIMITED_ERROR,
   ADVISOR_TOO_LONG_ERROR,

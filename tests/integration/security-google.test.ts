@@ -28,7 +28,7 @@ async function importApp() {
     auth,
   ] = await Promise.all([
     import("~/db/client.server"),
-    import("~/features/accounts/role-repository.server"),
+    import("~/db/accounts.server"),
     import("../setup/users"),
     import("~/lib/auth/session.server"),
     import("~/routes/_auth/google-start"),
@@ -36,7 +36,7 @@ async function importApp() {
     import("~/routes/_auth/oauth-callback"),
     import("~/routes/_auth/continue"),
     import("~/routes/_auth/auth"),
-    import("~/lib/auth/auth.server"),
+    import("~/features/auth/auth-instance.server"),
   ]);
   return {
     getDb: client.getDb,

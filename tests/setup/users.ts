@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { RoleName } from "~/domain/roles";
-import { grantRole, revokeRole } from "~/features/accounts/role-repository.server";
-import { getAuth, SESSION_COOKIE_PREFIX } from "~/lib/auth/auth.server";
+import { grantRole, revokeRole } from "~/db/accounts.server";
+import { getAuth } from "~/features/auth/auth-instance.server";
+import { SESSION_COOKIE_PREFIX } from "~/lib/auth/auth.server";
 import { uniqueEmail } from "./clients";
 
 // Kept for the tests that import it from here (appointments, booking-limits); it lives in clients.ts.

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { accountColumns } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
-import { roles, sessions, userRoles, users } from "~/db/schema";
+import { sessions, users } from "~/db/schema";
 
 /** `%`, `_` and the escape character itself are literals in the search box, not wildcards. */
 export function escapeLike(value: string): string {
@@ -19,16 +20,7 @@ function searchCondition(query: string): SQL | undefined {
   );
 }
 
-const listColumns = {
-  id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  email: users.email,
-  emailVerified: users.emailVerified,
-  twoFactorEnabled: users.twoFactorEnabled,
-  deactivatedAt: users.deactivatedAt,
-  createdAt: users.createdAt,
-};
+const listColumns = { id: users.id, ...accountColumns, createdAt: users.createdAt };
 
 /** One page of users matching `query` (first name, last name or e-mail; case-insensitive), newest first. */
 export async function searchUsers(db: Database, options: { query: string; limit: number; offset: number }) {
@@ -42,24 +34,6 @@ export async function searchUsers(db: Database, options: { query: string; limit:
     .limit(options.limit)
     .offset(options.offset);
   return { rows, total: totalRow?.total ?? 0 };
-}
-
-/** Active role names per user id. */
-export async function activeRolesByUser(db: Database, userIds: readonly string[]) {
-  const result = new Map<string, string[]>();
-  if (userIds.length === 0) return result;
-  const rows = await db
-    .select({ userId: userRoles.userId, name: roles.name })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(and(inArray(userRoles.userId, [...userIds]), eq(userRoles.isActive, true)))
-    .orderBy(asc(roles.id));
-  for (const row of rows) {
-    const list = result.get(row.userId) ?? [];
-    list.push(row.name.toLowerCase());
-    result.set(row.userId, list);
-  }
-  return result;
 }
 
 /** The fields of the detail page. */

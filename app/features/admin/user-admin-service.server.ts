@@ -1,7 +1,7 @@
+import { activeRoleNames, activeRolesByUser, grantRole, revokeRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { ADMIN_ROLES, roleNames, type RoleName } from "~/domain/roles";
-import { activeRoleNames, grantRole, revokeRole } from "~/features/accounts/role-repository.server";
 import { logger } from "~/lib/logger.server";
 import { assertAdmin, isSuperAdmin, type AdminActor } from "./admin-actor.server";
 import { AppError } from "~/lib/errors";
@@ -11,7 +11,6 @@ import { userActionSchema, userSearchParamsSchema } from "./admin-schemas";
 import { recordAudit } from "./audit-repository.server";
 import { listAuditEntries, type AuditEntryDto } from "./audit-service.server";
 import {
-  activeRolesByUser,
   countActiveSessions,
   deleteSessionsOf,
   findUserDetail,

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, lt, ne, notInArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { activeGrantOf, grantedRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
 import { closedAppointmentStatuses, liveAppointmentStatuses } from "~/domain/appointment-status";
@@ -27,6 +28,15 @@ const cardColumns = {
   dentistPhone: dentist.phone,
 };
 
+/** Appointments with their dentist and their treatment (left join: a treatment may leave the catalogue). */
+function cardRows(db: Pick<Database, "select">) {
+  return db
+    .select(cardColumns)
+    .from(appointments)
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .innerJoin(dentist, eq(dentist.id, appointments.dentistId));
+}
+
 export type AppointmentCardRow = Awaited<ReturnType<typeof patientAppointments>>["upcoming"][number];
 
 /**
@@ -35,11 +45,7 @@ export type AppointmentCardRow = Awaited<ReturnType<typeof patientAppointments>>
  */
 export async function patientAppointments(db: Database, patientId: string, startOfToday: Date) {
   // One indexed query (patient_id, starts_at), split here: the embedded database runs queries one at a time.
-  const rows = await db
-    .select(cardColumns)
-    .from(appointments)
-    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
-    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
+  const rows = await cardRows(db)
     .where(eq(appointments.patientId, patientId))
     .orderBy(asc(appointments.startsAt));
   const firstUpcoming = rows.findIndex((row) => row.startsAt.getTime() >= startOfToday.getTime());
@@ -101,11 +107,7 @@ export async function patientAppointment(
   patientId: string,
   appointmentId: string,
 ) {
-  const [row] = await db
-    .select(cardColumns)
-    .from(appointments)
-    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
-    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
+  const [row] = await cardRows(db)
     .where(and(eq(appointments.id, appointmentId), eq(appointments.patientId, patientId)))
     .limit(1);
   return row;
@@ -135,8 +137,8 @@ export async function listDentists(db: Pick<Database, "select">) {
   return db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, phone: users.phone })
     .from(users)
-    .innerJoin(userRoles, and(eq(userRoles.userId, users.id), eq(userRoles.isActive, true)))
-    .innerJoin(roles, and(eq(roles.id, userRoles.roleId), eq(roles.name, "dentista")))
+    .innerJoin(userRoles, activeGrantOf(eq(userRoles.userId, users.id)))
+    .innerJoin(roles, and(grantedRole, eq(roles.name, "dentista")))
     .where(sql`${users.deactivatedAt} is null`)
     .orderBy(asc(users.lastName), asc(users.firstName));
 }
@@ -161,6 +163,16 @@ export async function scheduleBlocks(db: Pick<Database, "select">, dentistIds: s
   return byDentist;
 }
 
+/** Not cancelled and overlapping [from, to); the appointment being moved does not count against itself. */
+function overlapping(from: Date, to: Date, excludeAppointmentId?: string) {
+  return and(
+    ne(appointments.status, "cancelled"),
+    lt(appointments.startsAt, to),
+    gt(appointments.endsAt, from),
+    excludeAppointmentId ? ne(appointments.id, excludeAppointmentId) : undefined,
+  );
+}
+
 /** Non-cancelled appointments of the dentists overlapping [from, to). */
 export async function busyIntervals(
   db: Pick<Database, "select">,
@@ -178,15 +190,7 @@ export async function busyIntervals(
       endsAt: appointments.endsAt,
     })
     .from(appointments)
-    .where(
-      and(
-        inArray(appointments.dentistId, dentistIds),
-        ne(appointments.status, "cancelled"),
-        lt(appointments.startsAt, to),
-        gt(appointments.endsAt, from),
-        excludeAppointmentId ? ne(appointments.id, excludeAppointmentId) : undefined,
-      ),
-    );
+    .where(and(inArray(appointments.dentistId, dentistIds), overlapping(from, to, excludeAppointmentId)));
   for (const row of rows) result.get(row.dentistId)?.push({ startsAt: row.startsAt, endsAt: row.endsAt });
   return result;
 }
@@ -202,15 +206,7 @@ export async function patientHasOverlap(
   const [row] = await db
     .select({ id: appointments.id })
     .from(appointments)
-    .where(
-      and(
-        eq(appointments.patientId, patientId),
-        ne(appointments.status, "cancelled"),
-        lt(appointments.startsAt, to),
-        gt(appointments.endsAt, from),
-        excludeAppointmentId ? ne(appointments.id, excludeAppointmentId) : undefined,
-      ),
-    )
+    .where(and(eq(appointments.patientId, patientId), overlapping(from, to, excludeAppointmentId)))
     .limit(1);
   return Boolean(row);
 }

@@ -41,6 +41,15 @@ import {
 import { ANY_DENTIST } from "./appointment-schema";
 import type { BookingAvailability } from "./components/appointment-types";
 
+// Reads with no rule of their own: published unchanged, since other modules may not import the repository.
+export {
+  listDentists,
+  listTreatments,
+  patientAppointments,
+  patientAppointmentSummary,
+  type AppointmentCardRow,
+} from "./appointment-repository.server";
+
 const SLOT_TAKEN =
   "Ese horario ya no está disponible: alguien lo tomó hace un momento. Elige otro, por favor.";
 const PATIENT_BUSY = "Ya tienes otra cita a esa hora. Elige otro horario.";

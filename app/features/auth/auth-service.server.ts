@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
+import { activeRoleNames } from "~/db/accounts.server";
 import { getDb } from "~/db/client.server";
 import { landingPathForRoles, safeRedirectPath } from "~/domain/roles";
-import { activeRoleNames } from "~/features/accounts/role-repository.server";
 import type { AuthTextKey } from "~/i18n/auth-messages";
-import { getAuth } from "~/lib/auth/auth.server";
 import { TWO_FACTOR_COOKIE } from "~/lib/auth/oauth-second-factor";
 import { authCookieValue } from "~/lib/auth/session.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
@@ -15,6 +14,7 @@ import {
   type RateCheck,
   type RateRule,
 } from "~/lib/rate-limit.server";
+import { getAuth } from "./auth-instance.server";
 
 /**
  * Rate limits of the account flows, per IP and per account (DESIGN §6). Sized for a shared network (a clinic's

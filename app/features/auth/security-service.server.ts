@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
-import { getAuth } from "~/lib/auth/auth.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
+import { getAuth } from "./auth-instance.server";
 import { authRateRules, errorCode, forwardCookies, limited } from "./auth-service.server";
 
 export type SecurityOutcome =

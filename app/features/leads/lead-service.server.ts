@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { followUpPromise, scoreLead, type LeadLevel } from "~/domain/lead-scoring";
-import { chargePublicWrite, type PublicWriter } from "~/features/requests/public-write-limit.server";
 import { logger } from "~/lib/logger.server";
+import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { LeadForm } from "./lead-schema";
 import { findRecentDuplicate, insertLeadOnce } from "./lead-repository.server";
 

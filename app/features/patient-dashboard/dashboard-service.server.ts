@@ -2,9 +2,8 @@ import type { Database } from "~/db/client.server";
 import { treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
-import { patientAppointmentSummary } from "~/features/appointments/appointment-repository.server";
-import { profileCompleteness } from "~/features/profile/profile-completeness";
-import { profileRow } from "~/features/profile/profile-repository.server";
+import { patientAppointmentSummary } from "~/features/appointments/appointment-service.server";
+import { profileCompletenessOf } from "~/features/profile/profile-service.server";
 import type { PatientDashboardDto } from "./dashboard-dto";
 
 /** What /paciente shows, always for the session's own id. */
@@ -14,9 +13,9 @@ export async function patientDashboard(
   now = new Date(),
 ): Promise<PatientDashboardDto> {
   const startOfToday = startOfClinicDay(clinicDate(now));
-  const [{ upcoming, history, next }, profile] = await Promise.all([
+  const [{ upcoming, history, next }, completeness] = await Promise.all([
     patientAppointmentSummary(db, userId, startOfToday, now),
-    profileRow(db, userId),
+    profileCompletenessOf(db, userId),
   ]);
   return {
     nextAppointment: next
@@ -30,6 +29,6 @@ export async function patientDashboard(
         }
       : null,
     counts: { upcoming, history },
-    completeness: profileCompleteness(profile ?? {}),
+    completeness,
   };
 }

@@ -1,6 +1,7 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { AppError } from "~/lib/errors";
+import { profileCompleteness, type ProfileCompleteness } from "./profile-completeness";
 import { profileRow, updateProfileRow } from "./profile-repository.server";
 import type { ProfileDto, ProfileInput } from "./profile-schema";
 
@@ -20,6 +21,11 @@ export async function getProfile(db: Database, userId: string): Promise<ProfileD
     emergencyPhone: row.emergencyPhone ? formatChileanPhone(row.emergencyPhone) : "",
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** How complete the user's profile is; a missing row counts as empty. */
+export async function profileCompletenessOf(db: Database, userId: string): Promise<ProfileCompleteness> {
+  return profileCompleteness((await profileRow(db, userId)) ?? {});
 }
 
 /** Saves the session user's own profile (validated input only) and stamps updated_at. */

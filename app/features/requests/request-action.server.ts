@@ -2,9 +2,9 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { getDb, type Database } from "~/db/client.server";
 import { fieldErrors } from "~/lib/form-errors";
+import { publicWriter, publicWriteRefusedResponse, type PublicWriter } from "~/lib/public-write-limit.server";
 import { readForm } from "~/lib/request.server";
 import type { RequestActionResult } from "./components/request-form-page";
-import { publicWriter, publicWriteRefusedResponse, type PublicWriter } from "./public-write-limit.server";
 
 /**
  * The action of a public request form (/devolver-llamada, /eliminar-datos): validate, store through `record`

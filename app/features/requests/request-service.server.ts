@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests } from "~/db/schema";
 import { logger } from "~/lib/logger.server";
-import { chargePublicWrite, type PublicWriter } from "./public-write-limit.server";
+import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { CallbackRequest, DataRightsRequest } from "./request-schemas";
 
 /**

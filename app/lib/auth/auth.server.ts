@@ -6,13 +6,11 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { eq } from "drizzle-orm";
+import { activeRoleNames, grantRole } from "~/db/accounts.server";
 import { getDb, type Database } from "~/db/client.server";
 import { accounts, sessions, twoFactors, users, verifications } from "~/db/schema";
-import { activeRoleNames, grantRole } from "~/features/accounts/role-repository.server";
-import { passwordResetEmail, verificationEmail } from "~/features/email/email-templates";
-import { enqueue } from "~/features/outbox/outbox.server";
-import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { CLIENT_IP_HEADER } from "~/lib/client-ip.server";
+import type { ClinicFacts } from "~/config/clinic";
 import {
   clinicFacts,
   env,
@@ -113,6 +111,41 @@ function authSecret(current: Env): string {
   return secret;
 }
 
+/** A link Better Auth wants mailed to a user; `token` makes the message's idempotency key. */
+export interface AuthMailRequest {
+  db: Database;
+  clinic: ClinicFacts;
+  user: { id: string; email: string; name: string };
+  url: string;
+  token: string;
+}
+
+/** The account e-mails (password reset, address verification), supplied by a feature: lib sends no mail itself. */
+export interface AuthMail {
+  sendPasswordReset(request: AuthMailRequest): Promise<void>;
+  sendVerification(request: AuthMailRequest): Promise<void>;
+}
+
+const holder = globalThis as typeof globalThis & {
+  __clinicaAuth?: Promise<Auth>;
+  __clinicaAuthMail?: AuthMail;
+};
+
+/**
+ * Wires the account e-mails (features/auth/auth-instance.server.ts does, before it hands the instance out). Read
+ * when a mail is due, not when the instance is built, so the session lookup may build the instance first.
+ */
+export function registerAuthMail(mail: AuthMail): void {
+  holder.__clinicaAuthMail = mail;
+}
+
+function registeredMail(): AuthMail {
+  const mail = holder.__clinicaAuthMail;
+  if (!mail)
+    throw new Error("auth e-mails are not wired: take the instance from features/auth/auth-instance.server");
+  return mail;
+}
+
 function createAuth(db: Database, current: Env) {
   const clinic = clinicFacts(current);
   const baseURL = publicBaseUrl(current);
@@ -158,14 +191,8 @@ function createAuth(db: Database, current: Env) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       password: { hash: hasher.hash, verify: hasher.verify },
-      sendResetPassword: async ({ user, url, token }) => {
-        await enqueue(db, {
-          kind: "email",
-          idempotencyKey: `reset:${user.id}:${token}`,
-          payload: { to: user.email, ...passwordResetEmail(clinic, user.name, url) },
-        });
-        kickOutboxWorker();
-      },
+      sendResetPassword: ({ user, url, token }) =>
+        registeredMail().sendPasswordReset({ db, clinic, user, url, token }),
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -174,14 +201,8 @@ function createAuth(db: Database, current: Env) {
       // the attacker's account by sending them a link (login CSRF).
       autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
-      sendVerificationEmail: async ({ user, url, token }) => {
-        await enqueue(db, {
-          kind: "email",
-          idempotencyKey: `verify:${user.id}:${token}`,
-          payload: { to: user.email, ...verificationEmail(clinic, user.name, url) },
-        });
-        kickOutboxWorker();
-      },
+      sendVerificationEmail: ({ user, url, token }) =>
+        registeredMail().sendVerification({ db, clinic, user, url, token }),
     },
     session: {
       expiresIn: 12 * 60 * 60,
@@ -288,9 +309,8 @@ function createAuth(db: Database, current: Env) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-const holder = globalThis as typeof globalThis & { __clinicaAuth?: Promise<Auth> };
-
-export function getAuth(): Promise<Auth> {
+/** The process's Better Auth instance, built once. Outside lib, use getAuth from features/auth, which wires its e-mails. */
+export function authInstance(): Promise<Auth> {
   holder.__clinicaAuth ??= getDb().then((db) => createAuth(db, env()));
   return holder.__clinicaAuth;
 }

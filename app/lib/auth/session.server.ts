@@ -4,7 +4,7 @@ import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
 import { deleteSession, findSessionByToken, updateSessionTimes } from "~/db/session-lookup.server";
 import { shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
-import { authCookieName, getAuth, type Auth } from "./auth.server";
+import { authCookieName, authInstance, type Auth } from "./auth.server";
 import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
 export interface SessionUser {
@@ -91,7 +91,7 @@ async function lookUpSession(request: Request, now: Date): Promise<SessionLookup
   const cookies = request.headers.get("cookie");
   const signed = readRequestCookie(cookies, authCookieName("session_token"));
   if (!signed) return ANONYMOUS;
-  const auth = await getAuth();
+  const auth = await authInstance();
   const settings = await sessionSettings(auth);
   const token = verifySignedCookie(signed, settings.secret);
   if (!token) return ANONYMOUS;

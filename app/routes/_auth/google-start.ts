@@ -2,7 +2,8 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/google-start";
 import { safeRedirectPath } from "~/domain/roles";
 import { authRateRules, forwardCookies, limited } from "~/features/auth/auth-service.server";
-import { getAuth, GOOGLE_PROVIDER_ID, googleSignInEnabled } from "~/lib/auth/auth.server";
+import { getAuth } from "~/features/auth/auth-instance.server";
+import { GOOGLE_PROVIDER_ID, googleSignInEnabled } from "~/lib/auth/auth.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
 
 /**

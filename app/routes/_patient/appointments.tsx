@@ -17,17 +17,15 @@ import {
   type AppointmentActionResult,
 } from "~/features/appointments/appointment-schema";
 import {
-  listDentists,
-  listTreatments,
-  patientAppointments,
-  type AppointmentCardRow,
-} from "~/features/appointments/appointment-repository.server";
-import {
   bookForPatient,
   bookingAvailabilityOf,
   cancelAppointment,
   confirmAppointment,
+  listDentists,
+  listTreatments,
+  patientAppointments,
   rescheduleForPatient,
+  type AppointmentCardRow,
 } from "~/features/appointments/appointment-service.server";
 import { AppointmentsPage } from "~/features/appointments/components/appointments-page";
 import type {

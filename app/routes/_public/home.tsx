@@ -13,9 +13,9 @@ import { LeadCaptureSection } from "~/features/leads/components/lead-capture-sec
 import type { LeadActionResult } from "~/features/leads/lead-action-result";
 import { leadFormSchema } from "~/features/leads/lead-schema";
 import { captureLead } from "~/features/leads/lead-service.server";
-import { publicWriter, publicWriteRefusedResponse } from "~/features/requests/public-write-limit.server";
 import { dentistJsonLd } from "~/features/seo/dentist-json-ld";
 import { fieldErrors } from "~/lib/form-errors";
+import { publicWriter, publicWriteRefusedResponse } from "~/lib/public-write-limit.server";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/auth";
-import { getAuth, isPublicAuthPath } from "~/lib/auth/auth.server";
+import { getAuth } from "~/features/auth/auth-instance.server";
+import { isPublicAuthPath } from "~/lib/auth/auth.server";
 
 /**
  * Better Auth's endpoints that a browser reaches by itself (OAuth callbacks, e-mail verification and reset

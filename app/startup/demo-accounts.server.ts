@@ -1,20 +1,22 @@
 import { eq } from "drizzle-orm";
+import { grantRole, revokeRole } from "~/db/accounts.server";
+import type { Database } from "~/db/client.server";
+import { appointments, treatmentsCatalog, users } from "~/db/schema";
 import { addDays, clinicDate, clinicInstant, isoWeekday } from "~/domain/clinic-time";
 import type { RoleName } from "~/domain/roles";
-import { grantRole, revokeRole } from "~/features/accounts/role-repository.server";
 import type { Auth } from "~/lib/auth/auth.server";
-import type { Database } from "./client.server";
-import { appointments, treatmentsCatalog, users } from "./schema";
 
 export const DEMO_PASSWORD = "clinica-demo-2026";
 
-export const demoAccounts: ReadonlyArray<{
+interface DemoPerson {
   email: string;
   firstName: string;
   lastName: string;
   phone: string;
   role: RoleName;
-}> = [
+}
+
+export const demoAccounts: readonly DemoPerson[] = [
   {
     email: "paciente@clinica.example",
     firstName: "Catalina",
@@ -47,39 +49,11 @@ export const demoAccounts: ReadonlyArray<{
 
 /** Creates the demo accounts once (verified e-mail, the shared demo password, one role each). Idempotent. */
 export async function seedDemoAccounts(db: Database, auth: Auth): Promise<void> {
-  const context = await auth.$context;
-  for (const account of demoAccounts) {
-    const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, account.email));
-    if (existing) continue;
-    const user = await context.internalAdapter.createUser(
-      {
-        email: account.email,
-        name: account.firstName,
-        lastName: account.lastName,
-        phone: account.phone,
-        emailVerified: true,
-      },
-      { method: "admin" },
-    );
-    await context.internalAdapter.linkAccount({
-      userId: user.id,
-      providerId: "credential",
-      accountId: user.id,
-      password: await context.password.hash(DEMO_PASSWORD),
-    });
-    await grantRole(db, user.id, account.role);
-    if (account.role !== "paciente") await revokeRole(db, user.id, "paciente");
-  }
+  for (const account of demoAccounts) await ensurePerson(db, auth, account, DEMO_PASSWORD);
 }
 
 /** Dentists and a second patient without sign-in (no password), so the agenda and booking look like a clinic's. */
-const demoPeople: ReadonlyArray<{
-  email: string;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  role: RoleName;
-}> = [
+const demoPeople: readonly DemoPerson[] = [
   {
     email: "fernanda.vidal@clinica.example",
     firstName: "Fernanda",
@@ -110,7 +84,13 @@ const demoPeople: ReadonlyArray<{
   },
 ];
 
-async function ensurePerson(db: Database, auth: Auth, person: (typeof demoPeople)[number]): Promise<string> {
+/** The person's id, creating them first (verified e-mail, one role, a password if given) when their e-mail is new. */
+async function ensurePerson(
+  db: Database,
+  auth: Auth,
+  person: DemoPerson,
+  password?: string,
+): Promise<string> {
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, person.email));
   if (existing) return existing.id;
   const context = await auth.$context;
@@ -124,6 +104,14 @@ async function ensurePerson(db: Database, auth: Auth, person: (typeof demoPeople
     },
     { method: "admin" },
   );
+  if (password) {
+    await context.internalAdapter.linkAccount({
+      userId: user.id,
+      providerId: "credential",
+      accountId: user.id,
+      password: await context.password.hash(password),
+    });
+  }
   await grantRole(db, user.id, person.role);
   if (person.role !== "paciente") await revokeRole(db, user.id, "paciente");
   return user.id;

@@ -1,0 +1,40 @@
+import { closeDb, getDb } from "~/db/client.server";
+import { getAuth } from "~/features/auth/auth-instance.server";
+import { startOutboxWorker, stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
+import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
+import { env, isDemoMode } from "~/lib/env.server";
+import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
+
+/*
+ * The composition root (ADR 011): the one place allowed to import every layer, so that the process's start and
+ * stop (migrations, auth, demo data, jobs) are wired here and nowhere below.
+ */
+
+const holder = globalThis as typeof globalThis & { __clinicaReady?: Promise<void> };
+
+/** Database migrated, auth ready, demo accounts present (demo mode), outbox worker running. Once per process. */
+export function appReady(): Promise<void> {
+  holder.__clinicaReady ??= (async () => {
+    const current = env();
+    const db = await getDb();
+    const auth = await getAuth();
+    if (isDemoMode(current)) {
+      await seedDemoAccounts(db, auth);
+      await seedDemoAppointments(db, auth);
+    }
+    if (current.NODE_ENV !== "test") {
+      startOutboxWorker();
+      startRateLimitPurge();
+    }
+  })().catch((error: unknown) => {
+    holder.__clinicaReady = undefined;
+    throw error;
+  });
+  return holder.__clinicaReady;
+}
+
+/** Stops the jobs, waits for the work they have in progress (bounded), then closes the database for good. */
+export async function appStopped(): Promise<void> {
+  await Promise.all([stopOutboxWorker(), stopRateLimitPurge()]);
+  await closeDb();
+}

@@ -5,7 +5,7 @@ import { cn } from "~/lib/cn";
 import { ANY_DENTIST, NOTES_MAX } from "../appointment-schema";
 import type { DayOption, DentistOption, TreatmentOption } from "./appointment-types";
 import { Modal } from "./modal";
-import { DayAndTimeSteps, Spinner, useFreeSlots } from "./slot-pickers";
+import { DayAndTimeSteps, Spinner } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";
 
@@ -59,20 +59,17 @@ const radioCard =
   "has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-700";
 
 function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions & { onDone: () => void }) {
-  const headingId = useId();
   const notesId = useId();
   const [treatment, setTreatment] = useState<string | null>(null);
   const [dentist, setDentist] = useState<string>(ANY_DENTIST);
-  const [date, setDate] = useState<string | null>(null);
 
-  const slots = useFreeSlots(treatment && date ? { treatment, dentist, date } : null);
   const chosenTreatment = treatments.find((item) => item.slug === treatment);
   const chosenDentist = dentists.find((item) => item.id === dentist);
-  const chosenDay = openDays.find((day) => day.date === date);
 
-  const { step, go, time, setTime, error, fetcher, busy } = useSlotFlow({
-    timeStep: 3,
-    reload: slots.reload,
+  const { step, go, time, setTime, chosenDay, headingId, dayAndTime, error, fetcher, busy } = useSlotFlow({
+    dayStep: 2,
+    days: openDays,
+    slotsFor: { treatment, dentist },
     onDone,
   });
 
@@ -133,19 +130,7 @@ function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions 
           </fieldset>
         )}
 
-        <DayAndTimeSteps
-          step={step}
-          dayStep={2}
-          go={go}
-          days={openDays}
-          date={date}
-          onDate={setDate}
-          dayLabel={chosenDay?.label}
-          slots={slots}
-          time={time}
-          onTime={setTime}
-          labelledBy={headingId}
-        />
+        <DayAndTimeSteps {...dayAndTime} />
 
         {step === 4 && chosenTreatment && chosenDay && time && (
           <fetcher.Form method="post" action={APPOINTMENTS_PATH}>

@@ -1,7 +1,7 @@
 import { Clock, MessageCircle, Phone, Smartphone } from "lucide-react";
+import { Modal } from "~/components/ui/dialog";
 import { formatChileanPhone, whatsappNumber } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
-import { Modal } from "./modal";
 
 const WHATSAPP_TEXT = "Hola, les escribo desde el portal de pacientes por mis citas.";
 

@@ -1,7 +1,7 @@
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/dialog";
 import type { AppointmentCardData, DayOption } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
-import { Modal } from "./modal";
 import { DayAndTimeSteps, Spinner } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";

@@ -1,6 +1,6 @@
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
-import type { AppointmentCardData, DayOption } from "./appointment-types";
+import type { AppointmentCardData, AppointmentDialogProps, DayOption } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
 import { DayAndTimeSteps, Spinner } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
@@ -14,12 +14,7 @@ export function RescheduleDialog({
   openDays,
   onClose,
   fallbackFocus,
-}: {
-  appointment: AppointmentCardData | null;
-  openDays: DayOption[];
-  onClose: () => void;
-  fallbackFocus: () => HTMLElement | null;
-}) {
+}: AppointmentDialogProps & { openDays: DayOption[] }) {
   return (
     <Modal
       open={appointment !== null}

@@ -1,30 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { openPage, WCAG_TAGS } from "./support";
-
-/** Serious and critical axe violations, as ids plus a readable report for the failure message. */
-async function blockingViolations(page: Page, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
-  if (include) builder = builder.include(include);
-  const results = await builder.analyze();
-  const blocking = results.violations.filter(
-    (violation) => violation.impact === "serious" || violation.impact === "critical",
-  );
-  const report = blocking
-    .map(
-      (violation) =>
-        `[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n` +
-        violation.nodes
-          .slice(0, 10)
-          .map(
-            (node) =>
-              `    ${node.target.join(" ")}\n      ${node.failureSummary?.replace(/\n/g, "\n      ")}`,
-          )
-          .join("\n"),
-    )
-    .join("\n\n");
-  return { ids: blocking.map((violation) => violation.id), report };
-}
+import { expect, test } from "@playwright/test";
+import { blockingViolations, openPage } from "./support";
 
 for (const path of ["/", "/blog", "/politica-privacidad"]) {
   test(`axe: no serious or critical WCAG 2.1 AA violations on ${path}`, async ({ page }) => {

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
 /**
@@ -58,6 +59,30 @@ export const DEMO_ADMIN = "admin@clinica.example";
 
 /** The axe rule tags of the accessibility checks: WCAG 2.1 A and AA. */
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** Serious and critical axe violations, as ids plus a readable report for the failure message. */
+export async function blockingViolations(page: Page, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  const blocking = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
+  const report = blocking
+    .map(
+      (violation) =>
+        `[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n` +
+        violation.nodes
+          .slice(0, 10)
+          .map(
+            (node) =>
+              `    ${node.target.join(" ")}\n      ${node.failureSummary?.replace(/\n/g, "\n      ")}`,
+          )
+          .join("\n"),
+    )
+    .join("\n\n");
+  return { ids: blocking.map((violation) => violation.id), report };
+}
 
 /** A password that meets the rule (8+ characters, letters and numbers). */
 export const TEST_PASSWORD = "clinica2026";

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 export interface ReceivedMail {
@@ -25,125 +26,22 @@ export interface FakeSmtp {
   close(): Promise<void>;
 }
 
-interface MimePart {
-  headers: Map<string, string>;
-  body: string;
-}
-
-function decodeCharset(bytes: Buffer, charset: string | undefined): string {
-  const label = (charset ?? "utf-8").trim().toLowerCase();
-  try {
-    return new TextDecoder(label).decode(bytes);
-  } catch {
-    return bytes.toString("utf8");
-  }
-}
-
-function decodeQuotedPrintableBytes(input: string): Buffer {
-  const bytes: number[] = [];
-  const text = input.replace(/=\r?\n/g, ""); // soft line breaks
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    const hex = text.slice(i + 1, i + 3);
-    if (char === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      // Bodies are read as latin1 (one char per byte); anything wider is kept as UTF-8.
-      const code = char?.charCodeAt(0) ?? 0;
-      if (code <= 0xff) bytes.push(code);
-      else bytes.push(...Buffer.from(char ?? "", "utf8"));
-    }
-  }
-  return Buffer.from(bytes);
-}
-
-/** RFC 2047 encoded-words (=?charset?B|Q?...?=), adjacent words joined without the whitespace between them. */
-export function decodeEncodedWords(value: string): string {
-  return value
-    .replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?[^?]+\?[BbQq]\?[^?]*\?=)/g, "$1")
-    .replace(
-      /=\?([^?*]+)(?:\*[^?]*)?\?([BbQq])\?([^?]*)\?=/g,
-      (_all, charset: string, encoding: string, data: string) => {
-        const bytes =
-          encoding.toUpperCase() === "B"
-            ? Buffer.from(data, "base64")
-            : decodeQuotedPrintableBytes(data.replace(/_/g, " "));
-        return decodeCharset(bytes, charset);
-      },
-    );
-}
-
-function parseHeaders(block: string): Map<string, string> {
-  const headers = new Map<string, string>();
-  const unfolded = block.replace(/\r?\n(?=[ \t])/g, "");
-  for (const line of unfolded.split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (!headers.has(name)) headers.set(name, line.slice(colon + 1).trim());
-  }
-  return headers;
-}
-
-function splitPart(raw: string): MimePart {
-  const match = /\r?\n\r?\n/.exec(raw);
-  if (!match) return { headers: parseHeaders(raw), body: "" };
+/** Subject, text/plain and text/html of a raw RFC 5322 message, decoded by mailparser ("" for a missing part). */
+export async function parseMail(
+  raw: Buffer | string,
+): Promise<Pick<ReceivedMail, "subject" | "text" | "html">> {
+  // Only what the message carries: no text derived from the HTML, no HTML derived from the text, cid: links kept.
+  const parsed = await simpleParser(raw, {
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    keepCidLinks: true,
+  });
   return {
-    headers: parseHeaders(raw.slice(0, match.index)),
-    body: raw.slice(match.index + match[0].length),
+    subject: parsed.subject ?? "",
+    text: parsed.text ?? "",
+    html: typeof parsed.html === "string" ? parsed.html : "",
   };
-}
-
-function headerParam(header: string, name: string): string | undefined {
-  const match = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, "i").exec(header);
-  return match?.[1] ?? match?.[2];
-}
-
-function decodeBody(part: MimePart): string {
-  const encoding = (part.headers.get("content-transfer-encoding") ?? "7bit").trim().toLowerCase();
-  const charset = headerParam(part.headers.get("content-type") ?? "", "charset");
-  let bytes: Buffer;
-  if (encoding === "quoted-printable") bytes = decodeQuotedPrintableBytes(part.body);
-  else if (encoding === "base64") bytes = Buffer.from(part.body.replace(/\s+/g, ""), "base64");
-  // 7bit/8bit/binary: the raw message was read as latin1, so each char is one original byte.
-  else bytes = Buffer.from(part.body, "latin1");
-  return decodeCharset(bytes, charset);
-}
-
-function collectBodies(part: MimePart, out: { text?: string; html?: string }): void {
-  const contentType = part.headers.get("content-type") ?? "text/plain";
-  const mediaType = (contentType.split(";")[0] ?? "").trim().toLowerCase();
-  const disposition = (part.headers.get("content-disposition") ?? "").toLowerCase();
-  if (mediaType.startsWith("multipart/")) {
-    const boundary = headerParam(contentType, "boundary");
-    if (!boundary) return;
-    const delimiter = `--${boundary}`;
-    const sections = part.body.split(new RegExp(`\\r?\\n?${escapeRegExp(delimiter)}(?:--)?[ \\t]*\\r?\\n?`));
-    // sections[0] is the preamble; after a closing delimiter the last one is the epilogue.
-    const closed = part.body.includes(`${delimiter}--`);
-    for (const section of sections.slice(1, closed ? -1 : undefined)) collectBodies(splitPart(section), out);
-    return;
-  }
-  if (disposition.startsWith("attachment")) return;
-  if (mediaType === "text/plain" && out.text === undefined) out.text = decodeBody(part);
-  else if (mediaType === "text/html" && out.html === undefined) out.html = decodeBody(part);
-}
-
-function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** Parses the subject and the text/plain + text/html bodies out of a raw RFC 5322 message. */
-export function parseMail(raw: string): Pick<ReceivedMail, "subject" | "text" | "html"> {
-  const root = splitPart(raw);
-  const bodies: { text?: string; html?: string } = {};
-  collectBodies(root, bodies);
-  // Subject headers may carry raw UTF-8 (SMTPUTF8); the raw string is latin1, so re-decode first.
-  const subject = decodeEncodedWords(
-    Buffer.from(root.headers.get("subject") ?? "", "latin1").toString("utf8"),
-  );
-  return { subject, text: bodies.text ?? "", html: bodies.html ?? "" };
 }
 
 interface Waiter {
@@ -168,28 +66,28 @@ export async function startFakeSmtp(options: { port?: number } = {}): Promise<Fa
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("error", callback);
       stream.on("end", () => {
-        try {
-          // latin1 keeps a 1:1 byte mapping; parts are re-decoded with their own charset.
-          const bytes = Buffer.concat(chunks);
-          const raw = bytes.toString("latin1");
-          const mailFrom = session.envelope.mailFrom;
-          const mail: ReceivedMail = {
-            from: mailFrom ? mailFrom.address : "",
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            ...parseMail(raw),
-            raw: bytes.toString("utf8"),
-          };
-          messages.push(mail);
-          for (const waiter of waiters) {
-            if (!addressedTo(mail, waiter.to)) continue;
-            waiters.delete(waiter);
-            clearTimeout(waiter.timer);
-            waiter.resolve(mail);
-          }
-          callback();
-        } catch (error) {
-          callback(error instanceof Error ? error : new Error(String(error)));
-        }
+        const bytes = Buffer.concat(chunks);
+        parseMail(bytes).then(
+          (parsed) => {
+            const mailFrom = session.envelope.mailFrom;
+            const mail: ReceivedMail = {
+              from: mailFrom ? mailFrom.address : "",
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              ...parsed,
+              raw: bytes.toString("utf8"),
+            };
+            messages.push(mail);
+            for (const waiter of waiters) {
+              if (!addressedTo(mail, waiter.to)) continue;
+              waiters.delete(waiter);
+              clearTimeout(waiter.timer);
+              waiter.resolve(mail);
+            }
+            // Accepted only once stored, so a sender that awaited sendMail finds the mail in `messages`.
+            callback();
+          },
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
       });
     },
   });

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
 import { auditLogPage } from "~/features/admin/audit-service.server";
-import { DateCell, TableFrame, tableClass, tdClass, thClass } from "~/features/admin/components/admin-ui";
+import { AdminTable, DateCell, tdClass } from "~/features/admin/components/admin-ui";
 import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [
@@ -30,65 +30,41 @@ export default function AdminAuditLog({ loaderData }: Route.ComponentProps) {
         <p className="mt-6 text-sm text-slate-600">Aún no hay registros.</p>
       ) : (
         <div className="mt-6">
-          <TableFrame label="Registro de auditoría">
-            <table className={tableClass} data-testid="audit-table">
-              <caption className="sr-only">Registro de auditoría, del más reciente al más antiguo</caption>
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={thClass}>
-                    Fecha
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Actor
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Acción
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Usuario afectado
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Detalle
-                  </th>
-                  <th scope="col" className={thClass}>
-                    IP
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {entries.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className={tdClass}>
-                      <DateCell value={entry.created} />
-                    </td>
-                    <td className={`${tdClass} break-all`}>
-                      {entry.actorEmail ?? "—"}
-                      {entry.actorRoles && (
-                        <div className="mt-1 text-xs text-slate-600">{entry.actorRoles}</div>
-                      )}
-                    </td>
-                    <td className={tdClass}>
-                      <span title={entry.action}>{entry.actionLabel}</span>
-                    </td>
-                    <td className={`${tdClass} break-all`}>
-                      {entry.targetUserId ? (
-                        <Link
-                          to={`/admin/usuarios/${encodeURIComponent(entry.targetUserId)}`}
-                          className="text-brand-700 underline"
-                        >
-                          {entry.targetEmail ?? "(cuenta eliminada)"}
-                        </Link>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                    <td className={`${tdClass} max-w-sm`}>{entry.detail || "—"}</td>
-                    <td className={`${tdClass} font-mono text-xs whitespace-nowrap`}>{entry.ip ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableFrame>
+          <AdminTable
+            label="Registro de auditoría"
+            caption="Registro de auditoría, del más reciente al más antiguo"
+            columns={["Fecha", "Actor", "Acción", "Usuario afectado", "Detalle", "IP"]}
+            testId="audit-table"
+          >
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td className={tdClass}>
+                  <DateCell value={entry.created} />
+                </td>
+                <td className={`${tdClass} break-all`}>
+                  {entry.actorEmail ?? "—"}
+                  {entry.actorRoles && <div className="mt-1 text-xs text-slate-600">{entry.actorRoles}</div>}
+                </td>
+                <td className={tdClass}>
+                  <span title={entry.action}>{entry.actionLabel}</span>
+                </td>
+                <td className={`${tdClass} break-all`}>
+                  {entry.targetUserId ? (
+                    <Link
+                      to={`/admin/usuarios/${encodeURIComponent(entry.targetUserId)}`}
+                      className="text-brand-700 underline"
+                    >
+                      {entry.targetEmail ?? "(cuenta eliminada)"}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td className={`${tdClass} max-w-sm`}>{entry.detail || "—"}</td>
+                <td className={`${tdClass} font-mono text-xs whitespace-nowrap`}>{entry.ip ?? "—"}</td>
+              </tr>
+            ))}
+          </AdminTable>
         </div>
       )}
     </>

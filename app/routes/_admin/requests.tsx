@@ -6,15 +6,7 @@ import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
 import { adminErrorResult, type AdminActionResult } from "~/features/admin/admin-error.server";
 import { requestStatuses, requestStatusLabels, type RequestKind } from "~/features/admin/admin-options";
-import {
-  ActionMessage,
-  Badge,
-  DateCell,
-  TableFrame,
-  tableClass,
-  tdClass,
-  thClass,
-} from "~/features/admin/components/admin-ui";
+import { ActionMessage, AdminTable, Badge, DateCell, tdClass } from "~/features/admin/components/admin-ui";
 import { changeRequestStatus, listRequests } from "~/features/admin/request-admin-service.server";
 import { requireRole } from "~/lib/guards.server";
 import { cn } from "~/lib/cn";
@@ -140,138 +132,143 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
         <ActionMessage result={actionData} />
       </div>
 
-      <section aria-labelledby="data-rights-heading">
-        <h2 id="data-rights-heading" className="text-xl font-semibold">
-          Datos personales ({dataRights.length})
-        </h2>
-        {dataRights.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No hay solicitudes{filterLabel}.</p>
-        ) : (
-          <div className="mt-3">
-            <TableFrame label="Solicitudes sobre datos personales">
-              <table className={tableClass} data-testid="data-rights-table">
-                <caption className="sr-only">Solicitudes sobre datos personales{filterLabel}</caption>
-                <thead className="bg-slate-50">
-                  <ColumnHeadings
-                    labels={["Tipo", "Nombre", "E-mail", "RUT", "Detalle", "Recibida", "Estado"]}
-                  />
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {dataRights.map((request) => (
-                    <tr key={request.id}>
-                      <td className={tdClass}>
-                        {request.typeLabel}
-                        <div className="mt-1 font-mono text-xs text-slate-600">N.º {request.reference}</div>
-                      </td>
-                      <th scope="row" className={`${tdClass} font-medium`}>
-                        {request.name}
-                        {request.phone && (
-                          <div className="mt-1 text-xs font-normal text-slate-600">{request.phone}</div>
-                        )}
-                      </th>
-                      <td className={`${tdClass} break-all`}>
-                        <a href={`mailto:${request.email}`} className="text-brand-700 underline">
-                          {request.email}
-                        </a>
-                      </td>
-                      <td className={`${tdClass} whitespace-nowrap`}>{request.rut ?? "—"}</td>
-                      <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.details || "—"}</td>
-                      <td className={tdClass}>
-                        <DateCell value={request.created} />
-                      </td>
-                      <td className={`${tdClass} space-y-2`}>
-                        <Badge tone={statusTone(request.status)}>{request.statusLabel}</Badge>
-                        <StatusForm
-                          kind="data_rights"
-                          id={request.id}
-                          reference={request.reference}
-                          status={request.status}
-                          busy={busy}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableFrame>
-          </div>
-        )}
-        {dataRights.length === limit && (
-          <p className="mt-2 text-xs text-slate-600">Se muestran las {limit} más recientes.</p>
-        )}
-      </section>
+      <RequestSection
+        id="data-rights-heading"
+        title={`Datos personales (${dataRights.length})`}
+        count={dataRights.length}
+        limit={limit}
+        filterLabel={filterLabel}
+      >
+        <AdminTable
+          label="Solicitudes sobre datos personales"
+          caption={`Solicitudes sobre datos personales${filterLabel}`}
+          columns={["Tipo", "Nombre", "E-mail", "RUT", "Detalle", "Recibida", "Estado"]}
+          testId="data-rights-table"
+        >
+          {dataRights.map((request) => (
+            <tr key={request.id}>
+              <td className={tdClass}>
+                {request.typeLabel}
+                <div className="mt-1 font-mono text-xs text-slate-600">N.º {request.reference}</div>
+              </td>
+              <th scope="row" className={`${tdClass} font-medium`}>
+                {request.name}
+                {request.phone && (
+                  <div className="mt-1 text-xs font-normal text-slate-600">{request.phone}</div>
+                )}
+              </th>
+              <td className={`${tdClass} break-all`}>
+                <a href={`mailto:${request.email}`} className="text-brand-700 underline">
+                  {request.email}
+                </a>
+              </td>
+              <td className={`${tdClass} whitespace-nowrap`}>{request.rut ?? "—"}</td>
+              <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.details || "—"}</td>
+              <td className={tdClass}>
+                <DateCell value={request.created} />
+              </td>
+              <StatusCell kind="data_rights" request={request} busy={busy} />
+            </tr>
+          ))}
+        </AdminTable>
+      </RequestSection>
 
-      <section aria-labelledby="callbacks-heading" className="mt-10">
-        <h2 id="callbacks-heading" className="text-xl font-semibold">
-          Devolución de llamada ({callbacks.length})
-        </h2>
-        {callbacks.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No hay solicitudes{filterLabel}.</p>
-        ) : (
-          <div className="mt-3">
-            <TableFrame label="Solicitudes de devolución de llamada">
-              <table className={tableClass} data-testid="callbacks-table">
-                <caption className="sr-only">Solicitudes de devolución de llamada{filterLabel}</caption>
-                <thead className="bg-slate-50">
-                  <ColumnHeadings
-                    labels={["Nombre", "Teléfono", "Horario preferido", "Motivo", "Recibida", "Estado"]}
-                  />
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {callbacks.map((request) => (
-                    <tr key={request.id}>
-                      <th scope="row" className={`${tdClass} font-medium`}>
-                        {request.name}
-                        {request.email && (
-                          <div className="mt-1 text-xs font-normal break-all text-slate-600">
-                            {request.email}
-                          </div>
-                        )}
-                      </th>
-                      <td className={`${tdClass} whitespace-nowrap`}>
-                        <a href={request.phoneHref} className="text-brand-700 underline">
-                          {request.phone}
-                        </a>
-                      </td>
-                      <td className={tdClass}>{request.preferredTimeLabel}</td>
-                      <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.reason || "—"}</td>
-                      <td className={tdClass}>
-                        <DateCell value={request.created} />
-                      </td>
-                      <td className={`${tdClass} space-y-2`}>
-                        <Badge tone={statusTone(request.status)}>{request.statusLabel}</Badge>
-                        <StatusForm
-                          kind="callback"
-                          id={request.id}
-                          reference={request.reference}
-                          status={request.status}
-                          busy={busy}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableFrame>
-          </div>
-        )}
-        {callbacks.length === limit && (
-          <p className="mt-2 text-xs text-slate-600">Se muestran las {limit} más recientes.</p>
-        )}
-      </section>
+      <RequestSection
+        id="callbacks-heading"
+        title={`Devolución de llamada (${callbacks.length})`}
+        count={callbacks.length}
+        limit={limit}
+        filterLabel={filterLabel}
+        className="mt-10"
+      >
+        <AdminTable
+          label="Solicitudes de devolución de llamada"
+          caption={`Solicitudes de devolución de llamada${filterLabel}`}
+          columns={["Nombre", "Teléfono", "Horario preferido", "Motivo", "Recibida", "Estado"]}
+          testId="callbacks-table"
+        >
+          {callbacks.map((request) => (
+            <tr key={request.id}>
+              <th scope="row" className={`${tdClass} font-medium`}>
+                {request.name}
+                {request.email && (
+                  <div className="mt-1 text-xs font-normal break-all text-slate-600">{request.email}</div>
+                )}
+              </th>
+              <td className={`${tdClass} whitespace-nowrap`}>
+                <a href={request.phoneHref} className="text-brand-700 underline">
+                  {request.phone}
+                </a>
+              </td>
+              <td className={tdClass}>{request.preferredTimeLabel}</td>
+              <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.reason || "—"}</td>
+              <td className={tdClass}>
+                <DateCell value={request.created} />
+              </td>
+              <StatusCell kind="callback" request={request} busy={busy} />
+            </tr>
+          ))}
+        </AdminTable>
+      </RequestSection>
     </>
   );
 }
 
-/** The header row of a requests table. */
-function ColumnHeadings({ labels }: { labels: readonly string[] }) {
+/** One kind of request: its heading, the table, or a line saying there is none. */
+function RequestSection({
+  id,
+  title,
+  count,
+  limit,
+  filterLabel,
+  className,
+  children,
+}: {
+  id: string;
+  title: string;
+  count: number;
+  limit: number;
+  filterLabel: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
   return (
-    <tr>
-      {labels.map((label) => (
-        <th key={label} scope="col" className={thClass}>
-          {label}
-        </th>
-      ))}
-    </tr>
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {count === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">No hay solicitudes{filterLabel}.</p>
+      ) : (
+        <div className="mt-3">{children}</div>
+      )}
+      {count === limit && (
+        <p className="mt-2 text-xs text-slate-600">Se muestran las {limit} más recientes.</p>
+      )}
+    </section>
+  );
+}
+
+/** A request's status and the form that changes it. */
+function StatusCell({
+  kind,
+  request,
+  busy,
+}: {
+  kind: RequestKind;
+  request: { id: string; reference: string; status: string; statusLabel: string };
+  busy: boolean;
+}) {
+  return (
+    <td className={`${tdClass} space-y-2`}>
+      <Badge tone={statusTone(request.status)}>{request.statusLabel}</Badge>
+      <StatusForm
+        kind={kind}
+        id={request.id}
+        reference={request.reference}
+        status={request.status}
+        busy={busy}
+      />
+    </td>
   );
 }

@@ -10,13 +10,12 @@ import { adminErrorResult, type AdminActionResult } from "~/features/admin/admin
 import { isAppError } from "~/lib/errors";
 import {
   ActionMessage,
+  AdminPanel,
+  AdminTable,
   Badge,
   DateCell,
-  TableFrame,
   YesNo,
-  tableClass,
   tdClass,
-  thClass,
 } from "~/features/admin/components/admin-ui";
 import { applyUserAction, getUserDetail } from "~/features/admin/user-admin-service.server";
 import { requireRole } from "~/lib/guards.server";
@@ -91,10 +90,7 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <section aria-labelledby="user-data" className="rounded-xl bg-white p-5 ring-1 ring-slate-200">
-          <h2 id="user-data" className="text-lg font-semibold">
-            Datos
-          </h2>
+        <AdminPanel id="user-data" title="Datos">
           <dl className="mt-2 divide-y divide-slate-100">
             <DataRow label="Nombre">{user.firstName || "—"}</DataRow>
             <DataRow label="Apellido">{user.lastName || "—"}</DataRow>
@@ -129,13 +125,10 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
               <DateCell value={user.updated} />
             </DataRow>
           </dl>
-        </section>
+        </AdminPanel>
 
         <div className="space-y-6">
-          <section aria-labelledby="user-roles" className="rounded-xl bg-white p-5 ring-1 ring-slate-200">
-            <h2 id="user-roles" className="text-lg font-semibold">
-              Roles
-            </h2>
+          <AdminPanel id="user-roles" title="Roles">
             {roles.length === 0 ? (
               <p className="mt-2 text-sm text-slate-600">No tiene roles activos.</p>
             ) : (
@@ -193,12 +186,9 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
                 Otorgar
               </Button>
             </Form>
-          </section>
+          </AdminPanel>
 
-          <section aria-labelledby="user-status" className="rounded-xl bg-white p-5 ring-1 ring-slate-200">
-            <h2 id="user-status" className="text-lg font-semibold">
-              Acceso
-            </h2>
+          <AdminPanel id="user-status" title="Acceso">
             {isSelf ? (
               <p className="mt-2 text-sm text-slate-600">No puedes desactivar tu propia cuenta.</p>
             ) : !canChangeStatus ? (
@@ -235,7 +225,7 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
                 </Button>
               </Form>
             )}
-          </section>
+          </AdminPanel>
         </div>
       </div>
 
@@ -247,39 +237,22 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
           <p className="mt-2 text-sm text-slate-600">Sin cambios registrados.</p>
         ) : (
           <div className="mt-3">
-            <TableFrame label="Tabla de cambios de la cuenta">
-              <table className={tableClass}>
-                <caption className="sr-only">Últimos cambios registrados sobre esta cuenta</caption>
-                <thead className="bg-slate-50">
-                  <tr>
-                    <th scope="col" className={thClass}>
-                      Fecha
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Acción
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Detalle
-                    </th>
-                    <th scope="col" className={thClass}>
-                      Hecho por
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {history.map((entry) => (
-                    <tr key={entry.id}>
-                      <td className={tdClass}>
-                        <DateCell value={entry.created} />
-                      </td>
-                      <td className={tdClass}>{entry.actionLabel}</td>
-                      <td className={tdClass}>{entry.detail || "—"}</td>
-                      <td className={`${tdClass} break-all`}>{entry.actorEmail ?? "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableFrame>
+            <AdminTable
+              label="Tabla de cambios de la cuenta"
+              caption="Últimos cambios registrados sobre esta cuenta"
+              columns={["Fecha", "Acción", "Detalle", "Hecho por"]}
+            >
+              {history.map((entry) => (
+                <tr key={entry.id}>
+                  <td className={tdClass}>
+                    <DateCell value={entry.created} />
+                  </td>
+                  <td className={tdClass}>{entry.actionLabel}</td>
+                  <td className={tdClass}>{entry.detail || "—"}</td>
+                  <td className={`${tdClass} break-all`}>{entry.actorEmail ?? "—"}</td>
+                </tr>
+              ))}
+            </AdminTable>
           </div>
         )}
       </section>

@@ -7,15 +7,7 @@ import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
 import { USERS_PAGE_SIZE } from "~/features/admin/admin-options";
-import {
-  Badge,
-  DateCell,
-  TableFrame,
-  YesNo,
-  tableClass,
-  tdClass,
-  thClass,
-} from "~/features/admin/components/admin-ui";
+import { AdminTable, Badge, DateCell, YesNo, tdClass } from "~/features/admin/components/admin-ui";
 import { listUsersPage } from "~/features/admin/user-admin-service.server";
 import { requireRole } from "~/lib/guards.server";
 
@@ -82,82 +74,51 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
 
       {users.length > 0 && (
         <div className="mt-4">
-          <TableFrame label="Usuarios">
-            <table className={tableClass} data-testid="admin-users-table">
-              <caption className="sr-only">
-                Usuarios del portal, página {page} de {pageCount}
-              </caption>
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={thClass}>
-                    Nombre
-                  </th>
-                  <th scope="col" className={thClass}>
-                    E-mail
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Roles
-                  </th>
-                  <th scope="col" className={thClass}>
-                    E-mail verificado
-                  </th>
-                  <th scope="col" className={thClass}>
-                    2FA
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Estado
-                  </th>
-                  <th scope="col" className={thClass}>
-                    Creado
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {users.map((user) => (
-                  <tr key={user.id} className="hover:bg-slate-50">
-                    <th scope="row" className={`${tdClass} font-medium`}>
-                      <Link
-                        to={`/admin/usuarios/${encodeURIComponent(user.id)}`}
-                        className="text-brand-700 underline"
-                      >
-                        {user.name || "(sin nombre)"}
-                      </Link>
-                    </th>
-                    <td className={`${tdClass} break-all`}>{user.email}</td>
-                    <td className={tdClass}>
-                      {user.roles.length === 0 ? (
-                        <span className="text-slate-600">Sin roles</span>
-                      ) : (
-                        <ul className="flex flex-wrap gap-1">
-                          {user.roles.map((role) => (
-                            <li key={role.name}>
-                              <Badge>{role.label}</Badge>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                    <td className={tdClass}>
-                      <YesNo value={user.emailVerified} />
-                    </td>
-                    <td className={tdClass}>
-                      <YesNo value={user.twoFactorEnabled} />
-                    </td>
-                    <td className={tdClass}>
-                      {user.active ? (
-                        <Badge tone="good">Activo</Badge>
-                      ) : (
-                        <Badge tone="bad">Desactivado</Badge>
-                      )}
-                    </td>
-                    <td className={tdClass}>
-                      <DateCell value={user.created} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableFrame>
+          <AdminTable
+            label="Usuarios"
+            caption={`Usuarios del portal, página ${page} de ${pageCount}`}
+            columns={["Nombre", "E-mail", "Roles", "E-mail verificado", "2FA", "Estado", "Creado"]}
+            testId="admin-users-table"
+          >
+            {users.map((user) => (
+              <tr key={user.id} className="hover:bg-slate-50">
+                <th scope="row" className={`${tdClass} font-medium`}>
+                  <Link
+                    to={`/admin/usuarios/${encodeURIComponent(user.id)}`}
+                    className="text-brand-700 underline"
+                  >
+                    {user.name || "(sin nombre)"}
+                  </Link>
+                </th>
+                <td className={`${tdClass} break-all`}>{user.email}</td>
+                <td className={tdClass}>
+                  {user.roles.length === 0 ? (
+                    <span className="text-slate-600">Sin roles</span>
+                  ) : (
+                    <ul className="flex flex-wrap gap-1">
+                      {user.roles.map((role) => (
+                        <li key={role.name}>
+                          <Badge>{role.label}</Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td className={tdClass}>
+                  <YesNo value={user.emailVerified} />
+                </td>
+                <td className={tdClass}>
+                  <YesNo value={user.twoFactorEnabled} />
+                </td>
+                <td className={tdClass}>
+                  {user.active ? <Badge tone="good">Activo</Badge> : <Badge tone="bad">Desactivado</Badge>}
+                </td>
+                <td className={tdClass}>
+                  <DateCell value={user.created} />
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         </div>
       )}
 

@@ -2,25 +2,32 @@ import { CheckCircle2, AlertTriangle } from "lucide-react";
 import { cn } from "~/lib/cn";
 import type { DateLabel } from "../admin-format";
 
+const outcomes = {
+  ok: {
+    role: "status",
+    className: "bg-brand-50 text-brand-900 ring-brand-100",
+    testId: "admin-status",
+    Icon: CheckCircle2,
+  },
+  refused: {
+    role: "alert",
+    className: "bg-red-50 text-red-800 ring-red-200",
+    testId: "admin-error",
+    Icon: AlertTriangle,
+  },
+} as const;
+
 /** The outcome of an admin form: a polite status on success, an alert on refusal. */
 export function ActionMessage({ result }: { result: { ok: boolean; message: string } | undefined }) {
   if (!result) return null;
-  return result.ok ? (
+  const { role, className, testId, Icon } = outcomes[result.ok ? "ok" : "refused"];
+  return (
     <p
-      role="status"
-      className="mb-6 flex items-start gap-2 rounded-lg bg-brand-50 p-3 text-sm font-medium text-brand-900 ring-1 ring-brand-100"
-      data-testid="admin-status"
+      role={role}
+      className={cn("mb-6 flex items-start gap-2 rounded-lg p-3 text-sm font-medium ring-1", className)}
+      data-testid={testId}
     >
-      <CheckCircle2 aria-hidden className="mt-0.5 size-4 shrink-0" />
-      <span>{result.message}</span>
-    </p>
-  ) : (
-    <p
-      role="alert"
-      className="mb-6 flex items-start gap-2 rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 ring-1 ring-red-200"
-      data-testid="admin-error"
-    >
-      <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
+      <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
       <span>{result.message}</span>
     </p>
   );
@@ -60,12 +67,12 @@ export function Badge({
   );
 }
 
-export const tableClass = "min-w-full divide-y divide-slate-200 text-left text-sm";
-export const thClass = "px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase";
+const tableClass = "min-w-full divide-y divide-slate-200 text-left text-sm";
+const thClass = "px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase";
 export const tdClass = "px-3 py-2 align-top";
 
 /** A horizontally scrollable, focusable frame for wide tables (keyboard users can scroll it). */
-export function TableFrame({ label, children }: { label: string; children: React.ReactNode }) {
+function TableFrame({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div
       role="region"
@@ -76,5 +83,60 @@ export function TableFrame({ label, children }: { label: string; children: React
     >
       {children}
     </div>
+  );
+}
+
+/** A data table in a scrollable frame: a caption for screen readers, one row of column headings, then `children`. */
+export function AdminTable({
+  label,
+  caption,
+  columns,
+  testId,
+  children,
+}: {
+  /** The frame's accessible name. */
+  label: string;
+  caption: React.ReactNode;
+  columns: readonly string[];
+  testId?: string;
+  /** The body's rows. */
+  children: React.ReactNode;
+}) {
+  return (
+    <TableFrame label={label}>
+      <table className={tableClass} data-testid={testId}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className={thClass}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
+    </TableFrame>
+  );
+}
+
+/** A card of a detail page, named by its heading. */
+export function AdminPanel({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl bg-white p-5 ring-1 ring-slate-200">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

@@ -85,3 +85,11 @@ export interface AppointmentsPageData {
   dentists: DentistOption[];
   openDays: DayOption[];
 }
+
+/** A dialog about one appointment (reschedule, cancel): open while `appointment` is set. */
+export interface AppointmentDialogProps {
+  appointment: AppointmentCardData | null;
+  onClose: () => void;
+  /** Where focus goes when the card's button that opened the dialog is gone. */
+  fallbackFocus: () => HTMLElement | null;
+}

@@ -3,7 +3,7 @@ import { useCallback, useId, useRef, useState } from "react";
 import { Link, useNavigation } from "react-router";
 import { Toaster } from "sonner";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/cn";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { AppointmentCard } from "./appointment-card";
 import type { AppointmentCardData, AppointmentsPageData } from "./appointment-types";
 import { APPOINTMENTS_PATH, BookingDialog } from "./booking-dialog";
@@ -107,7 +107,7 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
           Cargando tus citas...
         </div>
       ) : (
-        <Tabs
+        <AppointmentTabs
           current={tab}
           onChange={setTab}
           labels={{
@@ -238,8 +238,8 @@ function EmptyState({
   );
 }
 
-/** WAI-ARIA tabs: arrow keys, Home and End move between tabs (automatic activation); one tab stop. */
-function Tabs({
+/** 'Próximas Citas' and 'Historial': both panels stay in the page, so a card's buttons are there to return focus to. */
+function AppointmentTabs({
   current,
   onChange,
   labels,
@@ -250,81 +250,20 @@ function Tabs({
   labels: Record<TabKey, string>;
   panels: Record<TabKey, React.ReactNode>;
 }) {
-  const baseId = useId();
-  const tabRefs = useRef<Partial<Record<TabKey, HTMLButtonElement | null>>>({});
-
-  function select(tab: TabKey) {
-    onChange(tab);
-    tabRefs.current[tab]?.focus();
-  }
-
-  function handleKeyDown(event: React.KeyboardEvent<HTMLButtonElement>) {
-    const index = TAB_ORDER.indexOf(current);
-    const last = TAB_ORDER.length - 1;
-    const next =
-      event.key === "ArrowRight"
-        ? index === last
-          ? 0
-          : index + 1
-        : event.key === "ArrowLeft"
-          ? index === 0
-            ? last
-            : index - 1
-          : event.key === "Home"
-            ? 0
-            : event.key === "End"
-              ? last
-              : null;
-    if (next === null) return;
-    event.preventDefault();
-    select(TAB_ORDER[next]!);
-  }
-
   return (
-    <div className="mt-8">
-      <div role="tablist" aria-label="Mis citas" className="flex gap-1 border-b border-slate-200">
-        {TAB_ORDER.map((tab) => {
-          const selected = tab === current;
-          return (
-            <button
-              key={tab}
-              ref={(element) => {
-                tabRefs.current[tab] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`${baseId}-tab-${tab}`}
-              aria-selected={selected}
-              aria-controls={`${baseId}-panel-${tab}`}
-              tabIndex={selected ? 0 : -1}
-              onClick={() => onChange(tab)}
-              onKeyDown={handleKeyDown}
-              className={cn(
-                "-mb-px border-b-2 px-4 py-2.5 text-sm font-semibold transition-colors",
-                selected
-                  ? "border-brand-700 text-brand-800"
-                  : "border-transparent text-slate-700 hover:text-ink",
-              )}
-            >
-              {labels[tab]}
-            </button>
-          );
-        })}
-      </div>
+    <Tabs value={current} onValueChange={(value) => onChange(value as TabKey)} className="mt-8">
+      <TabsList aria-label="Mis citas">
+        {TAB_ORDER.map((tab) => (
+          <TabsTrigger key={tab} value={tab}>
+            {labels[tab]}
+          </TabsTrigger>
+        ))}
+      </TabsList>
       {TAB_ORDER.map((tab) => (
-        <div
-          key={tab}
-          role="tabpanel"
-          id={`${baseId}-panel-${tab}`}
-          aria-labelledby={`${baseId}-tab-${tab}`}
-          hidden={tab !== current}
-          tabIndex={0}
-          className="pt-6 focus-visible:outline-offset-4"
-          data-testid={`panel-${tab}`}
-        >
+        <TabsContent key={tab} value={tab} forceMount className="pt-6" data-testid={`panel-${tab}`}>
           {panels[tab]}
-        </div>
+        </TabsContent>
       ))}
-    </div>
+    </Tabs>
   );
 }

@@ -1,11 +1,11 @@
 import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/dialog";
 import { Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { ANY_DENTIST, NOTES_MAX } from "../appointment-schema";
 import type { DayOption, DentistOption, TreatmentOption } from "./appointment-types";
-import { Modal } from "./modal";
-import { DayAndTimeSteps, Spinner, useFreeSlots } from "./slot-pickers";
+import { DayAndTimeSteps, Spinner } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";
 
@@ -58,21 +58,56 @@ const radioCard =
   "has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 " +
   "has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-700";
 
+/** One step's single choice: a group of radio cards named by a legend for screen readers. */
+function RadioCards({ legend, children }: { legend: string; children: React.ReactNode }) {
+  return (
+    <fieldset>
+      <legend className="sr-only">{legend}</legend>
+      <div className="grid gap-2 sm:grid-cols-2">{children}</div>
+    </fieldset>
+  );
+}
+
+function RadioCard({
+  name,
+  value,
+  checked,
+  onSelect,
+  children,
+}: {
+  name: string;
+  value: string;
+  checked: boolean;
+  onSelect: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <label className={radioCard}>
+      <input
+        type="radio"
+        name={name}
+        value={value}
+        checked={checked}
+        onChange={onSelect}
+        className="mt-1 size-4 accent-brand-700"
+      />
+      {children}
+    </label>
+  );
+}
+
 function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions & { onDone: () => void }) {
-  const headingId = useId();
   const notesId = useId();
   const [treatment, setTreatment] = useState<string | null>(null);
   const [dentist, setDentist] = useState<string>(ANY_DENTIST);
-  const [date, setDate] = useState<string | null>(null);
 
-  const slots = useFreeSlots(treatment && date ? { treatment, dentist, date } : null);
   const chosenTreatment = treatments.find((item) => item.slug === treatment);
   const chosenDentist = dentists.find((item) => item.id === dentist);
-  const chosenDay = openDays.find((day) => day.date === date);
 
-  const { step, go, time, setTime, error, fetcher, busy } = useSlotFlow({
-    timeStep: 3,
-    reload: slots.reload,
+  const { step, go, time, setTime, chosenDay, headingId, dayAndTime, error, fetcher, busy } = useSlotFlow({
+    dayStep: 2,
+    days: openDays,
+    slotsFor: { treatment, dentist },
     onDone,
   });
 
@@ -83,69 +118,47 @@ function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions 
 
       <div className="mt-4">
         {step === 0 && (
-          <fieldset>
-            <legend className="sr-only">Elige el tratamiento</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {treatments.map((item) => (
-                <label key={item.slug} className={radioCard}>
-                  <input
-                    type="radio"
-                    name="treatment"
-                    value={item.slug}
-                    checked={treatment === item.slug}
-                    onChange={() => setTreatment(item.slug)}
-                    className="mt-1 size-4 accent-brand-700"
-                  />
-                  <span>
-                    <span className="block font-medium">{item.name}</span>
-                    <span className="block text-sm text-slate-700">
-                      {item.durationMinutes} min · {item.priceLabel}
-                    </span>
-                    <span className="block text-sm text-slate-600">{item.description}</span>
+          <RadioCards legend="Elige el tratamiento">
+            {treatments.map((item) => (
+              <RadioCard
+                key={item.slug}
+                name="treatment"
+                value={item.slug}
+                checked={treatment === item.slug}
+                onSelect={() => setTreatment(item.slug)}
+              >
+                <span>
+                  <span className="block font-medium">{item.name}</span>
+                  <span className="block text-sm text-slate-700">
+                    {item.durationMinutes} min · {item.priceLabel}
                   </span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+                  <span className="block text-sm text-slate-600">{item.description}</span>
+                </span>
+              </RadioCard>
+            ))}
+          </RadioCards>
         )}
 
         {step === 1 && (
-          <fieldset>
-            <legend className="sr-only">Elige el dentista</legend>
-            <div className="grid gap-2 sm:grid-cols-2">
-              {[{ id: ANY_DENTIST, name: "Cualquier dentista disponible" }, ...dentists].map((item) => (
-                <label key={item.id} className={radioCard}>
-                  <input
-                    type="radio"
-                    name="dentist"
-                    value={item.id}
-                    checked={dentist === item.id}
-                    onChange={() => {
-                      setDentist(item.id);
-                      setTime(null);
-                    }}
-                    className="mt-1 size-4 accent-brand-700"
-                  />
-                  <span className="font-medium">{item.name}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RadioCards legend="Elige el dentista">
+            {[{ id: ANY_DENTIST, name: "Cualquier dentista disponible" }, ...dentists].map((item) => (
+              <RadioCard
+                key={item.id}
+                name="dentist"
+                value={item.id}
+                checked={dentist === item.id}
+                onSelect={() => {
+                  setDentist(item.id);
+                  setTime(null);
+                }}
+              >
+                <span className="font-medium">{item.name}</span>
+              </RadioCard>
+            ))}
+          </RadioCards>
         )}
 
-        <DayAndTimeSteps
-          step={step}
-          dayStep={2}
-          go={go}
-          days={openDays}
-          date={date}
-          onDate={setDate}
-          dayLabel={chosenDay?.label}
-          slots={slots}
-          time={time}
-          onTime={setTime}
-          labelledBy={headingId}
-        />
+        <DayAndTimeSteps {...dayAndTime} />
 
         {step === 4 && chosenTreatment && chosenDay && time && (
           <fetcher.Form method="post" action={APPOINTMENTS_PATH}>

@@ -3,11 +3,11 @@ import { useCallback, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/dialog";
 import { cn } from "~/lib/cn";
 import type { AppointmentActionResult } from "../appointment-schema";
-import type { AppointmentCardData } from "./appointment-types";
+import type { AppointmentCardData, AppointmentDialogProps } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
-import { Modal } from "./modal";
 import { Spinner } from "./slot-pickers";
 import { ErrorMessage, SummaryRow } from "./steps";
 import { useFetcherResult } from "./use-fetcher-result";
@@ -16,15 +16,7 @@ import { useFetcherResult } from "./use-fetcher-result";
  * 'Cancelar': states the policy before anything happens (24 h or more ahead is free; less than 24 h costs 50% of
  * the treatment). The server decides again with its own clock when the form arrives.
  */
-export function CancelDialog({
-  appointment,
-  onClose,
-  fallbackFocus,
-}: {
-  appointment: AppointmentCardData | null;
-  onClose: () => void;
-  fallbackFocus: () => HTMLElement | null;
-}) {
+export function CancelDialog({ appointment, onClose, fallbackFocus }: AppointmentDialogProps) {
   return (
     <Modal
       open={appointment !== null}

@@ -1,7 +1,7 @@
 import { Clock, MessageCircle, Phone, Smartphone } from "lucide-react";
+import { Modal } from "~/components/ui/dialog";
 import { formatChileanPhone, whatsappNumber } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
-import { Modal } from "./modal";
 
 const WHATSAPP_TEXT = "Hola, les escribo desde el portal de pacientes por mis citas.";
 
@@ -21,45 +21,31 @@ export function ContactDialog({ open, onClose }: { open: boolean; onClose: () =>
       testId="contact-dialog"
     >
       <ul className="space-y-2">
-        <li>
-          <a href={`tel:${clinic.phone}`} className={linkClass}>
-            <Phone aria-hidden className="size-5 text-brand-700" />
-            <span>
-              Llamar a la clínica
-              <span className="block text-sm font-normal text-slate-700">
-                {formatChileanPhone(clinic.phone)}
-              </span>
-            </span>
-          </a>
-        </li>
-        <li>
-          <a href={`tel:${clinic.mobile}`} className={linkClass}>
-            <Smartphone aria-hidden className="size-5 text-brand-700" />
-            <span>
-              Llamar al celular
-              <span className="block text-sm font-normal text-slate-700">
-                {formatChileanPhone(clinic.mobile)}
-              </span>
-            </span>
-          </a>
-        </li>
-        <li>
-          <a
-            href={`https://wa.me/${whatsappNumber(clinic.mobile)}?text=${encodeURIComponent(WHATSAPP_TEXT)}`}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={linkClass}
-          >
-            <MessageCircle aria-hidden className="size-5 text-emerald-700" />
-            <span>
-              Escribir por WhatsApp
-              <span className="block text-sm font-normal text-slate-700">
-                {formatChileanPhone(clinic.mobile)}{" "}
-                <span className="sr-only">(se abre en una pestaña nueva)</span>
-              </span>
-            </span>
-          </a>
-        </li>
+        <ContactLink
+          href={`tel:${clinic.phone}`}
+          icon={<Phone aria-hidden className="size-5 text-brand-700" />}
+        >
+          Llamar a la clínica
+          <ContactDetail>{formatChileanPhone(clinic.phone)}</ContactDetail>
+        </ContactLink>
+        <ContactLink
+          href={`tel:${clinic.mobile}`}
+          icon={<Smartphone aria-hidden className="size-5 text-brand-700" />}
+        >
+          Llamar al celular
+          <ContactDetail>{formatChileanPhone(clinic.mobile)}</ContactDetail>
+        </ContactLink>
+        <ContactLink
+          href={`https://wa.me/${whatsappNumber(clinic.mobile)}?text=${encodeURIComponent(WHATSAPP_TEXT)}`}
+          icon={<MessageCircle aria-hidden className="size-5 text-emerald-700" />}
+          external
+        >
+          Escribir por WhatsApp
+          <ContactDetail>
+            {formatChileanPhone(clinic.mobile)}{" "}
+            <span className="sr-only">(se abre en una pestaña nueva)</span>
+          </ContactDetail>
+        </ContactLink>
       </ul>
       <p className="mt-4 flex items-start gap-2 text-sm text-slate-700">
         <Clock aria-hidden className="mt-0.5 size-4 shrink-0" />
@@ -69,4 +55,33 @@ export function ContactDialog({ open, onClose }: { open: boolean; onClose: () =>
       </p>
     </Modal>
   );
+}
+
+function ContactLink({
+  href,
+  icon,
+  external = false,
+  children,
+}: {
+  href: string;
+  icon: React.ReactNode;
+  external?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <li>
+      <a
+        href={href}
+        className={linkClass}
+        {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+      >
+        {icon}
+        <span>{children}</span>
+      </a>
+    </li>
+  );
+}
+
+function ContactDetail({ children }: { children: React.ReactNode }) {
+  return <span className="block text-sm font-normal text-slate-700">{children}</span>;
 }

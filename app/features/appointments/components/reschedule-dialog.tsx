@@ -1,9 +1,8 @@
-import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
-import type { AppointmentCardData, DayOption } from "./appointment-types";
+import { Modal } from "~/components/ui/dialog";
+import type { AppointmentCardData, AppointmentDialogProps, DayOption } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
-import { Modal } from "./modal";
-import { DayAndTimeSteps, Spinner, useFreeSlots } from "./slot-pickers";
+import { DayAndTimeSteps, Spinner } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";
 
@@ -15,12 +14,7 @@ export function RescheduleDialog({
   openDays,
   onClose,
   fallbackFocus,
-}: {
-  appointment: AppointmentCardData | null;
-  openDays: DayOption[];
-  onClose: () => void;
-  fallbackFocus: () => HTMLElement | null;
-}) {
+}: AppointmentDialogProps & { openDays: DayOption[] }) {
   return (
     <Modal
       open={appointment !== null}
@@ -51,18 +45,10 @@ function RescheduleFlow({
   openDays: DayOption[];
   onDone: () => void;
 }) {
-  const headingId = useId();
-  const [date, setDate] = useState<string | null>(null);
-  const slots = useFreeSlots(
-    appointment.treatmentSlug && date
-      ? { treatment: appointment.treatmentSlug, dentist: appointment.dentistId, date }
-      : null,
-  );
-  const chosenDay = openDays.find((day) => day.date === date);
-
-  const { step, go, time, setTime, error, fetcher, busy } = useSlotFlow({
-    timeStep: 1,
-    reload: slots.reload,
+  const { step, go, time, chosenDay, headingId, dayAndTime, error, fetcher, busy } = useSlotFlow({
+    dayStep: 0,
+    days: openDays,
+    slotsFor: { treatment: appointment.treatmentSlug, dentist: appointment.dentistId },
     onDone,
   });
 
@@ -71,19 +57,7 @@ function RescheduleFlow({
       <StepHeader steps={STEPS} current={step} headingId={headingId} />
       <ErrorMessage message={error} />
       <div className="mt-4">
-        <DayAndTimeSteps
-          step={step}
-          dayStep={0}
-          go={go}
-          days={openDays}
-          date={date}
-          onDate={setDate}
-          dayLabel={chosenDay?.label}
-          slots={slots}
-          time={time}
-          onTime={setTime}
-          labelledBy={headingId}
-        />
+        <DayAndTimeSteps {...dayAndTime} />
         {step === 2 && chosenDay && time && (
           <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
             <input type="hidden" name="intent" value="reschedule" />

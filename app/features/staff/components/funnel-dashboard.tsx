@@ -1,8 +1,7 @@
-import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router";
-import { buttonClass } from "~/components/ui/button";
-import { cn } from "~/lib/cn";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import type { FunnelStage, LeadPanelData, StatCard } from "../funnel-dto";
+import { DashboardHeader } from "./dashboard-header";
 import { FunnelOverview } from "./funnel-overview";
 import { LeadPanel, type LeadCounters } from "./lead-panel";
 
@@ -25,47 +24,38 @@ export interface FunnelDashboardProps {
 export function FunnelDashboard({ tab, stats, stages, counters, panel }: FunnelDashboardProps) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold">Funnel Dashboard</h1>
-          <p className="mt-2 text-slate-700">
-            Seguimiento de los leads desde la landing hasta la conversión.
-          </p>
-        </div>
-        <Link to="/" className={buttonClass("secondary")}>
-          <ArrowLeft aria-hidden className="size-4" />
-          Volver a Landing
-        </Link>
-      </header>
+      <DashboardHeader
+        title="Funnel Dashboard"
+        description="Seguimiento de los leads desde la landing hasta la conversión."
+        back={{ to: "/", label: "Volver a Landing" }}
+      />
 
-      <nav aria-label="Secciones del dashboard" className="mt-8 border-b border-slate-200">
-        <ul className="flex gap-1 overflow-x-auto">
+      {/* The tab lives in the URL (each tab loads its own data), so the tabs are links: they work before
+          hydration and open in a new browser tab; arrow keys move between them, Enter or Space follows one. */}
+      <Tabs value={tab} activationMode="manual" className="mt-8">
+        <TabsList aria-label="Secciones del dashboard">
           {tabs.map((item) => (
-            <li key={item.key}>
-              <Link
-                to={item.to}
-                aria-current={item.key === tab ? "page" : undefined}
-                className={cn(
-                  "-mb-px block border-b-2 px-4 py-2.5 font-medium whitespace-nowrap",
-                  item.key === tab
-                    ? "border-brand-700 text-brand-800"
-                    : "border-transparent text-slate-600 hover:text-ink",
-                )}
-              >
+            <TabsTrigger key={item.key} value={item.key} asChild>
+              <Link to={item.to} type={undefined} onKeyDown={followOnSpace}>
                 {item.label}
               </Link>
-            </li>
+            </TabsTrigger>
           ))}
-        </ul>
-      </nav>
-
-      <div className="mt-8">
-        {tab === "leads" && panel ? (
-          <LeadPanel panel={panel} counters={counters} />
-        ) : (
-          <FunnelOverview stats={stats} stages={stages} />
-        )}
-      </div>
+        </TabsList>
+        <TabsContent value={tab} className="mt-8">
+          {tab === "leads" && panel ? (
+            <LeadPanel panel={panel} counters={counters} />
+          ) : (
+            <FunnelOverview stats={stats} stages={stages} />
+          )}
+        </TabsContent>
+      </Tabs>
     </div>
   );
+}
+
+function followOnSpace(event: React.KeyboardEvent<HTMLAnchorElement>) {
+  if (event.key !== " ") return;
+  event.preventDefault();
+  event.currentTarget.click();
 }

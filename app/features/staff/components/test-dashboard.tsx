@@ -1,7 +1,7 @@
-import { ArrowLeft, CheckCircle2, FlaskConical, Play, Trash2, XCircle } from "lucide-react";
+import { CheckCircle2, FlaskConical, Play, Trash2, XCircle } from "lucide-react";
 import { useState } from "react";
-import { Link, useActionData, useFetcher } from "react-router";
-import { Button, buttonClass } from "~/components/ui/button";
+import { useActionData, useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
 import { ChoiceOptions } from "~/components/ui/choice-options";
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
@@ -10,6 +10,7 @@ import { cn } from "~/lib/cn";
 import { levelBadgeClass } from "../lead-panel-options";
 import { MAX_TEST_RESULTS, type LeadTestActionData, type LeadTestResult } from "../lead-test-dto";
 import { scenarioKeys, testScenarios } from "../test-scenarios";
+import { DashboardHeader } from "./dashboard-header";
 
 export function TestDashboard() {
   const fetcher = useFetcher<LeadTestActionData>({ key: "lead-test" });
@@ -34,22 +35,16 @@ export function TestDashboard() {
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="flex items-center gap-2 text-3xl font-bold">
+      <DashboardHeader
+        title={
+          <>
             <FlaskConical aria-hidden className="size-7 text-brand-700" />
             Dashboard de Pruebas
-          </h1>
-          <p className="mt-2 max-w-2xl text-slate-700">
-            Prueba el puntaje de leads con las mismas reglas que usa la landing. Las pruebas no se guardan
-            como leads.
-          </p>
-        </div>
-        <Link to="/funnel" className={buttonClass("secondary")}>
-          <ArrowLeft aria-hidden className="size-4" />
-          Volver al Funnel
-        </Link>
-      </header>
+          </>
+        }
+        description="Prueba el puntaje de leads con las mismas reglas que usa la landing. Las pruebas no se guardan como leads."
+        back={{ to: "/funnel", label: "Volver al Funnel" }}
+      />
 
       <section aria-labelledby="escenarios" className="mt-10">
         <h2 id="escenarios" className="text-xl font-semibold">

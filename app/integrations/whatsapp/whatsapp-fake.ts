@@ -250,6 +250,8 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
   const undeliverable = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<unknown>>();
+  /** Bumped by reset(): a report already on its way then schedules nothing more. */
+  let generation = 0;
 
   function schedule(delayMs: number, task: () => Promise<unknown>) {
     const timer = setTimeout(() => {
@@ -261,6 +263,7 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
   }
 
   async function post(kind: FakeReportLog["kind"], url: string, messageId: string, body: unknown) {
+    const startedIn = generation;
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (options.reportsSecret) headers[WHATSAPP_WEBHOOK_SECRET_HEADER] = options.reportsSecret;
     let entry: FakeReportLog;
@@ -276,7 +279,7 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
     } catch {
       entry = { kind, url, messageId, status: "error" };
     }
-    reports.push(entry);
+    if (startedIn === generation) reports.push(entry);
     return entry;
   }
 
@@ -284,6 +287,7 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
     const url = message.notifyUrl ?? options.reportsUrl;
     if (!url) return;
     const failed = undeliverable.has(message.to);
+    const scheduledIn = generation;
     schedule(reportDelayMs, async () => {
       const doneAt = new Date();
       await post("delivery", url, message.messageId, {
@@ -332,7 +336,7 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
           },
         ],
       });
-      if (failed) return;
+      if (failed || scheduledIn !== generation) return;
       schedule(reportDelayMs, () =>
         post("seen", url, message.messageId, {
           results: [
@@ -547,6 +551,7 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
   }
 
   function reset() {
+    generation += 1;
     sent.length = 0;
     requests.length = 0;
     reports.length = 0;

@@ -257,6 +257,14 @@ describe("requestJson", () => {
     expect(text.body).toBe("no [redacted] here");
   });
 
+  it("reports a redirect instead of following it", async () => {
+    const { promise, calls } = run([
+      new Response(null, { status: 302, headers: { location: "https://elsewhere" } }),
+    ]);
+    expect(await failure(promise)).toMatchObject({ status: 302, retryable: false });
+    expect(calls[0]?.init.redirect).toBe("manual");
+  });
+
   it("hands a Retry-After beyond the cap back to the caller instead of waiting", async () => {
     const { promise, calls } = run([json(429, { code: "TOO_MANY_REQUESTS" }, { "retry-after": "3600" })]);
     const error = await failure(promise);

@@ -274,6 +274,8 @@ export async function requestJson<Schema extends z.ZodType>(
         method,
         headers: requestHeaders,
         body: payload,
+        // A vendor API has no business redirecting; a 3xx is reported as it is, not followed with the key.
+        redirect: "manual",
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();
@@ -293,7 +295,7 @@ export async function requestJson<Schema extends z.ZodType>(
         if (result.success) return result.data;
         const issues = result.error.issues
           .slice(0, 3)
-          .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
+          .map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`)
           .join("; ");
         throw new IntegrationError({
           system,

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { IntegrationError } from "~/integrations/http.server";
 import {
@@ -325,8 +327,8 @@ describe("test mode", () => {
 });
 
 /** A request straight to the fake, as another client would send it. */
-async function raw(path: string, body: unknown, key = API_KEY) {
-  const response = await fetch(`${fake.url}${path}`, {
+async function raw(endpoint: string, body: unknown, key = API_KEY) {
+  const response = await fetch(`${fake.url}${endpoint}`, {
     method: "POST",
     headers: { authorization: `App ${key}`, "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -387,5 +389,40 @@ describe("the fake holds to the contract", () => {
     const started = performance.now();
     await client().sendText({ to: PATIENT, text: "x", messageId: randomUUID() });
     expect(performance.now() - started).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("the standalone fake (npm run dev, Playwright)", () => {
+  it("starts from the environment and serves the API with the key it was given", async () => {
+    const child = spawn(
+      process.execPath,
+      [path.resolve(import.meta.dirname, "../setup/run-whatsapp-fake.mjs")],
+      {
+        env: { PATH: process.env.PATH ?? "", WHATSAPP_FAKE_PORT: "0", WHATSAPP_API_KEY: API_KEY },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = "";
+        const timer = setTimeout(() => reject(new Error(`fake did not start: ${output}`)), 10_000);
+        const collect = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /fake whatsapp ready (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        };
+        child.stdout.on("data", collect);
+        child.stderr.on("data", collect);
+      });
+      const result = await client({ baseUrl: url }).sendText({ to: PATIENT, text: "x", messageId: "cli-1" });
+      expect(result).toMatchObject({ messageId: "cli-1", status: "accepted" });
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 });

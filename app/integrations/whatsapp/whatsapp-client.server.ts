@@ -162,11 +162,12 @@ export function createWhatsAppClient(options: WhatsAppClientOptions): WhatsAppCl
     }
     const groupName = message.status.groupName.toUpperCase();
     if (sendOutcome(groupName) === "failed") {
-      // A synchronous REJECTED/UNDELIVERABLE (e.g. no credit, unknown sender) will not change on a retry.
+      // A synchronous REJECTED/UNDELIVERABLE (e.g. no credit, unknown sender) will not change on a retry. The
+      // body keeps the status only: errors reach the logs, and the recipient's number is personal data.
       throw new IntegrationError({
         system: SYSTEM,
         status: 200,
-        body: response,
+        body: { messageId: message.messageId, status: message.status },
         code: message.status.name,
         message: `whatsapp: POST ${path} answered ${groupName} ${message.status.name}`,
       });

@@ -134,7 +134,8 @@ type Kind =
 function invalid(kind: Kind, missing: string[]): IntegrationError {
   return new IntegrationError({
     system: DENTALINK_SYSTEM,
-    status: null,
+    // The record came in a successful answer: 200, so nothing retries it or counts it against the service.
+    status: 200,
     body: { record: kind, missing },
     code: "INVALID_RESPONSE",
     message: `${DENTALINK_SYSTEM}: a ${kind} record without ${missing.join(", ")}`,

@@ -1,0 +1,265 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  createDentalinkSimulator,
+  createMemoryMockStore,
+  type MockAppointment,
+  type MockPatient,
+} from "./dentalink-mock";
+
+/**
+ * A fake Dentalink API v1 on 127.0.0.1 for integration tests, end-to-end tests and offline development (issue
+ * 10). It honours the contract the client relies on (research §1): `Authorization: Token <key>` or 401
+ * `{error:{message}}`; the JSON `q` filter (400 on malformed JSON or an unknown operator); cursor pagination with
+ * absolute `links.next` URLs; 409 on a taken slot (same dentist, date and time); created patients and
+ * appointments kept; `PUT /citas/{id}` with a state id. It serves the same deterministic demo data as mock mode
+ * (the simulator of `dentalink-mock.ts`), under `/api/v1`. Failures and latency are injected per test. Node
+ * built-ins only, so `tests/setup/run-dentalink-fake.mjs` runs it with Node's own TypeScript support.
+ *
+ * Control routes under `/__fake/` (no key; the fake only listens on loopback) let another process (Playwright)
+ * read the state and inject failures: `GET /__fake/state`, `POST /__fake/fail {times,status,body?}`,
+ * `POST /__fake/hang {times}`, `POST /__fake/latency {ms}`, `POST /__fake/reset`.
+ */
+
+export const DENTALINK_FAKE_BASE_PATH = "/api/v1";
+
+export interface DentalinkFakeCall {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  /** The answer's status, or "hang" for an injected timeout. */
+  status: number | "hang";
+  authorization: string | undefined;
+  at: Date;
+}
+
+export interface DentalinkFakeOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  apiKey: string;
+  latencyMs?: number;
+  /** Records per list page (default 50). */
+  pageSize?: number;
+}
+
+export interface DentalinkFakeState {
+  /** Patients created through the API (the demo patients are served besides them). */
+  patients: MockPatient[];
+  /** Appointments created or changed (cancelled) through the API. */
+  appointments: MockAppointment[];
+  /** Every API request, failed ones included (counts retries). */
+  calls: DentalinkFakeCall[];
+}
+
+export interface DentalinkFake {
+  /** The API's base URL (`http://127.0.0.1:<port>/api/v1`): the client's `baseUrl`. */
+  url: string;
+  /** `http://127.0.0.1:<port>`, where the `/__fake/*` control routes are. */
+  origin: string;
+  port: number;
+  state: DentalinkFakeState;
+  /** The next `times` API requests answer `status` with `body` (default the vendor's `{error:{message}}`). */
+  failNext(times: number, status: number, body?: unknown): void;
+  /** The next `times` API requests never answer (the client's timeout fires). */
+  hang(times: number): void;
+  setLatency(ms: number): void;
+  setPageSize(size: number): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+const defaultMessages: Record<number, string> = {
+  400: "Solicitud inválida",
+  401: "No autorizado",
+  403: "Acceso denegado",
+  404: "Recurso no encontrado",
+  409: "Conflicto",
+  429: "Demasiadas solicitudes",
+  500: "Error interno del servidor",
+  502: "Bad Gateway",
+  503: "Servicio no disponible",
+};
+
+export function defaultErrorBody(status: number): unknown {
+  return { error: { message: defaultMessages[status] ?? `Error ${status}` } };
+}
+
+function readBody(request: http.IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT) {
+        resolve(null);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function send(response: http.ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function count(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : fallback;
+}
+
+export async function startDentalinkFake(options: DentalinkFakeOptions): Promise<DentalinkFake> {
+  const initialLatency = options.latencyMs ?? 0;
+  const initialPageSize = options.pageSize ?? 50;
+  let latencyMs = initialLatency;
+  const store = createMemoryMockStore();
+  const simulator = createDentalinkSimulator({
+    store,
+    pageSize: initialPageSize,
+    basePath: DENTALINK_FAKE_BASE_PATH,
+  });
+  const calls: DentalinkFakeCall[] = [];
+  const failures: Array<{ times: number; status: number | "hang"; body?: unknown }> = [];
+  const hanging = new Set<http.ServerResponse>();
+  let origin = "";
+
+  function takeFailure() {
+    const failure = failures[0];
+    if (!failure) return undefined;
+    failure.times -= 1;
+    if (failure.times <= 0) failures.shift();
+    return failure;
+  }
+
+  function reset() {
+    store.clear();
+    calls.length = 0;
+    failures.length = 0;
+    latencyMs = initialLatency;
+    simulator.setPageSize(initialPageSize);
+  }
+
+  async function control(path: string, method: string, body: unknown, response: http.ServerResponse) {
+    const input = isObject(body) ? body : {};
+    if (path === "/__fake/state" && method === "GET") {
+      return send(response, 200, { patients: store.patients, appointments: store.appointments, calls });
+    }
+    if (method !== "POST") return send(response, 405, defaultErrorBody(405));
+    if (path === "/__fake/reset") {
+      reset();
+      return send(response, 200, { ok: true });
+    }
+    if (path === "/__fake/fail") {
+      const status = count(input.status, 500);
+      failures.push({ times: Math.max(1, count(input.times, 1)), status, body: input.body });
+      return send(response, 200, { ok: true });
+    }
+    if (path === "/__fake/hang") {
+      failures.push({ times: Math.max(1, count(input.times, 1)), status: "hang" });
+      return send(response, 200, { ok: true });
+    }
+    if (path === "/__fake/latency") {
+      latencyMs = count(input.ms, 0);
+      return send(response, 200, { ok: true });
+    }
+    return send(response, 404, defaultErrorBody(404));
+  }
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
+    const method = (request.method ?? "GET").toUpperCase();
+    const url = new URL(request.url ?? "/", origin);
+    const text = await readBody(request);
+    if (text === null) return send(response, 413, defaultErrorBody(413));
+    let body: unknown;
+    if (text !== "") {
+      try {
+        body = JSON.parse(text) as unknown;
+      } catch {
+        if (url.pathname.startsWith("/__fake/")) return send(response, 400, defaultErrorBody(400));
+        body = Symbol.for("malformed");
+      }
+    }
+    if (url.pathname.startsWith("/__fake/")) return control(url.pathname, method, body, response);
+
+    const log: DentalinkFakeCall = {
+      method,
+      path: `${url.pathname}${url.search}`,
+      status: 200,
+      authorization: request.headers.authorization,
+      at: new Date(),
+    };
+    calls.push(log);
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const answer = (status: number, payload: unknown) => {
+      log.status = status;
+      send(response, status, payload);
+    };
+
+    if (request.headers.authorization !== `Token ${options.apiKey}`) {
+      return answer(401, { error: { message: "Token inválido o ausente" } });
+    }
+    const failure = takeFailure();
+    if (failure?.status === "hang") {
+      log.status = "hang";
+      hanging.add(response);
+      response.on("close", () => hanging.delete(response));
+      return;
+    }
+    if (failure) return answer(failure.status, failure.body ?? defaultErrorBody(failure.status));
+    if (body === Symbol.for("malformed")) return answer(400, { error: { message: "JSON inválido" } });
+    const result = await simulator.handle({ method, url, body });
+    return answer(result.status, result.body);
+  }
+
+  const server = http.createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) send(response, 500, defaultErrorBody(500));
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}${DENTALINK_FAKE_BASE_PATH}`,
+    origin,
+    port,
+    state: { patients: store.patients, appointments: store.appointments, calls },
+    failNext(times, status, body) {
+      failures.push({ times: Math.max(1, times), status, body });
+    },
+    hang(times) {
+      failures.push({ times: Math.max(1, times), status: "hang" });
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    setPageSize(size) {
+      simulator.setPageSize(size);
+    },
+    reset,
+    async close() {
+      for (const response of hanging) response.destroy();
+      hanging.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

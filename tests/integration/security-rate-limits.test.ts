@@ -168,7 +168,7 @@ describe("sign-up rate limit (/auth, intent=signup)", () => {
 });
 
 function requestReset(email: string, ip: string) {
-  return settle<{ ok: boolean; error?: string }>(() =>
+  return settle<{ ok: boolean; message?: string }>(() =>
     forgotPasswordAction(routeArgs(clientForm("/auth/recuperar", { email }, { ip }))),
   );
 }
@@ -187,7 +187,8 @@ describe("password reset request rate limits (/auth/recuperar)", () => {
     expect(fourth.status).toBe(429);
     expect(fourth.body).toEqual({
       ok: false,
-      error: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
+      code: "RATE_LIMITED",
+      message: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
     });
 
     const mails = await db

@@ -2,6 +2,7 @@ import { and, count, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { outbox, rateLimits, sessions, users } from "~/db/schema";
+import type { SecurityActionData } from "~/features/auth/security-schema";
 import { purgeRateLimitsOnce } from "~/jobs/rate-limit-purge.server";
 import { loadSessionUser } from "~/lib/auth/session.server";
 import { action as securityAction } from "~/routes/_account/security";
@@ -48,24 +49,23 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
     expect((await signedIn(cookieB))?.id).toBe(user.id);
 
     const newPassword = "nueva-clave-2026";
-    const result = await settle<{ intent: string; outcome: { ok: boolean; kind?: string; error?: string } }>(
-      () =>
-        securityAction(
-          routeArgs(
-            clientForm(
-              "/cuenta/seguridad",
-              {
-                intent: "change-password",
-                currentPassword: user.password,
-                newPassword,
-                confirm: newPassword,
-              },
-              { cookie: cookieA },
-            ),
+    const result = await settle<SecurityActionData>(() =>
+      securityAction(
+        routeArgs(
+          clientForm(
+            "/cuenta/seguridad",
+            {
+              intent: "change-password",
+              currentPassword: user.password,
+              newPassword,
+              confirm: newPassword,
+            },
+            { cookie: cookieA },
           ),
         ),
+      ),
     );
-    expect(result.body.outcome).toEqual({ ok: true, kind: "password-changed" });
+    expect(result.body).toEqual({ ok: true, data: { kind: "password-changed" } });
     expect(result.status).toBe(200);
 
     // The other browser is signed out; the one that made the change continues with a fresh cookie.
@@ -87,7 +87,7 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
   it("refuses a wrong current password without touching the sessions", async () => {
     const user = await createTestUser();
     const other = await signInCookie(user.email, user.password);
-    const result = await settle<{ outcome: { ok: boolean; error?: string } }>(() =>
+    const result = await settle<SecurityActionData>(() =>
       securityAction(
         routeArgs(
           clientForm(
@@ -104,7 +104,7 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
       ),
     );
     expect(result.status).toBe(400);
-    expect(result.body.outcome).toMatchObject({ ok: false, error: "La contraseña actual no es correcta." });
+    expect(result.body).toMatchObject({ ok: false, message: "La contraseña actual no es correcta." });
     expect((await signedIn(other))?.id).toBe(user.id);
     expect((await signedIn(user.cookie))?.id).toBe(user.id);
   });

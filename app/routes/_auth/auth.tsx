@@ -19,7 +19,7 @@ import {
 } from "~/lib/auth/oauth-second-factor";
 import { authCookieValue, sessionUser } from "~/lib/auth/session.server";
 import { landingPathForRoles } from "~/domain/roles";
-import { fieldErrors, type FieldErrors } from "~/lib/form-errors";
+import { zodFieldErrors, type FieldErrors } from "~/lib/action-result";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
@@ -66,7 +66,7 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "signin") {
     const parsed = signInSchema(t).safeParse(form);
     if (!parsed.success)
-      return data<AuthActionData>({ intent, fields: fieldErrors(parsed.error) }, { status: 400 });
+      return data<AuthActionData>({ intent, fields: zodFieldErrors(parsed.error) }, { status: 400 });
     const outcome = await signIn(request, parsed.data);
     if (!outcome.ok)
       return data<AuthActionData>({ intent, error: outcome.error }, { status: outcome.status });
@@ -78,7 +78,7 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "signup") {
     const parsed = signUpSchema(t).safeParse(form);
     if (!parsed.success)
-      return data<AuthActionData>({ intent, fields: fieldErrors(parsed.error) }, { status: 400 });
+      return data<AuthActionData>({ intent, fields: zodFieldErrors(parsed.error) }, { status: 400 });
     const outcome = await signUp(request, parsed.data);
     if (!outcome.ok)
       return data<AuthActionData>({ intent, error: outcome.error }, { status: outcome.status });
@@ -91,7 +91,7 @@ export async function action(args: Route.ActionArgs) {
     const parsed = twoFactorSchema(t).safeParse(form);
     if (!parsed.success) {
       return data<AuthActionData>(
-        { intent, step: "two-factor", fields: fieldErrors(parsed.error) },
+        { intent, step: "two-factor", fields: zodFieldErrors(parsed.error) },
         { status: 400 },
       );
     }
@@ -244,13 +244,13 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                         label={t.firstName}
                         name="firstName"
                         autoComplete="given-name"
-                        error={fields.firstName}
+                        error={fields.firstName?.[0]}
                       />
                       <AuthField
                         label={t.lastName}
                         name="lastName"
                         autoComplete="family-name"
-                        error={fields.lastName}
+                        error={fields.lastName?.[0]}
                       />
                     </div>
                   )}
@@ -259,14 +259,14 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                     name="email"
                     type="email"
                     autoComplete="email"
-                    error={fields.email}
+                    error={fields.email?.[0]}
                   />
                   <AuthField
                     label={t.password}
                     name="password"
                     type="password"
                     autoComplete={mode === "signin" ? "current-password" : "new-password"}
-                    error={fields.password}
+                    error={fields.password?.[0]}
                     hint={mode === "signup" ? t.passwordRule : undefined}
                     maxLength={128}
                   />
@@ -278,7 +278,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                       autoComplete="tel"
                       placeholder="+56 9 1234 5678"
                       required={false}
-                      error={fields.phone}
+                      error={fields.phone?.[0]}
                     />
                   )}
                 </fieldset>
@@ -398,7 +398,7 @@ function TwoFactorForm({
           autoComplete="one-time-code"
           inputMode={backup ? "text" : "numeric"}
           maxLength={20}
-          error={fields.code}
+          error={fields.code?.[0]}
         />
       </fieldset>
       <button

@@ -1,9 +1,10 @@
+import type { ActionResult } from "~/lib/action-result";
 import { CheckCircle2, AlertTriangle } from "lucide-react";
 import { cn } from "~/lib/cn";
 import type { DateLabel } from "../admin-format";
 
 /** The outcome of an admin form: a polite status on success, an alert on refusal. */
-export function ActionMessage({ result }: { result: { ok: boolean; message: string } | undefined }) {
+export function ActionMessage({ result }: { result: ActionResult | undefined }) {
   if (!result) return null;
   return result.ok ? (
     <p

@@ -13,7 +13,12 @@ import type { AnyActionResult } from "./action-result";
 export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown>>>(
   schema: Schema,
   result: AnyActionResult | undefined,
-  onSubmit?: (event: React.FormEvent<HTMLFormElement>) => void,
+  events: {
+    /** Runs first on every submit (e.g. the submission id). */
+    onSubmit?: (event: React.FormEvent<HTMLFormElement>) => void;
+    /** The browser's check refused the form, so nothing was sent. */
+    onInvalid?: () => void;
+  } = {},
 ) {
   const lastResult = useMemo<SubmissionResult<string[]> | undefined>(() => {
     if (!result) return undefined;
@@ -31,8 +36,9 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
       id,
       noValidate,
       onSubmit(event: React.FormEvent<HTMLFormElement>) {
-        onSubmit?.(event);
+        events.onSubmit?.(event);
         validate(event);
+        if (event.defaultPrevented) events.onInvalid?.();
       },
     },
     /** The first message for `name`, from the browser's check or the action's answer. */

@@ -41,18 +41,22 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+function saveRefused() {
+  toast.error("Error", { description: "No se pudo actualizar el perfil" });
+}
+
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const { clinic } = useAppData();
   const busy = useNavigation().state === "submitting";
   const { profile } = loaderData;
 
-  // spec 000 §8: the outcome of a save is told in a toast.
+  // spec 000 §8: the outcome of a save is told in a toast, also when the browser's check refuses it.
   useEffect(() => {
     if (!actionData) return;
     if (actionData.ok) {
       toast.success("Perfil actualizado", { description: "Tu información ha sido guardada correctamente" });
     } else {
-      toast.error("Error", { description: "No se pudo actualizar el perfil" });
+      saveRefused();
     }
   }, [actionData]);
 
@@ -69,7 +73,13 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       </div>
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
         {/* A save brings a new updated_at: the form starts again from the stored (normalised) values. */}
-        <ProfileForm key={profile.updatedAt} profile={profile} result={actionData} busy={busy} />
+        <ProfileForm
+          key={profile.updatedAt}
+          profile={profile}
+          result={actionData}
+          busy={busy}
+          onRefused={saveRefused}
+        />
         <ClinicInfoCard clinic={clinic} />
       </div>
     </div>

@@ -15,7 +15,7 @@ export function LeadCaptureSection() {
   const documentResult = useActionData<LeadActionResult>();
   const result = fetcher.data ?? documentResult;
   const busy = fetcher.state !== "idle";
-  const form = useValidatedForm(leadFormSchema, result, ensureSubmissionId);
+  const form = useValidatedForm(leadFormSchema, result, { onSubmit: ensureSubmissionId });
   const { clinic } = useAppData();
 
   return (

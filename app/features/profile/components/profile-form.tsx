@@ -37,12 +37,14 @@ interface ProfileFormProps {
   profile: ProfileDto;
   result: ProfileActionData | undefined;
   busy: boolean;
+  /** The browser's check refused the save (the server is not asked). */
+  onRefused: () => void;
 }
 
 const card = "rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200";
 
-export function ProfileForm({ profile, result, busy }: ProfileFormProps) {
-  const form = useValidatedForm(profileSchema, result);
+export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormProps) {
+  const form = useValidatedForm(profileSchema, result, { onInvalid: onRefused });
   return (
     <Form method="post" {...form.formProps} className="space-y-6 lg:col-span-2" noValidate preventScrollReset>
       <fieldset disabled={busy} className="space-y-6">

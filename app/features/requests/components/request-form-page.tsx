@@ -32,7 +32,7 @@ export function RequestFormPage({
 }: RequestFormPageProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const form = useValidatedForm(schema, result, ensureSubmissionId);
+  const form = useValidatedForm(schema, result, { onSubmit: ensureSubmissionId });
   // A refusal of the whole form (the hourly budget) says why; field errors get the generic line above the fields.
   const formMessage =
     result && !result.ok && !result.fieldErrors

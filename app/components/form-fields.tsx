@@ -10,50 +10,53 @@ interface FieldFrame {
   controlClassName?: string;
 }
 
-/** A labelled input with its hint and Spanish error wired for screen readers (ids, aria-invalid, describedby). */
-export function InputField({
-  label,
-  error,
-  hint,
-  className,
-  controlClassName,
-  ...input
-}: FieldFrame & Omit<React.ComponentProps<"input">, "className">) {
+type Framed<Props> = FieldFrame & Omit<Props, "className">;
+
+/** A control inside `Field`: label, hint and Spanish error wired for screen readers (id, aria-invalid, describedby). */
+function framed<Props extends { className?: string }>(Control: (props: Props) => React.ReactNode) {
+  return function FramedControl({
+    label,
+    error,
+    hint,
+    className,
+    controlClassName,
+    ...control
+  }: Framed<Props>) {
+    return (
+      <Field label={label} error={error} hint={hint} className={className}>
+        {(props) => <Control {...props} {...(control as unknown as Props)} className={controlClassName} />}
+      </Field>
+    );
+  };
+}
+
+export const InputField = framed<React.ComponentProps<"input">>(Input);
+export const TextareaField = framed<React.ComponentProps<"textarea">>(Textarea);
+export const SelectField = framed<React.ComponentProps<"select">>(Select);
+
+type InputFieldProps = Framed<React.ComponentProps<"input">>;
+
+/** A person's full name (the schemas' `personName`: up to 100 characters). */
+export function NameField(props: InputFieldProps) {
+  return <InputField name="name" autoComplete="name" maxLength={100} {...props} />;
+}
+
+/** A Chilean phone, typed any common way (the schemas parse it). */
+export function PhoneField(props: InputFieldProps) {
   return (
-    <Field label={label} error={error} hint={hint} className={className}>
-      {(props) => <Input {...props} {...input} className={controlClassName} />}
-    </Field>
+    <InputField
+      type="tel"
+      inputMode="tel"
+      autoComplete="tel"
+      placeholder="+56 9 1234 5678"
+      maxLength={30}
+      {...props}
+    />
   );
 }
 
-export function TextareaField({
-  label,
-  error,
-  hint,
-  className,
-  controlClassName,
-  ...textarea
-}: FieldFrame & Omit<React.ComponentProps<"textarea">, "className">) {
-  return (
-    <Field label={label} error={error} hint={hint} className={className}>
-      {(props) => <Textarea {...props} {...textarea} className={controlClassName} />}
-    </Field>
-  );
-}
-
-export function SelectField({
-  label,
-  error,
-  hint,
-  className,
-  controlClassName,
-  ...select
-}: FieldFrame & Omit<React.ComponentProps<"select">, "className">) {
-  return (
-    <Field label={label} error={error} hint={hint} className={className}>
-      {(props) => <Select {...props} {...select} className={controlClassName} />}
-    </Field>
-  );
+export function EmailField(props: InputFieldProps) {
+  return <InputField name="email" type="email" autoComplete="email" maxLength={254} {...props} />;
 }
 
 /** The red box above a form for a message that belongs to no single field. */
@@ -91,4 +94,11 @@ export function ConsentField({
       {error && <p className="mt-1 text-sm font-medium text-red-700">{error}</p>}
     </div>
   );
+}
+
+/** A password box: the rule's 128-character ceiling; `autoComplete` tells managers whether it is new or current. */
+export function PasswordField(
+  props: InputFieldProps & { autoComplete: "new-password" | "current-password" },
+) {
+  return <InputField type="password" required maxLength={128} {...props} />;
 }

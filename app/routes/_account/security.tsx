@@ -2,7 +2,7 @@ import { ShieldCheck, ShieldOff } from "lucide-react";
 import { data, Form, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/security";
 import { Button } from "~/components/ui/button";
-import { InputField } from "~/components/form-fields";
+import { InputField, PasswordField } from "~/components/form-fields";
 import {
   changePassword,
   confirmTwoFactor,
@@ -167,32 +167,15 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
         <p className="mt-2 text-slate-700">Al cambiarla cerraremos todas tus otras sesiones.</p>
         <Form method="post" className="mt-4 max-w-sm space-y-4">
           <input type="hidden" name="intent" value="change-password" />
-          <InputField
-            label="Contraseña actual"
-            name="currentPassword"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={128}
-          />
-          <InputField
+          <PasswordField label="Contraseña actual" name="currentPassword" autoComplete="current-password" />
+          <PasswordField
             label="Nueva contraseña"
             hint="Al menos 8 caracteres, con letras y números."
             name="newPassword"
-            type="password"
             autoComplete="new-password"
-            required
             minLength={8}
-            maxLength={128}
           />
-          <InputField
-            label="Repite la nueva contraseña"
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            required
-            maxLength={128}
-          />
+          <PasswordField label="Repite la nueva contraseña" name="confirm" autoComplete="new-password" />
           <Button type="submit" disabled={busy}>
             {busy ? "Guardando..." : "Cambiar contraseña"}
           </Button>
@@ -216,14 +199,7 @@ function PasswordForm({
   return (
     <Form method="post" className="space-y-3">
       <input type="hidden" name="intent" value={intent} />
-      <InputField
-        label="Confirma con tu contraseña"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        maxLength={128}
-      />
+      <PasswordField label="Confirma con tu contraseña" name="password" autoComplete="current-password" />
       <Button type="submit" variant={variant} disabled={busy}>
         {label}
       </Button>

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { InputField } from "~/components/form-fields";
+import { EmailField } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
 import { requestPasswordReset } from "~/features/auth/auth-service.server";
 import { forgotPasswordSchema } from "~/features/auth/password-reset-schema";
@@ -40,15 +40,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       ) : (
         <Form method="post" {...form.formProps} className="mt-6 space-y-4">
           <p className="text-slate-700">Ingresa el correo de tu cuenta y te enviaremos un enlace.</p>
-          <InputField
-            label="Correo electrónico"
-            error={error}
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-          />
+          <EmailField label="Correo electrónico" error={error} required />
           <Button type="submit" disabled={busy} className="w-full">
             {busy ? "Enviando..." : "Enviar enlace"}
           </Button>

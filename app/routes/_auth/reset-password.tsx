@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { FormAlert, InputField } from "~/components/form-fields";
+import { FormAlert, PasswordField } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
 import { resetPassword } from "~/features/auth/auth-service.server";
 import { resetPasswordSchema } from "~/features/auth/password-reset-schema";
@@ -60,25 +60,19 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <Form method="post" {...form.formProps} className="mt-6 space-y-4">
           <input type="hidden" name="token" value={loaderData.token} />
           <FormAlert message={formLevelMessage(actionData) ?? form.error("token")} />
-          <InputField
+          <PasswordField
             label="Nueva contraseña"
             error={form.error("password")}
             hint="Al menos 8 caracteres, con letras y números."
             name="password"
-            type="password"
             autoComplete="new-password"
-            required
             minLength={8}
-            maxLength={128}
           />
-          <InputField
+          <PasswordField
             label="Repite la contraseña"
             error={form.error("confirm")}
             name="confirm"
-            type="password"
             autoComplete="new-password"
-            required
-            maxLength={128}
           />
           <Button type="submit" disabled={busy} className="w-full">
             {busy ? "Guardando..." : "Guardar contraseña"}

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/callback-request";
-import { InputField, SelectField, TextareaField } from "~/components/form-fields";
+import { EmailField, NameField, PhoneField, SelectField, TextareaField } from "~/components/form-fields";
 import { RequestFormPage } from "~/features/requests/components/request-form-page";
 import { requestFormAction } from "~/features/requests/request-action.server";
 import { callbackTimeLabels, callbackTimes } from "~/features/requests/request-options";
@@ -40,32 +40,9 @@ export default function CallbackRequestPage({ actionData }: Route.ComponentProps
     >
       {(error) => (
         <>
-          <InputField
-            label="Nombre completo"
-            error={error("name")}
-            name="name"
-            autoComplete="name"
-            required
-            maxLength={100}
-          />
-          <InputField
-            label="Teléfono"
-            error={error("phone")}
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            placeholder="+56 9 1234 5678"
-            required
-            maxLength={30}
-          />
-          <InputField
-            label="E-mail (opcional)"
-            error={error("email")}
-            name="email"
-            type="email"
-            autoComplete="email"
-            maxLength={254}
-          />
+          <NameField label="Nombre completo" error={error("name")} required />
+          <PhoneField label="Teléfono" error={error("phone")} name="phone" required />
+          <EmailField label="E-mail (opcional)" error={error("email")} />
           <SelectField
             label="¿Cuándo te llamamos?"
             error={error("preferredTime")}

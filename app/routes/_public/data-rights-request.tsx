@@ -1,5 +1,12 @@
 import type { Route } from "./+types/data-rights-request";
-import { InputField, SelectField, TextareaField } from "~/components/form-fields";
+import {
+  EmailField,
+  InputField,
+  NameField,
+  PhoneField,
+  SelectField,
+  TextareaField,
+} from "~/components/form-fields";
 import { RequestFormPage } from "~/features/requests/components/request-form-page";
 import { requestFormAction } from "~/features/requests/request-action.server";
 import { dataRightsLabels, dataRightsTypes } from "~/features/requests/request-options";
@@ -53,33 +60,9 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
               </option>
             ))}
           </SelectField>
-          <InputField
-            label="Nombre completo"
-            error={error("name")}
-            name="name"
-            autoComplete="name"
-            required
-            maxLength={100}
-          />
-          <InputField
-            label="E-mail"
-            error={error("email")}
-            hint="Te responderemos a este e-mail."
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-          />
-          <InputField
-            label="Teléfono (opcional)"
-            error={error("phone")}
-            name="phone"
-            type="tel"
-            autoComplete="tel"
-            placeholder="+56 9 1234 5678"
-            maxLength={30}
-          />
+          <NameField label="Nombre completo" error={error("name")} required />
+          <EmailField label="E-mail" error={error("email")} hint="Te responderemos a este e-mail." required />
+          <PhoneField label="Teléfono (opcional)" error={error("phone")} name="phone" />
           <InputField
             label="RUT (opcional)"
             error={error("rut")}

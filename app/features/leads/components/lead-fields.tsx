@@ -1,4 +1,4 @@
-import { InputField, SelectField } from "~/components/form-fields";
+import { EmailField, NameField, PhoneField, SelectField } from "~/components/form-fields";
 import { ChoiceOptions } from "~/components/ui/choice-options";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "../lead-options";
@@ -24,36 +24,27 @@ export function LeadContactFields({
 }) {
   return (
     <>
-      <InputField
+      <NameField
         label={nameLabel}
         error={error("name")}
-        name="name"
         autoComplete={own ? "name" : "off"}
         required
-        maxLength={100}
         readOnly={readOnly}
       />
-      <InputField
+      <PhoneField
         label="Teléfono"
         error={error("phone")}
         hint="Celular o fijo chileno."
         name="phone"
-        type="tel"
-        inputMode="tel"
         autoComplete={own ? "tel" : "off"}
-        placeholder="+56 9 1234 5678"
         required
-        maxLength={30}
         readOnly={readOnly}
       />
-      <InputField
+      <EmailField
         label="E-mail (opcional)"
         error={error("email")}
         className={emailClassName}
-        name="email"
-        type="email"
         autoComplete={own ? "email" : "off"}
-        maxLength={254}
         readOnly={readOnly}
       />
     </>

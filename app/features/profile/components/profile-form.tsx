@@ -4,7 +4,7 @@ import { Toaster } from "sonner";
 import type { ClinicFacts } from "~/config/clinic";
 import { formatChileanPhone } from "~/domain/format";
 import { Button } from "~/components/ui/button";
-import { InputField, TextareaField } from "~/components/form-fields";
+import { InputField, PhoneField, TextareaField } from "~/components/form-fields";
 import { useValidatedForm } from "~/lib/validated-form";
 import {
   PROFILE_ADDRESS_MAX,
@@ -14,8 +14,6 @@ import {
   type ProfileActionData,
   type ProfileDto,
 } from "../profile-schema";
-
-export const PHONE_PLACEHOLDER = "+56 9 1234 5678";
 
 /** spec 000 §9: at most one toast at a time, 5 s. */
 export function ProfileToaster() {
@@ -81,16 +79,11 @@ export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormPro
               aria-readonly
               controlClassName="bg-slate-100 text-slate-700"
             />
-            <InputField
+            <PhoneField
               label="Teléfono"
               error={form.error("phone")}
-              type="tel"
               name="phone"
               defaultValue={profile.phone}
-              placeholder={PHONE_PLACEHOLDER}
-              autoComplete="tel"
-              inputMode="tel"
-              maxLength={30}
             />
             <TextareaField
               label="Dirección"
@@ -120,16 +113,12 @@ export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormPro
               autoComplete="off"
               maxLength={PROFILE_EMERGENCY_CONTACT_MAX}
             />
-            <InputField
+            <PhoneField
               label="Teléfono de emergencia"
               error={form.error("emergencyPhone")}
-              type="tel"
               name="emergencyPhone"
               defaultValue={profile.emergencyPhone}
-              placeholder={PHONE_PLACEHOLDER}
               autoComplete="off"
-              inputMode="tel"
-              maxLength={30}
             />
           </div>
           <p className="mt-4 flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">

@@ -26,6 +26,8 @@ export function useValidatedForm<Schema extends z.ZodType<Record<string, unknown
   }, [result]);
   const [form] = useForm<Record<string, unknown>>({
     lastResult,
+    // Before hydration the browser's own checks (required, type=email) still run, as they did without Conform.
+    defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema, disableAutoCoercion: true }),

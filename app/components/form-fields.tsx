@@ -34,7 +34,7 @@ export const InputField = framed<React.ComponentProps<"input">>(Input);
 export const TextareaField = framed<React.ComponentProps<"textarea">>(Textarea);
 export const SelectField = framed<React.ComponentProps<"select">>(Select);
 
-type InputFieldProps = Framed<React.ComponentProps<"input">>;
+export type InputFieldProps = Framed<React.ComponentProps<"input">>;
 
 /** A person's full name (the schemas' `personName`: up to 100 characters). */
 export function NameField(props: InputFieldProps) {
@@ -94,11 +94,4 @@ export function ConsentField({
       {error && <p className="mt-1 text-sm font-medium text-red-700">{error}</p>}
     </div>
   );
-}
-
-/** A password box: the rule's 128-character ceiling; `autoComplete` tells managers whether it is new or current. */
-export function PasswordField(
-  props: InputFieldProps & { autoComplete: "new-password" | "current-password" },
-) {
-  return <InputField type="password" required maxLength={128} {...props} />;
 }

@@ -2,7 +2,8 @@ import { ShieldCheck, ShieldOff } from "lucide-react";
 import { data, Form, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/security";
 import { Button } from "~/components/ui/button";
-import { InputField, PasswordField } from "~/components/form-fields";
+import { InputField } from "~/components/form-fields";
+import { PasswordField } from "~/components/password-field";
 import {
   changePassword,
   confirmTwoFactor,

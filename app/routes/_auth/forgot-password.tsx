@@ -11,6 +11,9 @@ import { useValidatedForm } from "~/lib/validated-form";
 
 export const meta: Route.MetaFunction = () => [{ title: "Recuperar contraseña | Río Clínica" }];
 
+const loadSchema = () =>
+  import("~/features/auth/password-reset-schema").then((module) => module.forgotPasswordSchema);
+
 export async function action({ request }: Route.ActionArgs) {
   const parsed = forgotPasswordSchema.safeParse(await readForm(request));
   if (!parsed.success) return validationResult(parsed.error, "Ingresa tu e-mail.");
@@ -26,7 +29,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const form = useValidatedForm(forgotPasswordSchema, actionData);
+  const form = useValidatedForm(loadSchema, actionData);
   // The e-mail is the only field: a refusal of the whole form (too many attempts) shows under it too.
   const error = form.error("email") ?? (actionData && !actionData.ok ? actionData.message : undefined);
   return (

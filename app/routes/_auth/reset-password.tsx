@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { FormAlert, PasswordField } from "~/components/form-fields";
+import { FormAlert } from "~/components/form-fields";
+import { PasswordField } from "~/components/password-field";
 import { Button } from "~/components/ui/button";
 import { resetPassword } from "~/features/auth/auth-service.server";
 import { resetPasswordSchema } from "~/features/auth/password-reset-schema";
@@ -16,6 +17,9 @@ export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return { token: url.searchParams.get("token") ?? "", invalid: url.searchParams.has("error") };
 }
+
+const loadSchema = () =>
+  import("~/features/auth/password-reset-schema").then((module) => module.resetPasswordSchema);
 
 export async function action({ request }: Route.ActionArgs) {
   const parsed = resetPasswordSchema.safeParse(await readForm(request));
@@ -37,7 +41,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const form = useValidatedForm(resetPasswordSchema, actionData);
+  const form = useValidatedForm(loadSchema, actionData);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-2xl font-bold">Elige una nueva contraseña</h1>

@@ -17,6 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     clinic: clinicFromMatches(matches),
   });
 
+const loadCallbackSchema = () =>
+  import("~/features/requests/request-schemas").then((module) => module.callbackRequestSchema);
+
 export async function action({ request }: Route.ActionArgs) {
   return requestFormAction(request, callbackRequestSchema, recordCallbackRequest);
 }
@@ -26,7 +29,7 @@ export default function CallbackRequestPage({ actionData }: Route.ComponentProps
   return (
     <RequestFormPage
       title="Te llamamos"
-      schema={callbackRequestSchema}
+      loadSchema={loadCallbackSchema}
       result={actionData}
       successTitle="Recibimos tu solicitud de llamada"
       successBody={`Te llamaremos en el horario que elegiste, ${clinic.hoursInSentence}.`}

@@ -22,6 +22,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     clinic: clinicFromMatches(matches),
   });
 
+const loadDataRightsSchema = () =>
+  import("~/features/requests/request-schemas").then((module) => module.dataRightsRequestSchema);
+
 export async function action({ request }: Route.ActionArgs) {
   return requestFormAction(request, dataRightsRequestSchema, recordDataRightsRequest);
 }
@@ -30,7 +33,7 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
   return (
     <RequestFormPage
       title="Solicitud sobre tus datos personales"
-      schema={dataRightsRequestSchema}
+      loadSchema={loadDataRightsSchema}
       result={actionData}
       successTitle="Recibimos tu solicitud"
       successBody="Te responderemos por e-mail dentro del plazo legal. Si necesitamos verificar tu identidad, te contactaremos antes de actuar sobre tus datos."

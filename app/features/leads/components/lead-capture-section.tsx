@@ -2,12 +2,13 @@ import { CheckCircle2 } from "lucide-react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { ConsentField, FormAlert, TextareaField } from "~/components/form-fields";
-import { formLevelMessage } from "~/lib/action-result";
 import { useAppData } from "~/lib/app-data";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import { useValidatedForm } from "~/lib/validated-form";
-import { leadFormSchema, type LeadActionResult } from "../lead-schema";
+import type { LeadActionResult } from "../lead-schema";
 import { LeadChoiceFields, LeadContactFields } from "./lead-fields";
+
+const loadLeadSchema = () => import("../lead-schema").then((module) => module.leadFormSchema);
 
 export function LeadCaptureSection() {
   const fetcher = useFetcher<LeadActionResult>({ key: "lead-capture" });
@@ -15,7 +16,7 @@ export function LeadCaptureSection() {
   const documentResult = useActionData<LeadActionResult>();
   const result = fetcher.data ?? documentResult;
   const busy = fetcher.state !== "idle";
-  const form = useValidatedForm(leadFormSchema, result, { onSubmit: ensureSubmissionId });
+  const form = useValidatedForm(loadLeadSchema, result, { onSubmit: ensureSubmissionId });
   const { clinic } = useAppData();
 
   return (
@@ -58,7 +59,11 @@ export function LeadCaptureSection() {
             >
               <SubmissionIdField />
               <input type="hidden" name="source" value="web" />
-              <FormAlert message={formLevelMessage(result)} className="sm:col-span-2" />
+              {/* A refusal of the whole form (the hourly budget); field errors stand beside their fields. */}
+              <FormAlert
+                message={result && !result.ok && !result.fieldErrors ? result.message : undefined}
+                className="sm:col-span-2"
+              />
               <LeadContactFields
                 error={form.error}
                 nameLabel="Nombre completo"

@@ -10,7 +10,6 @@ import {
   PROFILE_ADDRESS_MAX,
   PROFILE_EMERGENCY_CONTACT_MAX,
   PROFILE_NAME_MAX,
-  profileSchema,
   type ProfileActionData,
   type ProfileDto,
 } from "../profile-schema";
@@ -39,10 +38,12 @@ interface ProfileFormProps {
   onRefused: () => void;
 }
 
+const loadProfileSchema = () => import("../profile-schema").then((module) => module.profileSchema);
+
 const card = "rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200";
 
 export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormProps) {
-  const form = useValidatedForm(profileSchema, result, { onInvalid: onRefused });
+  const form = useValidatedForm(loadProfileSchema, result, { onInvalid: onRefused });
   return (
     <Form method="post" {...form.formProps} className="space-y-6 lg:col-span-2" noValidate preventScrollReset>
       <fieldset disabled={busy} className="space-y-6">

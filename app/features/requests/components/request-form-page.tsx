@@ -11,7 +11,8 @@ import type { RequestReceipt } from "../request-schemas";
 interface RequestFormPageProps {
   title: string;
   intro: React.ReactNode;
-  schema: z.ZodType<Record<string, unknown>>;
+  /** The action's schema, loaded when the form is first used (`import("…/request-schemas")`). */
+  loadSchema: () => Promise<z.ZodType<Record<string, unknown>>>;
   result: ActionResult<RequestReceipt> | undefined;
   successTitle: string;
   successBody: string;
@@ -23,7 +24,7 @@ interface RequestFormPageProps {
 export function RequestFormPage({
   title,
   intro,
-  schema,
+  loadSchema,
   result,
   successTitle,
   successBody,
@@ -32,7 +33,7 @@ export function RequestFormPage({
 }: RequestFormPageProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const form = useValidatedForm(schema, result, { onSubmit: ensureSubmissionId });
+  const form = useValidatedForm(loadSchema, result, { onSubmit: ensureSubmissionId });
   // A refusal of the whole form (the hourly budget) says why; field errors get the generic line above the fields.
   const formMessage =
     result && !result.ok && !result.fieldErrors

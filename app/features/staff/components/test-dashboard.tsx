@@ -10,8 +10,9 @@ import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";
 import { levelBadgeClass } from "../lead-panel-options";
 import { MAX_TEST_RESULTS, type LeadTestActionData, type LeadTestResult } from "../lead-test-dto";
-import { leadTestActionSchema } from "../lead-test-schema";
 import { scenarioKeys, testScenarios } from "../test-scenarios";
+
+const loadLeadTestSchema = () => import("../lead-test-schema").then((module) => module.leadTestActionSchema);
 
 export function TestDashboard() {
   const fetcher = useFetcher<LeadTestActionData>({ key: "lead-test" });
@@ -27,7 +28,7 @@ export function TestDashboard() {
   }
 
   const latest = fetcher.data ?? documentResult;
-  const form = useValidatedForm(leadTestActionSchema, latest);
+  const form = useValidatedForm(loadLeadTestSchema, latest);
   const results =
     history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.data.result] : [];
   const busy = fetcher.state !== "idle";

@@ -4,8 +4,11 @@ import type { AppErrorCode } from "./errors";
 /** Messages per field name, as Conform keeps them (`SubmissionResult.error`); the first one is shown. */
 export type FieldErrors = Record<string, string[]>;
 
-/** `INTERNAL`: an unexpected failure the action chose to answer itself (logged) instead of the error boundary. */
-export type ActionErrorCode = AppErrorCode | "INTERNAL";
+/**
+ * `INTERNAL`: an unexpected failure the action chose to answer itself (logged) instead of the error boundary.
+ * `UNAUTHORIZED`: credentials or a sign-in code that were not accepted (401, the sign-in page only).
+ */
+export type ActionErrorCode = AppErrorCode | "INTERNAL" | "UNAUTHORIZED";
 
 export interface ActionFailure {
   ok: false;

@@ -4,6 +4,7 @@ import { closeDb, getDb } from "~/db/client.server";
 import { outbox, rateLimits, sessions, users } from "~/db/schema";
 import type { SecurityActionData } from "~/features/auth/security-schema";
 import { purgeRateLimitsOnce } from "~/jobs/rate-limit-purge.server";
+import { authTexts } from "~/i18n/auth-messages";
 import { loadSessionUser } from "~/lib/auth/session.server";
 import { action as securityAction } from "~/routes/_account/security";
 import { action as signInPageAction } from "~/routes/_auth/auth";
@@ -19,7 +20,7 @@ import { createTestUser, requestAs, signInCookie } from "../setup/users";
 // DESIGN §6 / spec 000: a password change or reset ends the other sessions; deactivated accounts cannot sign in.
 
 function signIn(email: string, password: string) {
-  return settle<{ error?: string } | undefined>(() =>
+  return settle<{ message?: string } | undefined>(() =>
     signInPageAction(
       routeArgs(clientForm("/auth", { intent: "signin", email, password }, { ip: randomIp() })),
     ),
@@ -78,7 +79,7 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
 
     const old = await signIn(user.email, user.password);
     expect(old.status).toBe(401);
-    expect(old.body?.error).toBe("invalidCredentials");
+    expect(old.body?.message).toBe(authTexts.es.invalidCredentials);
     const fresh = await signIn(user.email, newPassword);
     expect(fresh.status).toBe(302);
     expect(fresh.location).toBe("/paciente");
@@ -187,7 +188,12 @@ describe("deactivated accounts", () => {
 
     const result = await signIn(user.email, user.password);
     expect(result.status).toBe(403);
-    expect(result.body).toEqual({ intent: "signin", error: "deactivated" });
+    expect(result.body).toEqual({
+      ok: false,
+      intent: "signin",
+      code: "FORBIDDEN",
+      message: authTexts.es.deactivated,
+    });
     expect(result.headers.getSetCookie().filter((cookie) => cookie.includes("session_token="))).toEqual([]);
     expect(await sessionCount(user.id)).toBe(before);
 

@@ -1,8 +1,25 @@
 import { data } from "react-router";
+import { actionFailure, validationFailure } from "./action-result";
 import { isAppError } from "./errors";
+import type { z } from "zod";
 
-/** Turns a service's AppError into a response with its Spanish message; anything else is rethrown (500). */
-export function errorResponse(error: unknown) {
-  if (isAppError(error)) return data({ ok: false as const, error: error.message }, { status: error.status });
-  throw error;
+/**
+ * The one mapping of a service's AppError to an action's answer (ADR 013): the failure shape with the error's
+ * Spanish message and status (VALIDATION 400, FORBIDDEN 403, NOT_FOUND 404, CONFLICT 409, RATE_LIMITED 429 with
+ * Retry-After when known, UPSTREAM_FAILED 502). `notFound: "throw"` sends 404 to the route's error boundary
+ * instead, for pages whose subject is gone. Anything that is not an AppError is rethrown (500).
+ */
+export function appErrorResult(error: unknown, options: { notFound?: "return" | "throw" } = {}) {
+  if (!isAppError(error)) throw error;
+  if (error.code === "NOT_FOUND" && options.notFound === "throw") {
+    throw data({ message: error.message }, { status: error.status });
+  }
+  const headers: Record<string, string> =
+    error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
+  return data(actionFailure(error.code, error.message), { status: error.status, headers });
+}
+
+/** A form that failed its schema: 400 with the messages per field. */
+export function validationResult(error: z.ZodError, fallback?: string) {
+  return data(validationFailure(error, fallback), { status: 400 });
 }

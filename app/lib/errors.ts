@@ -15,6 +15,8 @@ export class AppError extends Error {
   constructor(
     public readonly code: AppErrorCode,
     message: string,
+    /** Seconds until a RATE_LIMITED caller may try again, when known (sent as Retry-After). */
+    public readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "AppError";

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { rateLimitIp } from "~/lib/client-ip.server";
@@ -40,10 +39,11 @@ function retryWhen(seconds: number): string {
 
 /** The budget of this kind of form is spent for this client; `retryAfter` in seconds. */
 export class PublicWriteRefused extends AppError {
-  constructor(readonly retryAfter: number) {
+  constructor(retryAfter: number) {
     super(
       "RATE_LIMITED",
       `Recibimos demasiadas solicitudes desde tu conexión. Intenta nuevamente en ${retryWhen(retryAfter)} o llámanos al ${formatChileanPhone(clinicFacts().phone)}.`,
+      retryAfter,
     );
   }
 }
@@ -64,13 +64,4 @@ export async function chargePublicWrite(
   const rule = publicWriteRules[kind];
   const decision = await consumeAll(tx, [{ key: `public-write:${kind}:ip:${writer.ip}`, rule }], now);
   if (!decision.allowed) throw new PublicWriteRefused(decision.retryAfter ?? rule.window);
-}
-
-/** The form's answer to a refused submission: 429 with the message above the form; anything else is rethrown. */
-export function publicWriteRefusedResponse(error: unknown) {
-  if (!(error instanceof PublicWriteRefused)) throw error;
-  return data(
-    { ok: false as const, errors: { form: error.message } },
-    { status: error.status, headers: { "Retry-After": String(error.retryAfter) } },
-  );
 }

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { formToObject } from "./form-errors";
+import { formToObject } from "./form-data";
 
 /** The form body as plain strings; a malformed body is a 400 with a generic Spanish message. */
 export async function readForm(request: Request): Promise<Record<string, string>> {

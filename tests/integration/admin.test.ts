@@ -368,7 +368,11 @@ describe("/admin/usuarios/:userId", () => {
     const selfAdmin = await createTestUser({ roles: ["admin"] });
     const deactivate = await userAction(selfAdmin, selfAdmin.id, { intent: "deactivate" });
     expect(deactivate.status).toBe(403);
-    expect(deactivate.body).toEqual({ ok: false, message: "No puedes desactivar tu propia cuenta." });
+    expect(deactivate.body).toEqual({
+      ok: false,
+      code: "FORBIDDEN",
+      message: "No puedes desactivar tu propia cuenta.",
+    });
     const revoke = await userAction(selfAdmin, selfAdmin.id, { intent: "revoke", role: "admin" });
     expect(revoke.status).toBe(403);
     const db = await getDb();
@@ -409,11 +413,17 @@ describe("/admin/usuarios/:userId", () => {
   it("answers 400 in Spanish to a bad role or intent and changes nothing", async () => {
     const target = await createTestUser();
     const badRole = await userAction(admin, target.id, { intent: "grant", role: "root" });
-    expect(badRole).toEqual({ status: 400, body: { ok: false, message: "Elige un rol válido." } });
+    expect(badRole).toEqual({
+      status: 400,
+      body: { ok: false, code: "VALIDATION", message: "Elige un rol válido." },
+    });
     const noRole = await userAction(admin, target.id, { intent: "revoke" });
     expect(noRole.status).toBe(400);
     const badIntent = await userAction(admin, target.id, { intent: "delete" });
-    expect(badIntent).toEqual({ status: 400, body: { ok: false, message: "La acción no es válida." } });
+    expect(badIntent).toEqual({
+      status: 400,
+      body: { ok: false, code: "VALIDATION", message: "La acción no es válida." },
+    });
     const polluted = await userAction(admin, target.id, {
       intent: "grant",
       role: "ADMIN",
@@ -519,7 +529,10 @@ describe("/admin/solicitudes", () => {
     const bad = unwrap<ActionResult>(
       await change({ kind: "callback", requestId: callbackId, status: "archived" }),
     );
-    expect(bad).toEqual({ status: 400, body: { ok: false, message: "Elige un estado válido." } });
+    expect(bad).toEqual({
+      status: 400,
+      body: { ok: false, code: "VALIDATION", message: "Elige un estado válido." },
+    });
     expect(
       unwrap<ActionResult>(await change({ kind: "leads", requestId: callbackId, status: "new" })).status,
     ).toBe(400);

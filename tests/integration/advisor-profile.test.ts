@@ -90,24 +90,24 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
     const booking = await say(ana, "quiero agendar una cita");
     expect(booking.status).toBe(200);
     if (!booking.body.ok) throw new Error("expected ok");
-    expect(booking.body.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
-    expect(booking.body.messages[0]).toMatchObject({ content: "quiero agendar una cita", role: "user" });
-    expect(booking.body.messages[1]!.type).toBe("appointment");
-    expect(booking.body.messages[1]!.content).toContain("Mis Citas");
-    expect(booking.body.messages[1]!.content).toContain("+56 2 2345 6789");
-    expect(booking.body.messages[1]!.content).toContain("Lunes a viernes, 9:00 a 18:00 hrs");
-    for (const message of booking.body.messages) expect(message.time).toMatch(HH_MM);
+    expect(booking.body.data.messages.map((message) => message.role)).toEqual(["user", "assistant"]);
+    expect(booking.body.data.messages[0]).toMatchObject({ content: "quiero agendar una cita", role: "user" });
+    expect(booking.body.data.messages[1]!.type).toBe("appointment");
+    expect(booking.body.data.messages[1]!.content).toContain("Mis Citas");
+    expect(booking.body.data.messages[1]!.content).toContain("+56 2 2345 6789");
+    expect(booking.body.data.messages[1]!.content).toContain("Lunes a viernes, 9:00 a 18:00 hrs");
+    for (const message of booking.body.data.messages) expect(message.time).toMatch(HH_MM);
 
     const pain = await say(ana, "me duele una muela");
     if (!pain.body.ok) throw new Error("expected ok");
-    expect(pain.body.messages[1]!.type).toBe("emergency");
-    expect(pain.body.messages[1]!.content).toContain("131");
+    expect(pain.body.data.messages[1]!.type).toBe("emergency");
+    expect(pain.body.data.messages[1]!.content).toContain("131");
 
     const hello = await say(ana, "hola");
     if (!hello.body.ok) throw new Error("expected ok");
-    expect(hello.body.messages[1]!.type).toBe("general");
+    expect(hello.body.data.messages[1]!.type).toBe("general");
     for (const keyword of ["CITAS", "TRATAMIENTOS", "CONTACTO", "EMERGENCIA"]) {
-      expect(hello.body.messages[1]!.content).toContain(keyword);
+      expect(hello.body.data.messages[1]!.content).toContain(keyword);
     }
   });
 
@@ -139,13 +139,18 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
     const before = (await storedMessages(ana.id)).length;
     const tooLong = await say(ana, "a".repeat(ADVISOR_MAX_MESSAGE_LENGTH + 1));
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toEqual({ ok: false, error: ADVISOR_TOO_LONG_ERROR, failure: false });
+    expect(tooLong.body).toEqual({
+      ok: false,
+      code: "VALIDATION",
+      message: ADVISOR_TOO_LONG_ERROR,
+      fieldErrors: { content: [ADVISOR_TOO_LONG_ERROR] },
+    });
     expect(ADVISOR_TOO_LONG_ERROR).toBe("Tu mensaje puede tener hasta 2.000 caracteres.");
     expect(await storedMessages(ana.id)).toHaveLength(before);
 
     const blank = await say(ana, "   \n  ");
     expect(blank.status).toBe(400);
-    expect(blank.body).toMatchObject({ ok: false, error: "Escribe tu consulta antes de enviarla." });
+    expect(blank.body).toMatchObject({ ok: false, message: "Escribe tu consulta antes de enviarla." });
     expect(await storedMessages(ana.id)).toHaveLength(before);
 
     const longest = await say(ana, `  ${"b".repeat(ADVISOR_MAX_MESSAGE_LENGTH)}  `);
@@ -158,13 +163,13 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
     const script = '<script>alert("xss")</script><img src=x onerror=alert(1)>';
     const result = await say(ana, script);
     if (!result.body.ok) throw new Error("expected ok");
-    expect(result.body.messages[0]!.content).toBe(script);
+    expect(result.body.data.messages[0]!.content).toBe(script);
     const stored = await storedMessages(ana.id);
     expect(stored.some((row) => row.role === "user" && row.content === script)).toBe(true);
 
     const lines = await say(ana, "primera línea\r\nsegunda línea");
     if (!lines.body.ok) throw new Error("expected ok");
-    expect(lines.body.messages[0]!.content).toBe("primera línea\nsegunda línea");
+    expect(lines.body.data.messages[0]!.content).toBe("primera línea\nsegunda línea");
   });
 
   it("never shows one patient's messages to another", async () => {
@@ -185,7 +190,7 @@ describe("Asesor Virtual (/paciente/asesor)", () => {
       expect((await say(flooder, `mensaje ${index}`)).status).toBe(200);
     const refused = await say(flooder, "uno más");
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ ok: false, error: ADVISOR_RATE_LIMITED_ERROR, failure: false });
+    expect(refused.body).toEqual({ ok: false, code: "RATE_LIMITED", message: ADVISOR_RATE_LIMITED_ERROR });
     expect(await storedMessages(flooder.id)).toHaveLength(1 + 20 * 2);
   });
 
@@ -280,12 +285,17 @@ describe("Mi Perfil (/paciente/perfil)", () => {
     const before = await userRow(user.id);
     const result = await save(user, { ...validProfile, firstName: "Cambiado", phone: "12345" });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ ok: false, errors: { phone: PHONE_ERROR }, failure: false });
+    expect(result.body).toEqual({
+      ok: false,
+      code: "VALIDATION",
+      message: PHONE_ERROR,
+      fieldErrors: { phone: [PHONE_ERROR] },
+    });
     expect(PHONE_ERROR).toBe("Ingresa un teléfono chileno válido, por ejemplo +56 9 1234 5678.");
 
     const emergency = await save(user, { ...validProfile, emergencyPhone: "+1 415 555 0100" });
     expect(emergency.status).toBe(400);
-    expect(emergency.body).toMatchObject({ errors: { emergencyPhone: PHONE_ERROR } });
+    expect(emergency.body).toMatchObject({ fieldErrors: { emergencyPhone: [PHONE_ERROR] } });
 
     const bounded = await save(user, {
       ...validProfile,
@@ -296,11 +306,11 @@ describe("Mi Perfil (/paciente/perfil)", () => {
     });
     expect(bounded.status).toBe(400);
     expect(bounded.body).toMatchObject({
-      errors: {
-        firstName: "Ingresa tu nombre.",
-        lastName: "El apellido puede tener hasta 80 caracteres.",
-        address: "La dirección puede tener hasta 300 caracteres.",
-        emergencyContact: "El nombre del contacto puede tener hasta 100 caracteres.",
+      fieldErrors: {
+        firstName: ["Ingresa tu nombre."],
+        lastName: ["El apellido puede tener hasta 80 caracteres."],
+        address: ["La dirección puede tener hasta 300 caracteres."],
+        emergencyContact: ["El nombre del contacto puede tener hasta 100 caracteres."],
       },
     });
 

@@ -116,7 +116,11 @@ describe("cap on a patient's upcoming appointments (MAX_UPCOMING_APPOINTMENTS)",
     const notificationsBefore = await bookedNotifications(patient);
     const refused = await book(patient, dentist, bookingDay, "11:00");
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ ok: false, error: expect.stringContaining(CAP_MESSAGE) });
+    expect(refused.body).toEqual({
+      ok: false,
+      code: "CONFLICT",
+      message: expect.stringContaining(CAP_MESSAGE),
+    });
     expect(await appointmentsOf(patient)).toEqual(before);
     expect(await bookedNotifications(patient)).toEqual(notificationsBefore);
 
@@ -147,7 +151,11 @@ describe("cap on a patient's upcoming appointments (MAX_UPCOMING_APPOINTMENTS)",
     const statuses = results.map((result) => result.status).toSorted();
     expect(statuses).toEqual([200, 200, 409, 409, 409, 409, 409, 409]);
     for (const result of results.filter((item) => item.status === 409)) {
-      expect(result.body).toEqual({ ok: false, error: expect.stringContaining(CAP_MESSAGE) });
+      expect(result.body).toEqual({
+        ok: false,
+        code: "CONFLICT",
+        message: expect.stringContaining(CAP_MESSAGE),
+      });
     }
     const live = (await appointmentsOf(patient)).filter((row) => row.status !== "cancelled");
     expect(live).toHaveLength(CAP);
@@ -180,7 +188,11 @@ describe("booking needs a verified e-mail", () => {
   it("refuses an unverified patient's booking with 403 and a Spanish message, storing nothing, but keeps confirm, reschedule and cancel", async () => {
     const result = await book(unverified, dentist, days()[4]!, "10:00");
     expect(result.status).toBe(403);
-    expect(result.body).toEqual({ ok: false, error: expect.stringContaining(UNVERIFIED_MESSAGE) });
+    expect(result.body).toEqual({
+      ok: false,
+      code: "FORBIDDEN",
+      message: expect.stringContaining(UNVERIFIED_MESSAGE),
+    });
     expect(await appointmentsOf(unverified)).toEqual([]);
     expect(await bookedNotifications(unverified)).toEqual([]);
 

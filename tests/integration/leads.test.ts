@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { leads } from "~/db/schema";
-import type { LeadActionResult } from "~/features/leads/lead-action-result";
+import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { action } from "~/routes/_public/home";
 import { clientForm, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
@@ -48,7 +48,7 @@ describe("lead capture action", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true });
     if (!body.ok) throw new Error("expected success");
-    expect(body.promise.title).toContain("15 minutos");
+    expect(body.data.promise.title).toContain("15 minutos");
 
     const stored = await leadsByPhone(phone);
     expect(stored).toHaveLength(1);
@@ -82,7 +82,9 @@ describe("lead capture action", () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       ok: false,
-      errors: { phone: expect.stringContaining("teléfono chileno válido") },
+      code: "VALIDATION",
+      message: expect.stringContaining("teléfono chileno válido"),
+      fieldErrors: { phone: [expect.stringContaining("teléfono chileno válido")] },
     });
     const db = await getDb();
     expect(await db.select().from(leads).where(eq(leads.name, fields.name))).toHaveLength(0);
@@ -99,7 +101,7 @@ describe("lead capture action", () => {
     });
     expect(status).toBe(400);
     if (body.ok) throw new Error("expected errors");
-    expect(Object.keys(body.errors).toSorted()).toEqual([
+    expect(Object.keys(body.fieldErrors ?? {}).toSorted()).toEqual([
       "budget",
       "consent",
       "email",
@@ -108,7 +110,7 @@ describe("lead capture action", () => {
       "treatment",
       "urgency",
     ]);
-    expect(body.errors.consent).toContain("Política de Privacidad");
+    expect(body.fieldErrors?.consent?.[0]).toContain("Política de Privacidad");
   });
 
   it("creates one lead for a double submit with the same submission id", async () => {
@@ -138,8 +140,8 @@ describe("lead capture action", () => {
         message: "Hola",
       }),
     );
-    expect(warm.body.ok && warm.body.promise.title).toContain("2 a 4 horas");
-    expect(cold.body.ok && cold.body.promise.title).toContain("24 a 48 horas");
+    expect(warm.body.ok && warm.body.data.promise.title).toContain("2 a 4 horas");
+    expect(cold.body.ok && cold.body.data.promise.title).toContain("24 a 48 horas");
   });
 
   it("keeps a script tag in the message as plain text", async () => {

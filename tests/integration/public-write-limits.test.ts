@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
+import type { RequestReceipt } from "~/features/requests/request-schemas";
+import type { ActionResult } from "~/lib/action-result";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests, leads, outbox } from "~/db/schema";
 import { formatChileanPhone } from "~/domain/format";
-import type { LeadActionResult } from "~/features/leads/lead-action-result";
+import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { clinicFacts } from "~/lib/env.server";
 import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
@@ -18,7 +20,7 @@ afterAll(closeDb);
 /** The documented budget: 10 public submissions of one kind per client address and hour. */
 const BUDGET = 10;
 
-type RequestResult = { ok: true; reference: string } | { ok: false; errors: Record<string, string> };
+type RequestResult = ActionResult<RequestReceipt>;
 
 function lead(overrides: Record<string, string> = {}) {
   return {
@@ -93,9 +95,10 @@ function expectRefusal(result: { status: number; headers: Headers; body: unknown
   expect(result.status).toBe(429);
   expect(result.body).toEqual({
     ok: false,
-    errors: { form: expect.stringContaining("Recibimos demasiadas solicitudes desde tu conexión") },
+    code: "RATE_LIMITED",
+    message: expect.stringContaining("Recibimos demasiadas solicitudes desde tu conexión"),
   });
-  const message = (result.body as { errors: { form: string } }).errors.form;
+  const message = (result.body as { message: string }).message;
   expect(message).toContain(formatChileanPhone(clinicFacts().phone));
   expect(message).toMatch(/Intenta nuevamente en (una hora|\d+ minutos?)/);
   const retryAfter = Number(result.headers.get("Retry-After"));

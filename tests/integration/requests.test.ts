@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { RequestReceipt } from "~/features/requests/request-schemas";
+import type { ActionResult } from "~/lib/action-result";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests } from "~/db/schema";
@@ -11,7 +13,7 @@ import { routeArgs, unwrap } from "../setup/route-args";
 afterAll(closeDb);
 
 // clientForm gives each request its own client address: the per-address budget is tested in public-write-limits.
-type Result = { ok: true; reference: string } | { ok: false; errors: Record<string, string> };
+type Result = ActionResult<RequestReceipt>;
 
 describe("/eliminar-datos", () => {
   it("stores a valid request with status new and gives a reference", async () => {
@@ -59,9 +61,11 @@ describe("/eliminar-datos", () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       ok: false,
-      errors: {
-        requestType: "Elige el derecho que quieres ejercer.",
-        email: expect.stringContaining("e-mail válido"),
+      code: "VALIDATION",
+      message: "Elige el derecho que quieres ejercer.",
+      fieldErrors: {
+        requestType: ["Elige el derecho que quieres ejercer."],
+        email: [expect.stringContaining("e-mail válido")],
       },
     });
     const db = await getDb();
@@ -99,7 +103,7 @@ describe("/devolver-llamada", () => {
     expect(status).toBe(400);
     expect(body.ok).toBe(false);
     if (body.ok) return;
-    expect(body.errors.phone).toContain("teléfono chileno válido");
-    expect(body.errors.consent).toContain("Política de Privacidad");
+    expect(body.fieldErrors?.phone?.[0]).toContain("teléfono chileno válido");
+    expect(body.fieldErrors?.consent?.[0]).toContain("Política de Privacidad");
   });
 });

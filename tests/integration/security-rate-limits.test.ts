@@ -14,7 +14,7 @@ import { createTestUser } from "../setup/users";
 
 // DESIGN §6: rate limits stored in the database, per IP and per account, on our own wrapped auth actions.
 
-type AuthBody = { intent?: string; error?: string; notice?: string } | undefined;
+type AuthBody = { intent?: string; code?: string; message?: string } | undefined;
 
 function signIn(email: string, password: string, ip: string, extra: Record<string, string> = {}) {
   return settle<AuthBody>(() =>
@@ -61,18 +61,21 @@ describe("sign-in rate limits (/auth, intent=signin): only failures count", () =
     const wrong: Array<[number, string | undefined]> = [];
     for (let attempt = 1; attempt <= 10; attempt++) {
       const result = await signIn(user.email, `incorrecta-${attempt}`, attacker);
-      wrong.push([result.status, result.body?.error]);
+      wrong.push([result.status, result.body?.message]);
     }
-    expect(wrong).toEqual(Array.from({ length: 10 }, () => [401, "invalidCredentials"]));
+    expect(wrong).toEqual(Array.from({ length: 10 }, () => [401, authTexts.es.invalidCredentials]));
 
     // The attacker's address is now refused for this account, even with the right password…
     const blocked = await signIn(user.email, user.password, attacker);
     expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({ intent: "signin", error: "rateLimited" });
+    expect(blocked.body).toEqual({
+      ok: false,
+      intent: "signin",
+      code: "RATE_LIMITED",
+      message: authTexts.es.rateLimited,
+    });
     expect(sessionCookieOf(blocked.headers)).toBeUndefined();
-    expect(authTexts.es[blocked.body!.error as "rateLimited"]).toBe(
-      "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
-    );
+    expect(authTexts.es.rateLimited).toBe("Demasiados intentos. Espera unos minutos e inténtalo nuevamente.");
     // …typed in another case too (the same account)…
     const shouted = await signIn(`  ${user.email.toUpperCase()} `, user.password, attacker);
     expect(shouted.status).toBe(429);
@@ -120,7 +123,7 @@ describe("sign-in rate limits (/auth, intent=signin): only failures count", () =
 
     const refused = await signIn(user.email, user.password, ip);
     expect(refused.status).toBe(429);
-    expect(refused.body?.error).toBe("rateLimited");
+    expect(refused.body?.message).toBe(authTexts.es.rateLimited);
     expect(sessionCookieOf(refused.headers)).toBeUndefined();
 
     const elsewhere = await signIn(user.email, user.password, randomIp());
@@ -156,7 +159,12 @@ describe("sign-up rate limit (/auth, intent=signup)", () => {
     const lastEmail = uniqueEmail("alta-31");
     const refused = await signUp(lastEmail, ip);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ intent: "signup", error: "rateLimited" });
+    expect(refused.body).toEqual({
+      ok: false,
+      intent: "signup",
+      code: "RATE_LIMITED",
+      message: authTexts.es.rateLimited,
+    });
     expect(sessionCookieOf(refused.headers)).toBeUndefined();
     expect(await db.select({ id: users.id }).from(users).where(eq(users.email, lastEmail))).toHaveLength(0);
 
@@ -168,7 +176,7 @@ describe("sign-up rate limit (/auth, intent=signup)", () => {
 });
 
 function requestReset(email: string, ip: string) {
-  return settle<{ ok: boolean; error?: string }>(() =>
+  return settle<{ ok: boolean; message?: string }>(() =>
     forgotPasswordAction(routeArgs(clientForm("/auth/recuperar", { email }, { ip }))),
   );
 }
@@ -187,7 +195,8 @@ describe("password reset request rate limits (/auth/recuperar)", () => {
     expect(fourth.status).toBe(429);
     expect(fourth.body).toEqual({
       ok: false,
-      error: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
+      code: "RATE_LIMITED",
+      message: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
     });
 
     const mails = await db

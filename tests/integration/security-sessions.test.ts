@@ -2,7 +2,9 @@ import { and, count, desc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { outbox, rateLimits, sessions, users } from "~/db/schema";
+import type { SecurityActionData } from "~/features/auth/security-schema";
 import { purgeRateLimitsOnce } from "~/jobs/rate-limit-purge.server";
+import { authTexts } from "~/i18n/auth-messages";
 import { loadSessionUser } from "~/lib/auth/session.server";
 import { action as securityAction } from "~/routes/_account/security";
 import { action as signInPageAction } from "~/routes/_auth/auth";
@@ -18,7 +20,7 @@ import { createTestUser, requestAs, signInCookie } from "../setup/users";
 // DESIGN §6 / spec 000: a password change or reset ends the other sessions; deactivated accounts cannot sign in.
 
 function signIn(email: string, password: string) {
-  return settle<{ error?: string } | undefined>(() =>
+  return settle<{ message?: string } | undefined>(() =>
     signInPageAction(
       routeArgs(clientForm("/auth", { intent: "signin", email, password }, { ip: randomIp() })),
     ),
@@ -48,24 +50,23 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
     expect((await signedIn(cookieB))?.id).toBe(user.id);
 
     const newPassword = "nueva-clave-2026";
-    const result = await settle<{ intent: string; outcome: { ok: boolean; kind?: string; error?: string } }>(
-      () =>
-        securityAction(
-          routeArgs(
-            clientForm(
-              "/cuenta/seguridad",
-              {
-                intent: "change-password",
-                currentPassword: user.password,
-                newPassword,
-                confirm: newPassword,
-              },
-              { cookie: cookieA },
-            ),
+    const result = await settle<SecurityActionData>(() =>
+      securityAction(
+        routeArgs(
+          clientForm(
+            "/cuenta/seguridad",
+            {
+              intent: "change-password",
+              currentPassword: user.password,
+              newPassword,
+              confirm: newPassword,
+            },
+            { cookie: cookieA },
           ),
         ),
+      ),
     );
-    expect(result.body.outcome).toEqual({ ok: true, kind: "password-changed" });
+    expect(result.body).toEqual({ ok: true, data: { kind: "password-changed" } });
     expect(result.status).toBe(200);
 
     // The other browser is signed out; the one that made the change continues with a fresh cookie.
@@ -78,7 +79,7 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
 
     const old = await signIn(user.email, user.password);
     expect(old.status).toBe(401);
-    expect(old.body?.error).toBe("invalidCredentials");
+    expect(old.body?.message).toBe(authTexts.es.invalidCredentials);
     const fresh = await signIn(user.email, newPassword);
     expect(fresh.status).toBe(302);
     expect(fresh.location).toBe("/paciente");
@@ -87,7 +88,7 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
   it("refuses a wrong current password without touching the sessions", async () => {
     const user = await createTestUser();
     const other = await signInCookie(user.email, user.password);
-    const result = await settle<{ outcome: { ok: boolean; error?: string } }>(() =>
+    const result = await settle<SecurityActionData>(() =>
       securityAction(
         routeArgs(
           clientForm(
@@ -104,7 +105,7 @@ describe("password change (/cuenta/seguridad, intent=change-password)", () => {
       ),
     );
     expect(result.status).toBe(400);
-    expect(result.body.outcome).toMatchObject({ ok: false, error: "La contraseña actual no es correcta." });
+    expect(result.body).toMatchObject({ ok: false, message: "La contraseña actual no es correcta." });
     expect((await signedIn(other))?.id).toBe(user.id);
     expect((await signedIn(user.cookie))?.id).toBe(user.id);
   });
@@ -187,7 +188,12 @@ describe("deactivated accounts", () => {
 
     const result = await signIn(user.email, user.password);
     expect(result.status).toBe(403);
-    expect(result.body).toEqual({ intent: "signin", error: "deactivated" });
+    expect(result.body).toEqual({
+      ok: false,
+      intent: "signin",
+      code: "FORBIDDEN",
+      message: authTexts.es.deactivated,
+    });
     expect(result.headers.getSetCookie().filter((cookie) => cookie.includes("session_token="))).toEqual([]);
     expect(await sessionCount(user.id)).toBe(before);
 

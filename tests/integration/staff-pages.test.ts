@@ -390,7 +390,7 @@ describe("/funnel", () => {
       );
       const { status, body } = unwrap<LeadPanelActionResult>(result);
       expect(status).toBe(200);
-      expect(body).toMatchObject({ ok: true, leadId: lead.id, status: "contacted" });
+      expect(body).toMatchObject({ ok: true, data: { leadId: lead.id, status: "contacted" } });
 
       const [stored] = await db.select().from(leads).where(eq(leads.id, lead.id));
       expect(stored?.status).toBe("contacted");
@@ -410,7 +410,7 @@ describe("/funnel", () => {
           routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: lead.id })),
         ),
       );
-      expect(scheduled.body).toMatchObject({ ok: true, status: "scheduled" });
+      expect(scheduled.body).toMatchObject({ ok: true, data: { status: "scheduled" } });
       const [again] = await db.select({ status: leads.status }).from(leads).where(eq(leads.id, lead.id));
       expect(again?.status).toBe("scheduled");
     } finally {
@@ -424,7 +424,12 @@ describe("/funnel", () => {
       await funnelAction(routeArgs(postAs(asesor.cookie, "/funnel", { intent: "convert", leadId: lead.id }))),
     );
     expect(badIntent.status).toBe(400);
-    expect(badIntent.body).toEqual({ ok: false, message: "La acción solicitada no es válida." });
+    expect(badIntent.body).toEqual({
+      ok: false,
+      code: "VALIDATION",
+      message: "La acción solicitada no es válida.",
+      fieldErrors: { intent: ["La acción solicitada no es válida."] },
+    });
 
     const badId = unwrap<LeadPanelActionResult>(
       await funnelAction(
@@ -432,7 +437,12 @@ describe("/funnel", () => {
       ),
     );
     expect(badId.status).toBe(400);
-    expect(badId.body).toEqual({ ok: false, message: "El lead indicado no es válido." });
+    expect(badId.body).toEqual({
+      ok: false,
+      code: "VALIDATION",
+      message: "El lead indicado no es válido.",
+      fieldErrors: { leadId: ["El lead indicado no es válido."] },
+    });
 
     const missing = await thrown(
       funnelAction(routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: randomUUID() }))),
@@ -571,18 +581,18 @@ describe("/test", () => {
       const { status, body } = await runTest({ intent: "scenario", scenario });
       expect(status).toBe(200);
       if (!body.ok) throw new Error(`scenario ${scenario} failed`);
-      expect(body.result).toMatchObject({ score, level, expectedScore: score });
-      expect(body.result.promise.title.length).toBeGreaterThan(0);
+      expect(body.data.result).toMatchObject({ score, level, expectedScore: score });
+      expect(body.data.result.promise.title.length).toBeGreaterThan(0);
     }
     const hot = await runTest({ intent: "scenario", scenario: "hot" });
     if (!hot.body.ok) throw new Error("expected success");
-    expect(hot.body.result.reasons).toEqual([
+    expect(hot.body.data.result.reasons).toEqual([
       "Necesidad inmediata",
       "Presupuesto adecuado",
       "Tratamiento de alto valor",
       "Consulta detallada",
     ]);
-    expect(hot.body.result.promise.title).toContain("15 minutos");
+    expect(hot.body.data.result.promise.title).toContain("15 minutos");
   });
 
   it("scores a custom lead on the server without storing it", async () => {
@@ -601,7 +611,7 @@ describe("/test", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({
       ok: true,
-      result: { score: 55, level: "warm", expectedScore: null, label: "Prueba personalizada" },
+      data: { result: { score: 55, level: "warm", expectedScore: null, label: "Prueba personalizada" } },
     });
     const db = await getDb();
     expect(await db.select().from(leads).where(eq(leads.phone, phone))).toEqual([]);
@@ -621,10 +631,10 @@ describe("/test", () => {
     });
     expect(status).toBe(400);
     if (body.ok) throw new Error("expected errors");
-    expect(body.errors.phone).toBe(PHONE_ERROR);
-    expect(body.errors.email).toMatch(/e-mail válido/);
-    expect(body.errors.age).toBe("Ingresa una edad válida, entre 1 y 120 años.");
-    expect(body.errors.treatment).toBe("Elige un tratamiento.");
+    expect(body.fieldErrors?.phone?.[0]).toBe(PHONE_ERROR);
+    expect(body.fieldErrors?.email?.[0]).toMatch(/e-mail válido/);
+    expect(body.fieldErrors?.age?.[0]).toBe("Ingresa una edad válida, entre 1 y 120 años.");
+    expect(body.fieldErrors?.treatment?.[0]).toBe("Elige un tratamiento.");
 
     const unknown = await runTest({ intent: "scenario", scenario: "tibio" });
     expect(unknown.status).toBe(400);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ActionResult } from "~/lib/action-result";
 import { ADVISOR_MAX_MESSAGE_LENGTH, type AdvisorReplyType } from "~/domain/advisor-replies";
 
 export const ADVISOR_EMPTY_ERROR = "Escribe tu consulta antes de enviarla.";
@@ -31,5 +32,5 @@ export interface AdvisorMessageDto {
   time: string;
 }
 
-export type AdvisorActionData =
-  { ok: true; messages: AdvisorMessageDto[] } | { ok: false; error: string; failure: boolean };
+/** A failure with code INTERNAL is the spec's failure message in the chat; the others are refusals (too long, too fast). */
+export type AdvisorActionData = ActionResult<{ messages: AdvisorMessageDto[] }>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ActionResult } from "~/lib/action-result";
 
 /**
  * The forms of /paciente/citas (one `intent` per action) and the query of /paciente/citas/horarios. Client-safe:
@@ -80,9 +81,7 @@ export const slotQuerySchema = z.object({
 export type SlotQueryParams = z.output<typeof slotQuerySchema>;
 
 /** What /paciente/citas/horarios answers. */
-export type SlotsResponse =
-  { ok: true; date: string; slots: Array<{ time: string }> } | { ok: false; error: string };
+export type SlotsResponse = ActionResult<{ date: string; slots: Array<{ time: string }> }>;
 
 /** What the page's action answers (errors carry a Spanish message, successes a message for the toast). */
-export type AppointmentActionResult =
-  { ok: true; message: string; intent: AppointmentAction["intent"] } | { ok: false; error: string };
+export type AppointmentActionResult = ActionResult<{ intent: AppointmentAction["intent"] }>;

@@ -1,13 +1,14 @@
 import QRCode from "qrcode";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { getAuth } from "./auth-instance.server";
+import { AppError } from "~/lib/errors";
 import { authRateRules, errorCode, forwardCookies, limited } from "./auth-service.server";
 
+/** A change that went through; refusals are thrown as AppError with a Spanish message. */
 export type SecurityOutcome =
-  | { ok: true; kind: "enrol"; qrSvg: string; secret: string; backupCodes: string[] }
-  | { ok: true; kind: "enabled" | "disabled" | "password-changed"; headers?: Headers }
-  | { ok: true; kind: "backup-codes"; backupCodes: string[] }
-  | { ok: false; error: string; status: number };
+  | { kind: "enrol"; qrSvg: string; secret: string; backupCodes: string[] }
+  | { kind: "enabled" | "disabled" | "password-changed"; headers?: Headers }
+  | { kind: "backup-codes"; backupCodes: string[] };
 
 const messages = {
   rateLimited: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
@@ -17,14 +18,13 @@ const messages = {
   failed: "No se pudo completar el cambio. Inténtalo nuevamente.",
 };
 
-async function refusal(response: Response): Promise<SecurityOutcome> {
+async function refusal(response: Response): Promise<never> {
   const code = await errorCode(response);
-  if (code === "INVALID_PASSWORD") return { ok: false, error: messages.wrongPassword, status: 400 };
+  if (code === "INVALID_PASSWORD") throw new AppError("VALIDATION", messages.wrongPassword);
   if (code === "SESSION_NOT_FRESH" || code === "SESSION_EXPIRED")
-    return { ok: false, error: messages.notFresh, status: 403 };
-  if (code.includes("OTP") || code.includes("CODE"))
-    return { ok: false, error: messages.invalidCode, status: 400 };
-  return { ok: false, error: messages.failed, status: response.status >= 500 ? 502 : 400 };
+    throw new AppError("FORBIDDEN", messages.notFresh);
+  if (code.includes("OTP") || code.includes("CODE")) throw new AppError("VALIDATION", messages.invalidCode);
+  throw new AppError(response.status >= 500 ? "UPSTREAM_FAILED" : "VALIDATION", messages.failed);
 }
 
 async function throttled(request: Request, userId: string) {
@@ -46,7 +46,7 @@ async function securityCall(
   call: (api: AuthApi, headers: Headers) => Promise<Response>,
   onSuccess: (response: Response) => Promise<SecurityOutcome> | SecurityOutcome,
 ): Promise<SecurityOutcome> {
-  if (await throttled(request, userId)) return { ok: false, error: messages.rateLimited, status: 429 };
+  if (await throttled(request, userId)) throw new AppError("RATE_LIMITED", messages.rateLimited);
   const response = await call((await getAuth()).api, request.headers);
   return response.ok ? onSuccess(response) : refusal(response);
 }
@@ -61,7 +61,7 @@ export function startTwoFactor(request: Request, userId: string, password: strin
       const body = (await response.json()) as { totpURI: string; backupCodes: string[] };
       const secret = new URL(body.totpURI).searchParams.get("secret") ?? "";
       const qrSvg = await QRCode.toString(body.totpURI, { type: "svg", margin: 1, width: 200 });
-      return { ok: true, kind: "enrol", qrSvg, secret, backupCodes: body.backupCodes };
+      return { kind: "enrol", qrSvg, secret, backupCodes: body.backupCodes };
     },
   );
 }
@@ -72,7 +72,7 @@ export function confirmTwoFactor(request: Request, userId: string, code: string)
     request,
     userId,
     (api, headers) => api.verifyTOTP({ body: { code }, headers, asResponse: true }),
-    (response) => ({ ok: true, kind: "enabled", headers: forwardCookies(response) }),
+    (response) => ({ kind: "enabled", headers: forwardCookies(response) }),
   );
 }
 
@@ -81,7 +81,7 @@ export function disableTwoFactor(request: Request, userId: string, password: str
     request,
     userId,
     (api, headers) => api.disableTwoFactor({ body: { password }, headers, asResponse: true }),
-    (response) => ({ ok: true, kind: "disabled", headers: forwardCookies(response) }),
+    (response) => ({ kind: "disabled", headers: forwardCookies(response) }),
   );
 }
 
@@ -92,7 +92,7 @@ export function newBackupCodes(request: Request, userId: string, password: strin
     (api, headers) => api.generateBackupCodes({ body: { password }, headers, asResponse: true }),
     async (response): Promise<SecurityOutcome> => {
       const body = (await response.json()) as { backupCodes: string[] };
-      return { ok: true, kind: "backup-codes", backupCodes: body.backupCodes };
+      return { kind: "backup-codes", backupCodes: body.backupCodes };
     },
   );
 }
@@ -113,6 +113,6 @@ export function changePassword(
         headers,
         asResponse: true,
       }),
-    (response) => ({ ok: true, kind: "password-changed", headers: forwardCookies(response) }),
+    (response) => ({ kind: "password-changed", headers: forwardCookies(response) }),
   );
 }

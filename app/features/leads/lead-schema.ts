@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ActionResult } from "~/lib/action-result";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import {
   boundedText,
@@ -26,3 +27,6 @@ export const leadFormSchema = z.object({
 
 export type LeadFormInput = z.input<typeof leadFormSchema>;
 export type LeadForm = z.output<typeof leadFormSchema>;
+
+/** What the lead action answers; shared by the landing form and the guided assistant. */
+export type LeadActionResult = ActionResult<{ promise: { title: string; detail: string } }>;

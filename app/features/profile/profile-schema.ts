@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ActionResult } from "~/lib/action-result";
 import { boundedText, optionalChileanPhone } from "~/lib/validation";
 
 export const PROFILE_NAME_MAX = 80;
@@ -50,5 +51,4 @@ export interface ProfileDto {
   updatedAt: string;
 }
 
-export type ProfileActionData =
-  { ok: true; updatedAt: string } | { ok: false; errors: Partial<Record<string, string>>; failure: boolean };
+export type ProfileActionData = ActionResult<{ updatedAt: string }>;

@@ -1,10 +1,11 @@
 import { data } from "react-router";
 import type { z } from "zod";
 import { getDb, type Database } from "~/db/client.server";
-import { fieldErrors } from "~/lib/form-errors";
-import { publicWriter, publicWriteRefusedResponse, type PublicWriter } from "~/lib/public-write-limit.server";
+import { actionSuccess } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
 import { readForm } from "~/lib/request.server";
-import type { RequestActionResult } from "./components/request-form-page";
+import type { RequestReceipt } from "./request-schemas";
+import { publicWriter, type PublicWriter } from "~/lib/public-write-limit.server";
 
 /**
  * The action of a public request form (/devolver-llamada, /eliminar-datos): validate, store through `record`
@@ -16,13 +17,11 @@ export async function requestFormAction<Schema extends z.ZodType>(
   record: (db: Database, form: z.output<Schema>, writer: PublicWriter) => Promise<{ id: string }>,
 ) {
   const parsed = schema.safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data<RequestActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   try {
     const { id } = await record(await getDb(), parsed.data, publicWriter(request));
-    return data<RequestActionResult>({ ok: true, reference: id.slice(0, 8).toUpperCase() });
+    return data(actionSuccess<RequestReceipt>({ reference: id.slice(0, 8).toUpperCase() }));
   } catch (error) {
-    return publicWriteRefusedResponse(error);
+    return appErrorResult(error);
   }
 }

@@ -39,3 +39,8 @@ export const callbackRequestSchema = z.object({
 
 export type DataRightsRequest = z.output<typeof dataRightsRequestSchema>;
 export type CallbackRequest = z.output<typeof callbackRequestSchema>;
+
+/** What a stored request answers: the reference the visitor may quote. */
+export interface RequestReceipt {
+  reference: string;
+}

@@ -1,3 +1,4 @@
+import type { ActionResult } from "~/lib/action-result";
 import type { LevelFilter, StatusFilter } from "./lead-panel-options";
 
 /** What the funnel loader sends to the page (client-safe types). */
@@ -65,5 +66,4 @@ export interface LeadPanelData {
   limit: number;
 }
 
-export type LeadPanelActionResult =
-  { ok: true; leadId: string; status: string; message: string } | { ok: false; message: string };
+export type LeadPanelActionResult = ActionResult<{ leadId: string; status: string }>;

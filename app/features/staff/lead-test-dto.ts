@@ -1,4 +1,4 @@
-import type { FieldErrors } from "~/lib/form-errors";
+import type { ActionResult } from "~/lib/action-result";
 
 /** One scored test lead, as the test dashboard shows it (client-safe). */
 export interface LeadTestResult {
@@ -17,6 +17,6 @@ export interface LeadTestResult {
   testedAtLabel: string;
 }
 
-export type LeadTestActionData = { ok: true; result: LeadTestResult } | { ok: false; errors: FieldErrors };
+export type LeadTestActionData = ActionResult<{ result: LeadTestResult }>;
 
 export const MAX_TEST_RESULTS = 10;

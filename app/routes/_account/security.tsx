@@ -1,10 +1,9 @@
 import { ShieldCheck, ShieldOff } from "lucide-react";
 import { data, Form, useNavigation, useSearchParams } from "react-router";
-import { z } from "zod";
 import type { Route } from "./+types/security";
 import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/field";
-import { passwordMeetsRule } from "~/domain/password-rule";
+import { InputField } from "~/components/form-fields";
+import { PasswordField } from "~/components/password-field";
 import {
   changePassword,
   confirmTwoFactor,
@@ -13,42 +12,17 @@ import {
   startTwoFactor,
   type SecurityOutcome,
 } from "~/features/auth/security-service.server";
+import {
+  securityActionSchema,
+  type SecurityActionData,
+  type SecurityResultData,
+} from "~/features/auth/security-schema";
+import { actionSuccess } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Seguridad de la cuenta | Río Clínica" }];
-
-const RULE = "La nueva contraseña debe tener al menos 8 caracteres e incluir letras y números.";
-const password = z.string().min(1, "Ingresa tu contraseña actual.").max(128);
-
-const actionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("enable"), password }),
-  z.object({
-    intent: z.literal("confirm"),
-    code: z
-      .string()
-      .trim()
-      .regex(/^\d{6}$/, "Ingresa los 6 dígitos del código."),
-  }),
-  z.object({ intent: z.literal("disable"), password }),
-  z.object({ intent: z.literal("backup-codes"), password }),
-  z
-    .object({
-      intent: z.literal("change-password"),
-      currentPassword: password,
-      newPassword: z.string().refine(passwordMeetsRule, RULE),
-      confirm: z.string(),
-    })
-    .refine((value) => value.newPassword === value.confirm, {
-      path: ["confirm"],
-      message: "Las contraseñas no coinciden.",
-    }),
-]);
-
-type ActionData = {
-  intent: string;
-  outcome: Exclude<SecurityOutcome, { headers?: Headers }> | { ok: true; kind: string };
-};
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
@@ -57,39 +31,36 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
-  const form = await readForm(args.request);
-  const parsed = actionSchema.safeParse(form);
-  if (!parsed.success) {
-    const error = parsed.error.issues[0]?.message ?? "La solicitud no es válida.";
-    return data<ActionData>(
-      { intent: String(form.intent ?? ""), outcome: { ok: false, error, status: 400 } },
-      { status: 400 },
-    );
-  }
+  const parsed = securityActionSchema.safeParse(await readForm(args.request));
+  if (!parsed.success) return validationResult(parsed.error);
   const input = parsed.data;
   const { request } = args;
-  const outcome =
-    input.intent === "enable"
-      ? await startTwoFactor(request, user.id, input.password)
-      : input.intent === "confirm"
-        ? await confirmTwoFactor(request, user.id, input.code)
-        : input.intent === "disable"
-          ? await disableTwoFactor(request, user.id, input.password)
-          : input.intent === "backup-codes"
-            ? await newBackupCodes(request, user.id, input.password)
-            : await changePassword(request, user.id, input.currentPassword, input.newPassword);
-  if (!outcome.ok) return data<ActionData>({ intent: input.intent, outcome }, { status: outcome.status });
-  const { headers, ...visible } = outcome as SecurityOutcome & { headers?: Headers };
-  return data<ActionData>({ intent: input.intent, outcome: visible as ActionData["outcome"] }, { headers });
+  try {
+    const outcome =
+      input.intent === "enable"
+        ? await startTwoFactor(request, user.id, input.password)
+        : input.intent === "confirm"
+          ? await confirmTwoFactor(request, user.id, input.code)
+          : input.intent === "disable"
+            ? await disableTwoFactor(request, user.id, input.password)
+            : input.intent === "backup-codes"
+              ? await newBackupCodes(request, user.id, input.password)
+              : await changePassword(request, user.id, input.currentPassword, input.newPassword);
+    // The session cookies Better Auth renewed go to the browser, never into the page's data.
+    const { headers, ...visible } = outcome as SecurityOutcome & { headers?: Headers };
+    return data<SecurityActionData>(actionSuccess(visible as SecurityResultData), { headers });
+  } catch (error) {
+    return appErrorResult(error);
+  }
 }
 
 export default function Security({ loaderData, actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const busy = useNavigation().state === "submitting";
-  const outcome = actionData?.outcome;
-  const error = outcome && !outcome.ok ? outcome.error : undefined;
-  const enrolment = outcome?.ok && "qrSvg" in outcome ? outcome : undefined;
-  const codes = outcome?.ok && "backupCodes" in outcome ? outcome.backupCodes : undefined;
+  const error = actionData && !actionData.ok ? actionData.message : undefined;
+  const outcome = actionData?.ok ? actionData.data : undefined;
+  const enrolment = outcome?.kind === "enrol" ? outcome : undefined;
+  const codes = outcome && "backupCodes" in outcome ? outcome.backupCodes : undefined;
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
@@ -104,17 +75,17 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
           {error}
         </p>
       )}
-      {outcome?.ok && outcome.kind === "enabled" && (
+      {outcome?.kind === "enabled" && (
         <p role="status" className="mt-4 rounded-lg bg-brand-50 p-4 text-brand-900">
           La verificación en dos pasos quedó activada.
         </p>
       )}
-      {outcome?.ok && outcome.kind === "disabled" && (
+      {outcome?.kind === "disabled" && (
         <p role="status" className="mt-4 rounded-lg bg-brand-50 p-4 text-brand-900">
           La verificación en dos pasos quedó desactivada.
         </p>
       )}
-      {outcome?.ok && outcome.kind === "password-changed" && (
+      {outcome?.kind === "password-changed" && (
         <p role="status" className="mt-4 rounded-lg bg-brand-50 p-4 text-brand-900">
           Tu contraseña fue cambiada y cerramos tus otras sesiones.
         </p>
@@ -157,18 +128,14 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
             <BackupCodes codes={enrolment.backupCodes} />
             <Form method="post" className="space-y-3">
               <input type="hidden" name="intent" value="confirm" />
-              <Field label="2. Código de 6 dígitos de tu aplicación">
-                {(props) => (
-                  <Input
-                    {...props}
-                    name="code"
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    required
-                    maxLength={6}
-                  />
-                )}
-              </Field>
+              <InputField
+                label="2. Código de 6 dígitos de tu aplicación"
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                required
+                maxLength={6}
+              />
               <Button type="submit" disabled={busy}>
                 {busy ? "Verificando..." : "Activar verificación en dos pasos"}
               </Button>
@@ -201,43 +168,15 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
         <p className="mt-2 text-slate-700">Al cambiarla cerraremos todas tus otras sesiones.</p>
         <Form method="post" className="mt-4 max-w-sm space-y-4">
           <input type="hidden" name="intent" value="change-password" />
-          <Field label="Contraseña actual">
-            {(props) => (
-              <Input
-                {...props}
-                name="currentPassword"
-                type="password"
-                autoComplete="current-password"
-                required
-                maxLength={128}
-              />
-            )}
-          </Field>
-          <Field label="Nueva contraseña" hint="Al menos 8 caracteres, con letras y números.">
-            {(props) => (
-              <Input
-                {...props}
-                name="newPassword"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={8}
-                maxLength={128}
-              />
-            )}
-          </Field>
-          <Field label="Repite la nueva contraseña">
-            {(props) => (
-              <Input
-                {...props}
-                name="confirm"
-                type="password"
-                autoComplete="new-password"
-                required
-                maxLength={128}
-              />
-            )}
-          </Field>
+          <PasswordField label="Contraseña actual" name="currentPassword" autoComplete="current-password" />
+          <PasswordField
+            label="Nueva contraseña"
+            hint="Al menos 8 caracteres, con letras y números."
+            name="newPassword"
+            autoComplete="new-password"
+            minLength={8}
+          />
+          <PasswordField label="Repite la nueva contraseña" name="confirm" autoComplete="new-password" />
           <Button type="submit" disabled={busy}>
             {busy ? "Guardando..." : "Cambiar contraseña"}
           </Button>
@@ -261,18 +200,7 @@ function PasswordForm({
   return (
     <Form method="post" className="space-y-3">
       <input type="hidden" name="intent" value={intent} />
-      <Field label="Confirma con tu contraseña">
-        {(props) => (
-          <Input
-            {...props}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={128}
-          />
-        )}
-      </Field>
+      <PasswordField label="Confirma con tu contraseña" name="password" autoComplete="current-password" />
       <Button type="submit" variant={variant} disabled={busy}>
         {label}
       </Button>

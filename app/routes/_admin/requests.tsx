@@ -4,7 +4,8 @@ import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
-import { adminErrorResult, type AdminActionResult } from "~/features/admin/admin-error.server";
+import { actionSuccess, type ActionResult } from "~/lib/action-result";
+import { appErrorResult } from "~/lib/errors.server";
 import { requestStatuses, requestStatusLabels, type RequestKind } from "~/features/admin/admin-options";
 import { ActionMessage, AdminTable, Badge, DateCell, tdClass } from "~/features/admin/components/admin-ui";
 import { changeRequestStatus, listRequests } from "~/features/admin/request-admin-service.server";
@@ -27,9 +28,10 @@ export async function action(args: Route.ActionArgs) {
   const form = await readForm(args.request);
   try {
     const { message } = await changeRequestStatus(await getDb(), adminActor(user, args.request), form);
-    return data<AdminActionResult>({ ok: true, message });
+    return data<ActionResult>(actionSuccess(undefined, message));
   } catch (error) {
-    return adminErrorResult(error);
+    // A row that is gone is the page's 404; the other refusals show above the table.
+    return appErrorResult(error, { notFound: "throw" });
   }
 }
 

@@ -6,7 +6,8 @@ import { Select } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
-import { adminErrorResult, type AdminActionResult } from "~/features/admin/admin-error.server";
+import { actionSuccess, type ActionResult } from "~/lib/action-result";
+import { appErrorResult } from "~/lib/errors.server";
 import { isAppError } from "~/lib/errors";
 import {
   ActionMessage,
@@ -48,9 +49,10 @@ export async function action(args: Route.ActionArgs) {
       args.params.userId,
       form,
     );
-    return data<AdminActionResult>({ ok: true, message });
+    return data<ActionResult>(actionSuccess(undefined, message));
   } catch (error) {
-    return adminErrorResult(error);
+    // A row that is gone is the page's 404; the other refusals show above the table.
+    return appErrorResult(error, { notFound: "throw" });
   }
 }
 

@@ -19,21 +19,44 @@ import {
 } from "~/lib/auth/oauth-second-factor";
 import { authCookieValue, sessionUser } from "~/lib/auth/session.server";
 import { landingPathForRoles } from "~/domain/roles";
-import { fieldErrors, type FieldErrors } from "~/lib/form-errors";
+import {
+  actionFailure,
+  actionSuccess,
+  formLevelMessage,
+  validationFailure,
+  type ActionErrorCode,
+  type ActionResult,
+  type FieldErrors,
+} from "~/lib/action-result";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
 type Mode = "signin" | "signup";
 
-export type AuthActionData =
-  | {
-      intent: Mode | "two-factor";
-      error?: AuthTextKey;
-      fields?: FieldErrors;
-      step?: "two-factor";
-      notice?: "check-email";
-    }
-  | undefined;
+/** The one action result (ADR 013), with the form it answers and whether the two-factor step is next. */
+export type AuthActionData = (ActionResult | ActionResult<{ notice: "check-email" }>) & {
+  intent: Mode | "two-factor";
+  step?: "two-factor";
+};
+
+const codeByStatus: Record<number, ActionErrorCode> = {
+  400: "VALIDATION",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  409: "CONFLICT",
+  429: "RATE_LIMITED",
+  502: "UPSTREAM_FAILED",
+};
+
+/** A refusal of the auth service in the page's language, with its status. */
+function refusal(
+  context: Pick<AuthActionData, "intent" | "step">,
+  outcome: { error: AuthTextKey; status: number },
+  t: Record<AuthTextKey, string>,
+) {
+  const failure = actionFailure(codeByStatus[outcome.status] ?? "INTERNAL", t[outcome.error]);
+  return data<AuthActionData>({ ...failure, ...context }, { status: outcome.status });
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta({
@@ -66,24 +89,30 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "signin") {
     const parsed = signInSchema(t).safeParse(form);
     if (!parsed.success)
-      return data<AuthActionData>({ intent, fields: fieldErrors(parsed.error) }, { status: 400 });
+      return data<AuthActionData>({ ...validationFailure(parsed.error), intent }, { status: 400 });
     const outcome = await signIn(request, parsed.data);
-    if (!outcome.ok)
-      return data<AuthActionData>({ intent, error: outcome.error }, { status: outcome.status });
-    if ("step" in outcome)
-      return data<AuthActionData>({ intent: "two-factor", step: "two-factor" }, { headers: outcome.headers });
+    if (!outcome.ok) return refusal({ intent }, outcome, t);
+    if ("step" in outcome) {
+      return data<AuthActionData>(
+        { ...actionSuccess(), intent: "two-factor", step: "two-factor" },
+        { headers: outcome.headers },
+      );
+    }
     if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
   }
 
   if (intent === "signup") {
     const parsed = signUpSchema(t).safeParse(form);
     if (!parsed.success)
-      return data<AuthActionData>({ intent, fields: fieldErrors(parsed.error) }, { status: 400 });
+      return data<AuthActionData>({ ...validationFailure(parsed.error), intent }, { status: 400 });
     const outcome = await signUp(request, parsed.data);
-    if (!outcome.ok)
-      return data<AuthActionData>({ intent, error: outcome.error }, { status: outcome.status });
-    if ("notice" in outcome)
-      return data<AuthActionData>({ intent, notice: "check-email" }, { headers: outcome.headers });
+    if (!outcome.ok) return refusal({ intent }, outcome, t);
+    if ("notice" in outcome) {
+      return data<AuthActionData>(
+        { ...actionSuccess({ notice: "check-email" as const }), intent },
+        { headers: outcome.headers },
+      );
+    }
     if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
   }
 
@@ -91,7 +120,7 @@ export async function action(args: Route.ActionArgs) {
     const parsed = twoFactorSchema(t).safeParse(form);
     if (!parsed.success) {
       return data<AuthActionData>(
-        { intent, step: "two-factor", fields: fieldErrors(parsed.error) },
+        { ...validationFailure(parsed.error), intent, step: "two-factor" },
         { status: 400 },
       );
     }
@@ -99,11 +128,7 @@ export async function action(args: Route.ActionArgs) {
       ...parsed.data,
       useBackupCode: parsed.data.useBackupCode === "on",
     });
-    if (!outcome.ok)
-      return data<AuthActionData>(
-        { intent, step: "two-factor", error: outcome.error },
-        { status: outcome.status },
-      );
+    if (!outcome.ok) return refusal({ intent, step: "two-factor" }, outcome, t);
     if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
   }
 
@@ -133,8 +158,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
         ? "googleTwoFactorEnrolment"
         : "googleFailed"
     : undefined;
-  const error = clientError?.mode === mode ? clientError.error : (result?.error ?? urlError);
-  const fields = result?.fields ?? {};
+  const error =
+    clientError?.mode === mode
+      ? t[clientError.error]
+      : (formLevelMessage(result) ?? (urlError ? t[urlError] : undefined));
+  const fields: FieldErrors = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   const redirectTo = loaderData.redirectTo;
 
   const withParams = (changes: Record<string, string | null>) => {
@@ -191,11 +219,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
               className="mt-5 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
             >
               <p className="font-semibold">{mode === "signin" ? t.signInFailedTitle : t.signUpFailedTitle}</p>
-              <p>{t[error]}</p>
+              <p>{error}</p>
             </div>
           )}
 
-          {result?.notice === "check-email" ? (
+          {result?.ok && result.data?.notice === "check-email" ? (
             <div role="status" className="mt-5 rounded-lg bg-brand-50 p-4 text-brand-900">
               <p className="font-semibold">{t.checkEmailTitle}</p>
               <p className="mt-1 text-sm">{t.checkEmail}</p>
@@ -244,13 +272,13 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                         label={t.firstName}
                         name="firstName"
                         autoComplete="given-name"
-                        error={fields.firstName}
+                        error={fields.firstName?.[0]}
                       />
                       <AuthField
                         label={t.lastName}
                         name="lastName"
                         autoComplete="family-name"
-                        error={fields.lastName}
+                        error={fields.lastName?.[0]}
                       />
                     </div>
                   )}
@@ -259,14 +287,14 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                     name="email"
                     type="email"
                     autoComplete="email"
-                    error={fields.email}
+                    error={fields.email?.[0]}
                   />
                   <AuthField
                     label={t.password}
                     name="password"
                     type="password"
                     autoComplete={mode === "signin" ? "current-password" : "new-password"}
-                    error={fields.password}
+                    error={fields.password?.[0]}
                     hint={mode === "signup" ? t.passwordRule : undefined}
                     maxLength={128}
                   />
@@ -278,7 +306,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                       autoComplete="tel"
                       placeholder="+56 9 1234 5678"
                       required={false}
-                      error={fields.phone}
+                      error={fields.phone?.[0]}
                     />
                   )}
                 </fieldset>
@@ -398,7 +426,7 @@ function TwoFactorForm({
           autoComplete="one-time-code"
           inputMode={backup ? "text" : "numeric"}
           maxLength={20}
-          error={fields.code}
+          error={fields.code?.[0]}
         />
       </fieldset>
       <button

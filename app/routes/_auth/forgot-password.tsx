@@ -1,36 +1,37 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import type { Route } from "./+types/forgot-password";
+import { EmailField } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/field";
 import { requestPasswordReset } from "~/features/auth/auth-service.server";
+import { forgotPasswordSchema } from "~/features/auth/password-reset-schema";
+import { actionFailure, actionSuccess, type ActionResult } from "~/lib/action-result";
+import { validationResult } from "~/lib/errors.server";
 import { readForm } from "~/lib/request.server";
-import { emailAddress } from "~/lib/validation";
+import { useValidatedForm } from "~/lib/validated-form";
 
 export const meta: Route.MetaFunction = () => [{ title: "Recuperar contraseña | Río Clínica" }];
 
-type ActionData = { ok: true } | { ok: false; error: string };
+const loadSchema = () =>
+  import("~/features/auth/password-reset-schema").then((module) => module.forgotPasswordSchema);
 
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = z.object({ email: emailAddress }).safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data<ActionData>(
-      { ok: false, error: parsed.error.issues[0]?.message ?? "Ingresa tu e-mail." },
-      { status: 400 },
-    );
-  }
+  const parsed = forgotPasswordSchema.safeParse(await readForm(request));
+  if (!parsed.success) return validationResult(parsed.error, "Ingresa tu e-mail.");
   const outcome = await requestPasswordReset(request, parsed.data.email);
   if (outcome === "rate-limited") {
-    return data<ActionData>(
-      { ok: false, error: "Demasiados intentos. Espera unos minutos e inténtalo nuevamente." },
+    return data<ActionResult>(
+      actionFailure("RATE_LIMITED", "Demasiados intentos. Espera unos minutos e inténtalo nuevamente."),
       { status: 429 },
     );
   }
-  return data<ActionData>({ ok: true });
+  return data<ActionResult>(actionSuccess());
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const form = useValidatedForm(loadSchema, actionData);
+  // The e-mail is the only field: a refusal of the whole form (too many attempts) shows under it too.
+  const error = form.error("email") ?? (actionData && !actionData.ok ? actionData.message : undefined);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-2xl font-bold">Recuperar contraseña</h1>
@@ -40,16 +41,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           tu bandeja de entrada (y la carpeta de spam). El enlace vence en 1 hora.
         </p>
       ) : (
-        <Form method="post" className="mt-6 space-y-4">
+        <Form method="post" {...form.formProps} className="mt-6 space-y-4">
           <p className="text-slate-700">Ingresa el correo de tu cuenta y te enviaremos un enlace.</p>
-          <Field
-            label="Correo electrónico"
-            error={actionData && !actionData.ok ? actionData.error : undefined}
-          >
-            {(props) => (
-              <Input {...props} name="email" type="email" autoComplete="email" required maxLength={254} />
-            )}
-          </Field>
+          <EmailField label="Correo electrónico" error={error} required />
           <Button type="submit" disabled={busy} className="w-full">
             {busy ? "Enviando..." : "Enviar enlace"}
           </Button>

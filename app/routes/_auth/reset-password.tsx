@@ -1,27 +1,16 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import type { Route } from "./+types/reset-password";
+import { FormAlert } from "~/components/form-fields";
+import { PasswordField } from "~/components/password-field";
 import { Button } from "~/components/ui/button";
-import { Field, Input } from "~/components/ui/field";
-import { passwordMeetsRule } from "~/domain/password-rule";
 import { resetPassword } from "~/features/auth/auth-service.server";
+import { resetPasswordSchema } from "~/features/auth/password-reset-schema";
+import { actionFailure, actionSuccess, formLevelMessage, type ActionResult } from "~/lib/action-result";
+import { validationResult } from "~/lib/errors.server";
 import { readForm } from "~/lib/request.server";
+import { useValidatedForm } from "~/lib/validated-form";
 
 export const meta: Route.MetaFunction = () => [{ title: "Nueva contraseña | Río Clínica" }];
-
-const RULE = "La contraseña debe tener al menos 8 caracteres e incluir letras y números.";
-const schema = z
-  .object({
-    token: z.string().min(10, "El enlace no es válido.").max(200),
-    password: z.string().refine(passwordMeetsRule, RULE),
-    confirm: z.string(),
-  })
-  .refine((value) => value.password === value.confirm, {
-    path: ["confirm"],
-    message: "Las contraseñas no coinciden.",
-  });
-
-type ActionData = { ok: true } | { ok: false; errors: Record<string, string> };
 
 /** Better Auth's reset link lands here as /auth/restablecer?token=… (or ?error=INVALID_TOKEN). */
 export function loader({ request }: Route.LoaderArgs) {
@@ -29,32 +18,30 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: url.searchParams.get("token") ?? "", invalid: url.searchParams.has("error") };
 }
 
+const loadSchema = () =>
+  import("~/features/auth/password-reset-schema").then((module) => module.resetPasswordSchema);
+
 export async function action({ request }: Route.ActionArgs) {
-  const parsed = schema.safeParse(await readForm(request));
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-    return data<ActionData>({ ok: false, errors }, { status: 400 });
-  }
+  const parsed = resetPasswordSchema.safeParse(await readForm(request));
+  if (!parsed.success) return validationResult(parsed.error);
   const outcome = await resetPassword(request, parsed.data.token, parsed.data.password);
   if (outcome === "rate-limited") {
-    return data<ActionData>(
-      { ok: false, errors: { form: "Demasiados intentos. Espera unos minutos." } },
-      { status: 429 },
-    );
+    return data<ActionResult>(actionFailure("RATE_LIMITED", "Demasiados intentos. Espera unos minutos."), {
+      status: 429,
+    });
   }
   if (outcome === "invalid") {
-    return data<ActionData>(
-      { ok: false, errors: { form: "El enlace venció o ya fue usado. Pide uno nuevo." } },
+    return data<ActionResult>(
+      actionFailure("VALIDATION", "El enlace venció o ya fue usado. Pide uno nuevo."),
       { status: 400 },
     );
   }
-  return data<ActionData>({ ok: true });
+  return data<ActionResult>(actionSuccess());
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
-  const errors = actionData && !actionData.ok ? actionData.errors : {};
+  const form = useValidatedForm(loadSchema, actionData);
   return (
     <div className="mx-auto max-w-md px-4 py-12">
       <h1 className="text-2xl font-bold">Elige una nueva contraseña</h1>
@@ -74,42 +61,23 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           .
         </p>
       ) : (
-        <Form method="post" className="mt-6 space-y-4">
+        <Form method="post" {...form.formProps} className="mt-6 space-y-4">
           <input type="hidden" name="token" value={loaderData.token} />
-          {errors.form && (
-            <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900">
-              {errors.form}
-            </p>
-          )}
-          <Field
+          <FormAlert message={formLevelMessage(actionData) ?? form.error("token")} />
+          <PasswordField
             label="Nueva contraseña"
-            error={errors.password}
+            error={form.error("password")}
             hint="Al menos 8 caracteres, con letras y números."
-          >
-            {(props) => (
-              <Input
-                {...props}
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                required
-                minLength={8}
-                maxLength={128}
-              />
-            )}
-          </Field>
-          <Field label="Repite la contraseña" error={errors.confirm}>
-            {(props) => (
-              <Input
-                {...props}
-                name="confirm"
-                type="password"
-                autoComplete="new-password"
-                required
-                maxLength={128}
-              />
-            )}
-          </Field>
+            name="password"
+            autoComplete="new-password"
+            minLength={8}
+          />
+          <PasswordField
+            label="Repite la contraseña"
+            error={form.error("confirm")}
+            name="confirm"
+            autoComplete="new-password"
+          />
           <Button type="submit" disabled={busy} className="w-full">
             {busy ? "Guardando..." : "Guardar contraseña"}
           </Button>

@@ -9,6 +9,8 @@ import { advisorMessageSchema, type AdvisorActionData } from "~/features/advisor
 import { loadConversation, sendAdvisorMessage } from "~/features/advisor/advisor-service.server";
 import { useAppData } from "~/lib/app-data";
 import { clinicFacts } from "~/lib/env.server";
+import { actionFailure, actionSuccess } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
 import { isAppError } from "~/lib/errors";
 import { requireUser } from "~/lib/guards.server";
 import { logger } from "~/lib/logger.server";
@@ -29,25 +31,14 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
   const parsed = advisorMessageSchema.safeParse(await readForm(args.request));
-  if (!parsed.success) {
-    const error = parsed.error.issues[0]?.message ?? "La solicitud no es válida.";
-    return data<AdvisorActionData>({ ok: false, error, failure: false }, { status: 400 });
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   try {
     const messages = await sendAdvisorMessage(await getDb(), user, parsed.data.content, clinicFacts());
-    return data<AdvisorActionData>({ ok: true, messages });
+    return data<AdvisorActionData>(actionSuccess({ messages }));
   } catch (error) {
-    if (isAppError(error)) {
-      return data<AdvisorActionData>(
-        { ok: false, error: error.message, failure: false },
-        { status: error.status },
-      );
-    }
+    if (isAppError(error)) return appErrorResult(error);
     logger.error({ err: error, userId: user.id }, "advisor message failed");
-    return data<AdvisorActionData>(
-      { ok: false, error: ADVISOR_FAILURE_MESSAGE, failure: true },
-      { status: 500 },
-    );
+    return data<AdvisorActionData>(actionFailure("INTERNAL", ADVISOR_FAILURE_MESSAGE), { status: 500 });
   }
 }
 
@@ -59,7 +50,7 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs): Pr
   try {
     return await serverAction();
   } catch {
-    return { ok: false, error: ADVISOR_FAILURE_MESSAGE, failure: true };
+    return actionFailure("INTERNAL", ADVISOR_FAILURE_MESSAGE);
   }
 }
 

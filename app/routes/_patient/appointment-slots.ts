@@ -2,6 +2,7 @@ import type { Route } from "./+types/appointment-slots";
 import { getDb } from "~/db/client.server";
 import { slotQuerySchema, type SlotsResponse } from "~/features/appointments/appointment-schema";
 import { availableSlots } from "~/features/appointments/appointment-service.server";
+import { actionFailure, actionSuccess } from "~/lib/action-result";
 import { isAppError } from "~/lib/errors";
 import { requireUser } from "~/lib/guards.server";
 
@@ -19,7 +20,10 @@ export async function loader(args: Route.LoaderArgs) {
     fecha: params.get("fecha") ?? undefined,
   });
   if (!parsed.success) {
-    return answer({ ok: false, error: parsed.error.issues[0]?.message ?? "La consulta no es válida." }, 400);
+    return answer(
+      actionFailure("VALIDATION", parsed.error.issues[0]?.message ?? "La consulta no es válida."),
+      400,
+    );
   }
   const { tratamiento, dentista, fecha } = parsed.data;
   try {
@@ -29,9 +33,9 @@ export async function loader(args: Route.LoaderArgs) {
       dentistId: dentista,
       date: fecha,
     });
-    return answer({ ok: true, date: fecha, slots: slots.map((slot) => ({ time: slot.time })) });
+    return answer(actionSuccess({ date: fecha, slots: slots.map((slot) => ({ time: slot.time })) }));
   } catch (error) {
-    if (isAppError(error)) return answer({ ok: false, error: error.message }, error.status);
+    if (isAppError(error)) return answer(actionFailure(error.code, error.message), error.status);
     throw error;
   }
 }

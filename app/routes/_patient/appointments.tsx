@@ -33,7 +33,8 @@ import type {
   AppointmentsPageData,
   DayOption,
 } from "~/features/appointments/components/appointment-types";
-import { errorResponse } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { ttlCache } from "~/lib/ttl-cache.server";
 import { readForm } from "~/lib/request.server";
@@ -149,12 +150,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
   const parsed = appointmentActionSchema.safeParse(await readForm(args.request));
-  if (!parsed.success) {
-    return data<AppointmentActionResult>(
-      { ok: false, error: parsed.error.issues[0]?.message ?? "La solicitud no es válida." },
-      { status: 400 },
-    );
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   const input = parsed.data;
   const db = await getDb();
   const now = new Date();
@@ -185,9 +181,9 @@ export async function action(args: Route.ActionArgs) {
         message = "Tu cita quedó confirmada. ¡Te esperamos!";
         break;
     }
-    return data<AppointmentActionResult>({ ok: true, intent: input.intent, message });
+    return data<AppointmentActionResult>(actionSuccess({ intent: input.intent }, message));
   } catch (error) {
-    return errorResponse(error);
+    return appErrorResult(error);
   }
 }
 

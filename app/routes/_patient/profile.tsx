@@ -8,7 +8,8 @@ import { ClinicInfoCard, ProfileForm, ProfileToaster } from "~/features/profile/
 import { profileSchema, type ProfileActionData } from "~/features/profile/profile-schema";
 import { getProfile, updateProfile } from "~/features/profile/profile-service.server";
 import { useAppData } from "~/lib/app-data";
-import { fieldErrors } from "~/lib/form-errors";
+import { actionFailure, actionSuccess } from "~/lib/action-result";
+import { validationResult } from "~/lib/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { logger } from "~/lib/logger.server";
 import { readForm } from "~/lib/request.server";
@@ -28,19 +29,20 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
   const parsed = profileSchema.safeParse(await readForm(args.request));
-  if (!parsed.success) {
-    return data<ProfileActionData>(
-      { ok: false, errors: fieldErrors(parsed.error), failure: false },
-      { status: 400 },
-    );
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   try {
     const { updatedAt } = await updateProfile(await getDb(), user.id, parsed.data);
-    return data<ProfileActionData>({ ok: true, updatedAt });
+    return data<ProfileActionData>(actionSuccess({ updatedAt }));
   } catch (error) {
     logger.error({ err: error, userId: user.id }, "profile update failed");
-    return data<ProfileActionData>({ ok: false, errors: {}, failure: true }, { status: 500 });
+    return data<ProfileActionData>(actionFailure("INTERNAL", "No se pudo actualizar el perfil"), {
+      status: 500,
+    });
   }
+}
+
+function saveRefused() {
+  toast.error("Error", { description: "No se pudo actualizar el perfil" });
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -48,17 +50,15 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const busy = useNavigation().state === "submitting";
   const { profile } = loaderData;
 
-  // spec 000 §8: the outcome of a save is told in a toast.
+  // spec 000 §8: the outcome of a save is told in a toast, also when the browser's check refuses it.
   useEffect(() => {
     if (!actionData) return;
     if (actionData.ok) {
       toast.success("Perfil actualizado", { description: "Tu información ha sido guardada correctamente" });
     } else {
-      toast.error("Error", { description: "No se pudo actualizar el perfil" });
+      saveRefused();
     }
   }, [actionData]);
-
-  const errors = actionData && !actionData.ok ? actionData.errors : {};
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
@@ -73,7 +73,13 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       </div>
       <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
         {/* A save brings a new updated_at: the form starts again from the stored (normalised) values. */}
-        <ProfileForm key={profile.updatedAt} profile={profile} errors={errors} busy={busy} />
+        <ProfileForm
+          key={profile.updatedAt}
+          profile={profile}
+          result={actionData}
+          busy={busy}
+          onRefused={saveRefused}
+        />
         <ClinicInfoCard clinic={clinic} />
       </div>
     </div>

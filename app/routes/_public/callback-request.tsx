@@ -1,5 +1,5 @@
 import type { Route } from "./+types/callback-request";
-import { Field, Input, Select, Textarea } from "~/components/ui/field";
+import { EmailField, NameField, PhoneField, SelectField, TextareaField } from "~/components/form-fields";
 import { RequestFormPage } from "~/features/requests/components/request-form-page";
 import { requestFormAction } from "~/features/requests/request-action.server";
 import { callbackTimeLabels, callbackTimes } from "~/features/requests/request-options";
@@ -17,6 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     clinic: clinicFromMatches(matches),
   });
 
+const loadCallbackSchema = () =>
+  import("~/features/requests/request-schemas").then((module) => module.callbackRequestSchema);
+
 export async function action({ request }: Route.ActionArgs) {
   return requestFormAction(request, callbackRequestSchema, recordCallbackRequest);
 }
@@ -26,6 +29,7 @@ export default function CallbackRequestPage({ actionData }: Route.ComponentProps
   return (
     <RequestFormPage
       title="Te llamamos"
+      loadSchema={loadCallbackSchema}
       result={actionData}
       successTitle="Recibimos tu solicitud de llamada"
       successBody={`Te llamaremos en el horario que elegiste, ${clinic.hoursInSentence}.`}
@@ -37,41 +41,31 @@ export default function CallbackRequestPage({ actionData }: Route.ComponentProps
         </p>
       }
     >
-      {(errors) => (
+      {(error) => (
         <>
-          <Field label="Nombre completo" error={errors.name}>
-            {(props) => <Input {...props} name="name" autoComplete="name" required maxLength={100} />}
-          </Field>
-          <Field label="Teléfono" error={errors.phone}>
-            {(props) => (
-              <Input
-                {...props}
-                name="phone"
-                type="tel"
-                autoComplete="tel"
-                placeholder="+56 9 1234 5678"
-                required
-                maxLength={30}
-              />
-            )}
-          </Field>
-          <Field label="E-mail (opcional)" error={errors.email}>
-            {(props) => <Input {...props} name="email" type="email" autoComplete="email" maxLength={254} />}
-          </Field>
-          <Field label="¿Cuándo te llamamos?" error={errors.preferredTime}>
-            {(props) => (
-              <Select {...props} name="preferredTime" required defaultValue="cualquiera">
-                {callbackTimes.map((value) => (
-                  <option key={value} value={value}>
-                    {callbackTimeLabels[value]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field label="Motivo (opcional)" error={errors.reason}>
-            {(props) => <Textarea {...props} name="reason" rows={4} maxLength={1000} />}
-          </Field>
+          <NameField label="Nombre completo" error={error("name")} required />
+          <PhoneField label="Teléfono" error={error("phone")} name="phone" required />
+          <EmailField label="E-mail (opcional)" error={error("email")} />
+          <SelectField
+            label="¿Cuándo te llamamos?"
+            error={error("preferredTime")}
+            name="preferredTime"
+            required
+            defaultValue="cualquiera"
+          >
+            {callbackTimes.map((value) => (
+              <option key={value} value={value}>
+                {callbackTimeLabels[value]}
+              </option>
+            ))}
+          </SelectField>
+          <TextareaField
+            label="Motivo (opcional)"
+            error={error("reason")}
+            name="reason"
+            rows={4}
+            maxLength={1000}
+          />
         </>
       )}
     </RequestFormPage>

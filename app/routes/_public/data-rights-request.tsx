@@ -1,5 +1,12 @@
 import type { Route } from "./+types/data-rights-request";
-import { Field, Input, Select, Textarea } from "~/components/ui/field";
+import {
+  EmailField,
+  InputField,
+  NameField,
+  PhoneField,
+  SelectField,
+  TextareaField,
+} from "~/components/form-fields";
 import { RequestFormPage } from "~/features/requests/components/request-form-page";
 import { requestFormAction } from "~/features/requests/request-action.server";
 import { dataRightsLabels, dataRightsTypes } from "~/features/requests/request-options";
@@ -15,6 +22,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     clinic: clinicFromMatches(matches),
   });
 
+const loadDataRightsSchema = () =>
+  import("~/features/requests/request-schemas").then((module) => module.dataRightsRequestSchema);
+
 export async function action({ request }: Route.ActionArgs) {
   return requestFormAction(request, dataRightsRequestSchema, recordDataRightsRequest);
 }
@@ -23,6 +33,7 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
   return (
     <RequestFormPage
       title="Solicitud sobre tus datos personales"
+      loadSchema={loadDataRightsSchema}
       result={actionData}
       successTitle="Recibimos tu solicitud"
       successBody="Te responderemos por e-mail dentro del plazo legal. Si necesitamos verificar tu identidad, te contactaremos antes de actuar sobre tus datos."
@@ -37,49 +48,39 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
         </>
       }
     >
-      {(errors) => (
+      {(error) => (
         <>
-          <Field label="¿Qué derecho quieres ejercer?" error={errors.requestType}>
-            {(props) => (
-              <Select {...props} name="requestType" required defaultValue="eliminacion">
-                {dataRightsTypes.map((value) => (
-                  <option key={value} value={value}>
-                    {dataRightsLabels[value]}
-                  </option>
-                ))}
-              </Select>
-            )}
-          </Field>
-          <Field label="Nombre completo" error={errors.name}>
-            {(props) => <Input {...props} name="name" autoComplete="name" required maxLength={100} />}
-          </Field>
-          <Field label="E-mail" error={errors.email} hint="Te responderemos a este e-mail.">
-            {(props) => (
-              <Input {...props} name="email" type="email" autoComplete="email" required maxLength={254} />
-            )}
-          </Field>
-          <Field label="Teléfono (opcional)" error={errors.phone}>
-            {(props) => (
-              <Input
-                {...props}
-                name="phone"
-                type="tel"
-                autoComplete="tel"
-                placeholder="+56 9 1234 5678"
-                maxLength={30}
-              />
-            )}
-          </Field>
-          <Field
-            label="RUT (opcional)"
-            error={errors.rut}
-            hint="Nos ayuda a encontrar tu ficha si eres paciente."
+          <SelectField
+            label="¿Qué derecho quieres ejercer?"
+            error={error("requestType")}
+            name="requestType"
+            required
+            defaultValue="eliminacion"
           >
-            {(props) => <Input {...props} name="rut" placeholder="12.345.678-5" maxLength={12} />}
-          </Field>
-          <Field label="Detalle de tu solicitud (opcional)" error={errors.details}>
-            {(props) => <Textarea {...props} name="details" rows={4} maxLength={2000} />}
-          </Field>
+            {dataRightsTypes.map((value) => (
+              <option key={value} value={value}>
+                {dataRightsLabels[value]}
+              </option>
+            ))}
+          </SelectField>
+          <NameField label="Nombre completo" error={error("name")} required />
+          <EmailField label="E-mail" error={error("email")} hint="Te responderemos a este e-mail." required />
+          <PhoneField label="Teléfono (opcional)" error={error("phone")} name="phone" />
+          <InputField
+            label="RUT (opcional)"
+            error={error("rut")}
+            hint="Nos ayuda a encontrar tu ficha si eres paciente."
+            name="rut"
+            placeholder="12.345.678-5"
+            maxLength={12}
+          />
+          <TextareaField
+            label="Detalle de tu solicitud (opcional)"
+            error={error("details")}
+            name="details"
+            rows={4}
+            maxLength={2000}
+          />
         </>
       )}
     </RequestFormPage>

@@ -10,12 +10,12 @@ import { SiteFooter } from "~/features/landing/components/site-footer";
 import { TestimonialsSection } from "~/features/landing/components/testimonials-section";
 import { TreatmentsSection } from "~/features/landing/components/treatments-section";
 import { LeadCaptureSection } from "~/features/leads/components/lead-capture-section";
-import type { LeadActionResult } from "~/features/leads/lead-action-result";
 import { leadFormSchema } from "~/features/leads/lead-schema";
 import { captureLead } from "~/features/leads/lead-service.server";
 import { dentistJsonLd } from "~/features/seo/dentist-json-ld";
-import { fieldErrors } from "~/lib/form-errors";
-import { publicWriter, publicWriteRefusedResponse } from "~/lib/public-write-limit.server";
+import { actionSuccess } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { publicWriter } from "~/lib/public-write-limit.server";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
@@ -35,14 +35,12 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 
 export async function action({ request }: Route.ActionArgs) {
   const parsed = leadFormSchema.safeParse(await readForm(request));
-  if (!parsed.success) {
-    return data<LeadActionResult>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   try {
     const outcome = await captureLead(await getDb(), parsed.data, publicWriter(request));
-    return data<LeadActionResult>({ ok: true, promise: outcome.promise });
+    return data(actionSuccess({ promise: outcome.promise }));
   } catch (error) {
-    return publicWriteRefusedResponse(error);
+    return appErrorResult(error);
   }
 }
 

@@ -11,6 +11,8 @@ import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
+import { actionSuccess } from "~/lib/action-result";
+import { validationResult } from "~/lib/errors.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río Clínica" }];
 
@@ -47,10 +49,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const user = await requireRole(args, STAFF_ROLES);
   const parsed = leadPanelActionSchema.safeParse(await readForm(args.request));
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? "La solicitud no es válida.";
-    return data<LeadPanelActionResult>({ ok: false, message }, { status: 400 });
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   const { leadId, intent } = parsed.data;
   const outcome = await applyLeadIntent(await getDb(), {
     leadId,
@@ -58,7 +57,7 @@ export async function action(args: Route.ActionArgs) {
     actor: { id: user.id, roles: user.roles, ip: clientIp(args.request) },
   });
   if (!outcome) throw data({ message: "No encontramos ese lead." }, { status: 404 });
-  return data<LeadPanelActionResult>({ ok: true, leadId, status: outcome.status, message: outcome.message });
+  return data<LeadPanelActionResult>(actionSuccess({ leadId, status: outcome.status }, outcome.message));
 }
 
 export default function FunnelPage({ loaderData }: Route.ComponentProps) {

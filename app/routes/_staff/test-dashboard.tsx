@@ -5,7 +5,8 @@ import { TestDashboard } from "~/features/staff/components/test-dashboard";
 import type { LeadTestActionData } from "~/features/staff/lead-test-dto";
 import { leadTestActionSchema } from "~/features/staff/lead-test-schema";
 import { scoreScenario, scoreTestLead } from "~/features/staff/lead-test-service.server";
-import { fieldErrors } from "~/lib/form-errors";
+import { actionSuccess } from "~/lib/action-result";
+import { validationResult } from "~/lib/errors.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 
@@ -21,15 +22,13 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   await requireRole(args, STAFF_ROLES);
   const parsed = leadTestActionSchema.safeParse(await readForm(args.request));
-  if (!parsed.success) {
-    return data<LeadTestActionData>({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400 });
-  }
+  if (!parsed.success) return validationResult(parsed.error);
   const input = parsed.data;
   const result =
     input.intent === "scenario"
       ? scoreScenario(input.scenario)
       : scoreTestLead(input, { label: "Prueba personalizada", expectedScore: null });
-  return data<LeadTestActionData>({ ok: true, result });
+  return data<LeadTestActionData>(actionSuccess({ result }));
 }
 
 export default function TestDashboardPage() {

@@ -1,3 +1,4 @@
+import type { ActionResult } from "~/lib/action-result";
 import { CheckCircle2, AlertTriangle } from "lucide-react";
 import { cn } from "~/lib/cn";
 import type { DateLabel } from "../admin-format";
@@ -18,7 +19,7 @@ const outcomes = {
 } as const;
 
 /** The outcome of an admin form: a polite status on success, an alert on refusal. */
-export function ActionMessage({ result }: { result: { ok: boolean; message: string } | undefined }) {
+export function ActionMessage({ result }: { result: ActionResult | undefined }) {
   if (!result) return null;
   const { role, className, testId, Icon } = outcomes[result.ok ? "ok" : "refused"];
   return (

@@ -62,14 +62,17 @@ export function AdvisorWorkspace({ initialMessages, phone, hours, action }: Advi
       sent.current = null;
       setTyping(false);
       if (result.ok) {
-        setMessages((list) => [...list.filter((message) => message.id !== pending.id), ...result.messages]);
-      } else if (result.failure) {
+        setMessages((list) => [
+          ...list.filter((message) => message.id !== pending.id),
+          ...result.data.messages,
+        ]);
+      } else if (result.code === "INTERNAL") {
         setMessages((list) => [...list, localMessage("assistant", ADVISOR_FAILURE_MESSAGE)]);
       } else {
         // Refused (too long, too fast): nothing was stored, so the text goes back into the input.
         setMessages((list) => list.filter((message) => message.id !== pending.id));
         setDraft((current) => current || pending.content);
-        setError(result.error);
+        setError(result.message);
       }
     }, wait);
   }, [fetcher.state, fetcher.data]);

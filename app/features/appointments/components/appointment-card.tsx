@@ -33,7 +33,7 @@ export function AppointmentCard({
       // The button is gone now: keep the keyboard user on this card.
       if (!document.activeElement || document.activeElement === document.body) title.current?.focus();
     } else {
-      toast.error(result.error);
+      toast.error(result.message);
     }
   }, []);
   useFetcherResult(confirmFetcher, handleConfirmed);

@@ -43,7 +43,7 @@ function CancelForm({ appointment, onDone }: { appointment: AppointmentCardData;
         toast.success(result.message);
         onDone();
       } else {
-        setError(result.error);
+        setError(result.message);
       }
     },
     [onDone],

@@ -95,8 +95,8 @@ export function useFreeSlots(query: { treatment: string; dentist: string; date: 
   return useMemo(
     () => ({
       loading,
-      times: result?.ok ? result.slots.map((slot) => slot.time) : [],
-      error: result && !result.ok ? result.error : null,
+      times: result?.ok ? result.data.slots.map((slot) => slot.time) : [],
+      error: result && !result.ok ? result.message : null,
       reload,
     }),
     [loading, result, reload],

@@ -43,7 +43,7 @@ export function useSlotFlow({
         onDone();
         return;
       }
-      setError(result.error);
+      setError(result.message);
       setTime(null);
       setStep(timeStep);
       reload();

@@ -2,7 +2,8 @@ import { CheckCircle2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
-import type { LeadActionResult } from "~/features/leads/lead-action-result";
+import type { LeadActionResult } from "~/features/leads/lead-schema";
+import { fieldError, formLevelMessage } from "~/lib/action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 
@@ -26,7 +27,8 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
   const fetcher = useFetcher<LeadActionResult>({ key: "helper-wizard" });
   const heading = useRef<HTMLHeadingElement>(null);
   const result = fetcher.data;
-  const errors = result && !result.ok ? result.errors : {};
+  const error = (field: string) => fieldError(result, field);
+  const refusal = formLevelMessage(result);
   const busy = fetcher.state !== "idle";
 
   useEffect(() => heading.current?.focus(), [step, result?.ok]);
@@ -36,9 +38,9 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
       <div role="status" className="p-6 text-center" data-testid="wizard-success">
         <CheckCircle2 aria-hidden className="mx-auto size-10 text-brand-700" />
         <h3 ref={heading} tabIndex={-1} className="mt-3 font-semibold">
-          {result.promise.title}
+          {result.data.promise.title}
         </h3>
-        <p className="mt-2 text-sm text-slate-700">{result.promise.detail}</p>
+        <p className="mt-2 text-sm text-slate-700">{result.data.promise.detail}</p>
         <button
           type="button"
           onClick={onDone}
@@ -89,26 +91,26 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
           {choiceSteps.map(({ name }) => (
             <input key={name} type="hidden" name={name} value={choices[name] ?? ""} />
           ))}
-          {errors.form && (
+          {refusal && (
             <p role="alert" className="text-sm font-medium text-red-700">
-              {errors.form}
+              {refusal}
             </p>
           )}
-          <WizardField label="Nombre" name="name" autoComplete="name" error={errors.name} />
+          <WizardField label="Nombre" name="name" autoComplete="name" error={error("name")} />
           <WizardField
             label="Teléfono"
             name="phone"
             type="tel"
             autoComplete="tel"
             placeholder="+56 9 1234 5678"
-            error={errors.phone}
+            error={error("phone")}
           />
           <WizardField
             label="E-mail (opcional)"
             name="email"
             type="email"
             autoComplete="email"
-            error={errors.email}
+            error={error("email")}
             optional
           />
           <label className="flex items-start gap-2 text-xs text-slate-700">
@@ -126,10 +128,10 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
               .
             </span>
           </label>
-          {errors.consent && <p className="text-xs font-medium text-red-700">{errors.consent}</p>}
-          {(errors.treatment || errors.urgency || errors.budget) && (
+          {error("consent") && <p className="text-xs font-medium text-red-700">{error("consent")}</p>}
+          {(error("treatment") || error("urgency") || error("budget")) && (
             <p className="text-xs font-medium text-red-700">
-              {errors.treatment ?? errors.urgency ?? errors.budget}
+              {error("treatment") ?? error("urgency") ?? error("budget")}
             </p>
           )}
           <button

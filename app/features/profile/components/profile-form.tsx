@@ -4,15 +4,15 @@ import { Toaster } from "sonner";
 import type { ClinicFacts } from "~/config/clinic";
 import { formatChileanPhone } from "~/domain/format";
 import { Button } from "~/components/ui/button";
-import { Field, Input, Textarea } from "~/components/ui/field";
+import { InputField, PhoneField, TextareaField } from "~/components/form-fields";
+import { useValidatedForm } from "~/lib/validated-form";
 import {
   PROFILE_ADDRESS_MAX,
   PROFILE_EMERGENCY_CONTACT_MAX,
   PROFILE_NAME_MAX,
+  type ProfileActionData,
   type ProfileDto,
 } from "../profile-schema";
-
-export const PHONE_PLACEHOLDER = "+56 9 1234 5678";
 
 /** spec 000 §9: at most one toast at a time, 5 s. */
 export function ProfileToaster() {
@@ -32,15 +32,20 @@ export function ProfileToaster() {
 
 interface ProfileFormProps {
   profile: ProfileDto;
-  errors: Partial<Record<string, string>>;
+  result: ProfileActionData | undefined;
   busy: boolean;
+  /** The browser's check refused the save (the server is not asked). */
+  onRefused: () => void;
 }
+
+const loadProfileSchema = () => import("../profile-schema").then((module) => module.profileSchema);
 
 const card = "rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200";
 
-export function ProfileForm({ profile, errors, busy }: ProfileFormProps) {
+export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormProps) {
+  const form = useValidatedForm(loadProfileSchema, result, { onInvalid: onRefused });
   return (
-    <Form method="post" className="space-y-6 lg:col-span-2" noValidate preventScrollReset>
+    <Form method="post" {...form.formProps} className="space-y-6 lg:col-span-2" noValidate preventScrollReset>
       <fieldset disabled={busy} className="space-y-6">
         <section aria-labelledby="personal-title" className={card}>
           <h2 id="personal-title" className="flex items-center gap-2 text-xl font-semibold">
@@ -48,69 +53,50 @@ export function ProfileForm({ profile, errors, busy }: ProfileFormProps) {
             Información Personal
           </h2>
           <div className="mt-5 grid gap-5 sm:grid-cols-2">
-            <Field label="Nombre" error={errors.firstName}>
-              {(props) => (
-                <Input
-                  {...props}
-                  name="firstName"
-                  defaultValue={profile.firstName}
-                  autoComplete="given-name"
-                  maxLength={PROFILE_NAME_MAX}
-                  required
-                />
-              )}
-            </Field>
-            <Field label="Apellido" error={errors.lastName}>
-              {(props) => (
-                <Input
-                  {...props}
-                  name="lastName"
-                  defaultValue={profile.lastName}
-                  autoComplete="family-name"
-                  maxLength={PROFILE_NAME_MAX}
-                  required
-                />
-              )}
-            </Field>
-            <Field label="Email" hint="El email no se puede modificar">
-              {(props) => (
-                <Input
-                  {...props}
-                  type="email"
-                  value={profile.email}
-                  readOnly
-                  aria-readonly
-                  className="bg-slate-100 text-slate-700"
-                />
-              )}
-            </Field>
-            <Field label="Teléfono" error={errors.phone}>
-              {(props) => (
-                <Input
-                  {...props}
-                  type="tel"
-                  name="phone"
-                  defaultValue={profile.phone}
-                  placeholder={PHONE_PLACEHOLDER}
-                  autoComplete="tel"
-                  inputMode="tel"
-                  maxLength={30}
-                />
-              )}
-            </Field>
-            <Field label="Dirección" error={errors.address} className="sm:col-span-2">
-              {(props) => (
-                <Textarea
-                  {...props}
-                  name="address"
-                  rows={3}
-                  defaultValue={profile.address}
-                  autoComplete="street-address"
-                  maxLength={PROFILE_ADDRESS_MAX}
-                  placeholder="Calle, número, depto., comuna"
-                />
-              )}
-            </Field>
+            <InputField
+              label="Nombre"
+              error={form.error("firstName")}
+              name="firstName"
+              defaultValue={profile.firstName}
+              autoComplete="given-name"
+              maxLength={PROFILE_NAME_MAX}
+              required
+            />
+            <InputField
+              label="Apellido"
+              error={form.error("lastName")}
+              name="lastName"
+              defaultValue={profile.lastName}
+              autoComplete="family-name"
+              maxLength={PROFILE_NAME_MAX}
+              required
+            />
+            <InputField
+              label="Email"
+              hint="El email no se puede modificar"
+              type="email"
+              value={profile.email}
+              readOnly
+              aria-readonly
+              controlClassName="bg-slate-100 text-slate-700"
+            />
+            <PhoneField
+              label="Teléfono"
+              error={form.error("phone")}
+              name="phone"
+              defaultValue={profile.phone}
+            />
+            <TextareaField
+              label="Dirección"
+              error={form.error("address")}
+              className="sm:col-span-2"
+              name="address"
+              rows={3}
+              defaultValue={profile.address}
+              autoComplete="street-address"
+              maxLength={PROFILE_ADDRESS_MAX}
+              placeholder="Calle, número, depto., comuna"
+            />
           </div>
         </section>
 
@@ -120,31 +106,21 @@ export function ProfileForm({ profile, errors, busy }: ProfileFormProps) {
             Contacto de Emergencia
           </h2>
           <div className="mt-5 grid gap-5 sm:grid-cols-2">
-            <Field label="Nombre del contacto" error={errors.emergencyContact}>
-              {(props) => (
-                <Input
-                  {...props}
-                  name="emergencyContact"
-                  defaultValue={profile.emergencyContact}
-                  autoComplete="off"
-                  maxLength={PROFILE_EMERGENCY_CONTACT_MAX}
-                />
-              )}
-            </Field>
-            <Field label="Teléfono de emergencia" error={errors.emergencyPhone}>
-              {(props) => (
-                <Input
-                  {...props}
-                  type="tel"
-                  name="emergencyPhone"
-                  defaultValue={profile.emergencyPhone}
-                  placeholder={PHONE_PLACEHOLDER}
-                  autoComplete="off"
-                  inputMode="tel"
-                  maxLength={30}
-                />
-              )}
-            </Field>
+            <InputField
+              label="Nombre del contacto"
+              error={form.error("emergencyContact")}
+              name="emergencyContact"
+              defaultValue={profile.emergencyContact}
+              autoComplete="off"
+              maxLength={PROFILE_EMERGENCY_CONTACT_MAX}
+            />
+            <PhoneField
+              label="Teléfono de emergencia"
+              error={form.error("emergencyPhone")}
+              name="emergencyPhone"
+              defaultValue={profile.emergencyPhone}
+              autoComplete="off"
+            />
           </div>
           <p className="mt-4 flex items-start gap-2 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">
             <Info aria-hidden className="mt-0.5 size-4 shrink-0 text-brand-700" />

@@ -1,25 +1,30 @@
 import { CheckCircle2 } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
+import type { z } from "zod";
+import { ConsentField, FormAlert } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
+import type { ActionResult } from "~/lib/action-result";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
-import type { FieldErrors } from "~/lib/form-errors";
-
-export type RequestActionResult = { ok: true; reference: string } | { ok: false; errors: FieldErrors };
+import { useValidatedForm } from "~/lib/validated-form";
+import type { RequestReceipt } from "../request-schemas";
 
 interface RequestFormPageProps {
   title: string;
   intro: React.ReactNode;
-  result: RequestActionResult | undefined;
+  /** The action's schema, loaded when the form is first used (`import("…/request-schemas")`). */
+  loadSchema: () => Promise<z.ZodType<Record<string, unknown>>>;
+  result: ActionResult<RequestReceipt> | undefined;
   successTitle: string;
   successBody: string;
   submitLabel: string;
-  children: (errors: FieldErrors) => React.ReactNode;
+  children: (error: (field: string) => string | undefined) => React.ReactNode;
 }
 
 /** A validated, stored request with a confirmation (used by /eliminar-datos and /devolver-llamada). */
 export function RequestFormPage({
   title,
   intro,
+  loadSchema,
   result,
   successTitle,
   successBody,
@@ -28,7 +33,14 @@ export function RequestFormPage({
 }: RequestFormPageProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const errors = result && !result.ok ? result.errors : {};
+  const form = useValidatedForm(loadSchema, result, { onSubmit: ensureSubmissionId });
+  // A refusal of the whole form (the hourly budget) says why; field errors get the generic line above the fields.
+  const formMessage =
+    result && !result.ok && !result.fieldErrors
+      ? result.message
+      : form.hasErrors
+        ? "Revisa los campos marcados."
+        : undefined;
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-12">
@@ -43,7 +55,7 @@ export function RequestFormPage({
           <p className="mt-4 text-xl font-semibold">{successTitle}</p>
           <p className="mt-2 text-slate-700">{successBody}</p>
           <p className="mt-4 text-sm text-slate-600">
-            Número de solicitud: <strong className="font-mono">{result.reference}</strong>
+            Número de solicitud: <strong className="font-mono">{result.data.reference}</strong>
           </p>
           <Link
             to="/"
@@ -57,34 +69,19 @@ export function RequestFormPage({
           <div className="mt-4 space-y-3 text-slate-700">{intro}</div>
           <Form
             method="post"
-            onSubmit={ensureSubmissionId}
+            {...form.formProps}
             className="mt-8 space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
           >
             <SubmissionIdField />
-            {Object.keys(errors).length > 0 && (
-              <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800">
-                {errors.form ?? "Revisa los campos marcados."}
-              </p>
-            )}
-            {children(errors)}
-            <div>
-              <label className="flex items-start gap-3 text-sm text-slate-700">
-                <input
-                  type="checkbox"
-                  name="consent"
-                  required
-                  className="mt-0.5 size-5 shrink-0 accent-brand-700"
-                />
-                <span>
-                  Declaro que los datos son correctos y acepto su uso para responder esta solicitud, según la{" "}
-                  <Link to="/politica-privacidad" className="font-medium text-brand-700 underline">
-                    Política de Privacidad
-                  </Link>
-                  .
-                </span>
-              </label>
-              {errors.consent && <p className="mt-1 text-sm font-medium text-red-700">{errors.consent}</p>}
-            </div>
+            <FormAlert message={formMessage} />
+            {children(form.error)}
+            <ConsentField error={form.error("consent")}>
+              Declaro que los datos son correctos y acepto su uso para responder esta solicitud, según la{" "}
+              <Link to="/politica-privacidad" className="font-medium text-brand-700 underline">
+                Política de Privacidad
+              </Link>
+              .
+            </ConsentField>
             <Button type="submit" disabled={busy} className="w-full">
               {busy ? "Enviando..." : submitLabel}
             </Button>

@@ -2,15 +2,18 @@ import { CheckCircle2, FlaskConical, Play, Trash2, XCircle } from "lucide-react"
 import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
-import { ChoiceOptions } from "~/components/ui/choice-options";
-import { Field, Input, Select, Textarea } from "~/components/ui/field";
-import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
+import { FormAlert, InputField, TextareaField } from "~/components/form-fields";
+import { LeadChoiceFields, LeadContactFields } from "~/features/leads/components/lead-fields";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
+import { formLevelMessage } from "~/lib/action-result";
 import { cn } from "~/lib/cn";
+import { useValidatedForm } from "~/lib/validated-form";
 import { levelBadgeClass } from "../lead-panel-options";
 import { MAX_TEST_RESULTS, type LeadTestActionData, type LeadTestResult } from "../lead-test-dto";
 import { scenarioKeys, testScenarios } from "../test-scenarios";
 import { DashboardHeader } from "./dashboard-header";
+
+const loadLeadTestSchema = () => import("../lead-test-schema").then((module) => module.leadTestActionSchema);
 
 export function TestDashboard() {
   const fetcher = useFetcher<LeadTestActionData>({ key: "lead-test" });
@@ -22,13 +25,13 @@ export function TestDashboard() {
   if (fetcher.data !== seen) {
     setSeen(fetcher.data);
     const answer = fetcher.data;
-    if (answer?.ok) setHistory((current) => [answer.result, ...current].slice(0, MAX_TEST_RESULTS));
+    if (answer?.ok) setHistory((current) => [answer.data.result, ...current].slice(0, MAX_TEST_RESULTS));
   }
 
   const latest = fetcher.data ?? documentResult;
-  const errors = latest && !latest.ok ? latest.errors : {};
+  const form = useValidatedForm(loadLeadTestSchema, latest);
   const results =
-    history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.result] : [];
+    history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.data.result] : [];
   const busy = fetcher.state !== "idle";
   const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
   const pendingScenario = busy ? fetcher.formData?.get("scenario") : null;
@@ -101,69 +104,34 @@ export function TestDashboard() {
           </h2>
           <fetcher.Form
             method="post"
+            {...form.formProps}
             className="mt-4 grid gap-4 rounded-2xl border border-slate-200 bg-white p-5 sm:grid-cols-2"
           >
             <input type="hidden" name="intent" value="custom" />
-            {errors.form && (
-              <p
-                role="alert"
-                className="rounded-lg bg-red-50 p-3 text-sm font-medium text-red-800 sm:col-span-2"
-              >
-                {errors.form}
-              </p>
-            )}
-            <Field label="Nombre" error={errors.name}>
-              {(props) => <Input {...props} name="name" required maxLength={100} autoComplete="off" />}
-            </Field>
-            <Field label="Teléfono" error={errors.phone} hint="Celular o fijo chileno.">
-              {(props) => (
-                <Input
-                  {...props}
-                  name="phone"
-                  type="tel"
-                  inputMode="tel"
-                  placeholder="+56 9 1234 5678"
-                  required
-                  maxLength={30}
-                  autoComplete="off"
-                />
-              )}
-            </Field>
-            <Field label="E-mail (opcional)" error={errors.email}>
-              {(props) => <Input {...props} name="email" type="email" maxLength={254} autoComplete="off" />}
-            </Field>
-            <Field label="Edad (opcional)" error={errors.age}>
-              {(props) => <Input {...props} name="age" type="number" inputMode="numeric" min={1} max={120} />}
-            </Field>
-            <Field label="Tratamiento" error={errors.treatment}>
-              {(props) => (
-                <Select {...props} name="treatment" required defaultValue="">
-                  <ChoiceOptions values={treatments} labels={treatmentLabels} />
-                </Select>
-              )}
-            </Field>
-            <Field label="Urgencia" error={errors.urgency}>
-              {(props) => (
-                <Select {...props} name="urgency" required defaultValue="">
-                  <ChoiceOptions values={urgencies} labels={urgencyLabels} />
-                </Select>
-              )}
-            </Field>
-            <Field label="Presupuesto" error={errors.budget} className="sm:col-span-2">
-              {(props) => (
-                <Select {...props} name="budget" required defaultValue="">
-                  <ChoiceOptions values={budgets} labels={budgetLabels} />
-                </Select>
-              )}
-            </Field>
-            <Field
+            <FormAlert message={formLevelMessage(latest)} className="sm:col-span-2" />
+            <LeadContactFields error={form.error} nameLabel="Nombre" own={false} />
+            <InputField
+              label="Edad (opcional)"
+              error={form.error("age")}
+              name="age"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={120}
+            />
+            <LeadChoiceFields
+              error={form.error}
+              labels={{ treatment: "Tratamiento", urgency: "Urgencia", budget: "Presupuesto" }}
+            />
+            <TextareaField
               label="Mensaje (opcional)"
-              error={errors.message}
+              error={form.error("message")}
               hint="Más de 50 caracteres suma puntos por consulta detallada."
               className="sm:col-span-2"
-            >
-              {(props) => <Textarea {...props} name="message" rows={3} maxLength={2000} />}
-            </Field>
+              name="message"
+              rows={3}
+              maxLength={2000}
+            />
             <Button type="submit" variant="accent" disabled={busy} className="sm:col-span-2">
               {pendingIntent === "custom" ? "Calculando..." : "Calcular puntaje"}
             </Button>

@@ -1,0 +1,88 @@
+import { EmailField, NameField, PhoneField, SelectField } from "~/components/form-fields";
+import { ChoiceOptions } from "~/components/ui/choice-options";
+import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
+import { budgetLabels, treatmentLabels, urgencyLabels } from "../lead-options";
+
+type ErrorOf = (field: string) => string | undefined;
+
+/**
+ * Name, phone and e-mail of a lead: the landing form (the visitor's own, autofilled) and the staff test form
+ * (someone else's, never autofilled) share them.
+ */
+export function LeadContactFields({
+  error,
+  nameLabel,
+  own,
+  readOnly,
+  emailClassName,
+}: {
+  error: ErrorOf;
+  nameLabel: string;
+  own: boolean;
+  readOnly?: boolean;
+  emailClassName?: string;
+}) {
+  return (
+    <>
+      <NameField
+        label={nameLabel}
+        error={error("name")}
+        autoComplete={own ? "name" : "off"}
+        required
+        readOnly={readOnly}
+      />
+      <PhoneField
+        label="Teléfono"
+        error={error("phone")}
+        hint="Celular o fijo chileno."
+        name="phone"
+        autoComplete={own ? "tel" : "off"}
+        required
+        readOnly={readOnly}
+      />
+      <EmailField
+        label="E-mail (opcional)"
+        error={error("email")}
+        className={emailClassName}
+        autoComplete={own ? "email" : "off"}
+        readOnly={readOnly}
+      />
+    </>
+  );
+}
+
+/** Treatment, urgency and budget: the choices the lead score reads. */
+export function LeadChoiceFields({
+  error,
+  labels,
+}: {
+  error: ErrorOf;
+  labels: { treatment: string; urgency: string; budget: string };
+}) {
+  return (
+    <>
+      <SelectField
+        label={labels.treatment}
+        error={error("treatment")}
+        name="treatment"
+        required
+        defaultValue=""
+      >
+        <ChoiceOptions values={treatments} labels={treatmentLabels} />
+      </SelectField>
+      <SelectField label={labels.urgency} error={error("urgency")} name="urgency" required defaultValue="">
+        <ChoiceOptions values={urgencies} labels={urgencyLabels} />
+      </SelectField>
+      <SelectField
+        label={labels.budget}
+        error={error("budget")}
+        className="sm:col-span-2"
+        name="budget"
+        required
+        defaultValue=""
+      >
+        <ChoiceOptions values={budgets} labels={budgetLabels} />
+      </SelectField>
+    </>
+  );
+}

@@ -1,11 +1,10 @@
 import { ArrowLeft, Calendar, Clock, User } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/blog-article";
+import { MediaPicture } from "~/components/media-picture";
 import { formatDate } from "~/domain/format";
 import { articleHtml, findArticle } from "~/features/content/content.server";
-import { useAppData } from "~/lib/app-data";
 import { clinicFacts } from "~/lib/env.server";
-import { mediaUrl } from "~/lib/media";
 import { pageMeta } from "~/lib/seo";
 
 export function loader({ params }: Route.LoaderArgs) {
@@ -29,7 +28,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 
 export default function BlogArticle({ loaderData }: Route.ComponentProps) {
   const { article, html } = loaderData;
-  const { media } = useAppData();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
       <Link
@@ -56,11 +54,11 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
           <Clock aria-hidden className="size-4" /> {article.readTimeMinutes} min de lectura
         </span>
       </p>
-      <img
-        src={mediaUrl(media, article.image)}
+      <MediaPicture
+        file={article.image}
         alt={article.imageAlt}
-        width={800}
-        height={450}
+        sizes="(min-width: 768px) 736px, calc(100vw - 2rem)"
+        priority
         className="mt-8 aspect-video w-full rounded-2xl bg-slate-100 object-cover"
       />
       {/* Our own markdown, rendered on the server; no user input reaches it. */}

@@ -1,11 +1,11 @@
-import { BookOpen, Calendar, Clock, Download, Search } from "lucide-react";
+import { BookOpen, Download, Search } from "lucide-react";
 import { Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/blog";
 import { MediaPicture } from "~/components/media-picture";
 import { articles, type ArticleMeta } from "~/content/articles";
 import { guides } from "~/content/guides";
-import { formatDate } from "~/domain/format";
 import { categoryFilters, filterArticles, parseCategory } from "~/features/blog/article-filter";
+import { ArticleDateAndReadTime } from "~/features/blog/components/article-facts";
 import { GuideCover } from "~/features/blog/components/guide-cover";
 import { cn } from "~/lib/cn";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
@@ -214,13 +214,7 @@ function ArticleCard({ article, featured }: { article: ArticleMeta; featured?: b
         <h3 className={cn("mt-3 font-bold", featured ? "text-2xl" : "text-lg")}>{article.title}</h3>
         <p className="mt-2 flex-1 text-slate-600">{article.excerpt}</p>
         <p className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
-          <span className="inline-flex items-center gap-1">
-            <Calendar aria-hidden className="size-4" />
-            <time dateTime={article.date}>{formatDate(article.date)}</time>
-          </span>
-          <span className="inline-flex items-center gap-1">
-            <Clock aria-hidden className="size-4" /> {article.readTimeMinutes} min de lectura
-          </span>
+          <ArticleDateAndReadTime article={article} />
           <span className="inline-flex items-center gap-1">
             <BookOpen aria-hidden className="size-4" /> {article.author}
           </span>

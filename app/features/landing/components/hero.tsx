@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
 import { MediaPicture } from "~/components/media-picture";
 import { useAppData } from "~/lib/app-data";
 import { mediaUrl } from "~/lib/media";
 import { claims } from "../landing-content";
+import { PortalLink } from "./portal-link";
 
 export function Hero() {
-  const { media, clinic, user } = useAppData();
+  const { media, clinic } = useAppData();
   const video = useRef<HTMLVideoElement>(null);
   const poster = useRef<HTMLImageElement>(null);
 
@@ -73,12 +73,11 @@ export function Hero() {
           >
             Agenda tu evaluación gratuita
           </a>
-          <Link
-            to={user ? "/paciente" : "/auth"}
+          <PortalLink
             className="rounded-lg border border-white/70 px-6 py-3 font-semibold text-white hover:bg-white/10"
-          >
-            {user ? "Mi Portal" : "Portal Paciente"}
-          </Link>
+            signedInLabel="Mi Portal"
+            anonymousLabel="Portal Paciente"
+          />
         </div>
         <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-4">
           {claims.map((claim) => (

@@ -11,6 +11,7 @@
 #   apt-get install -y ffmpeg imagemagick librsvg2-bin webp fonts-dejavu-core
 #
 # Usage: scripts/make-media.sh        (run from anywhere; writes ../public/media)
+# Then `npm run images` renders the AVIF/WebP renditions of the sources (ADR 014).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

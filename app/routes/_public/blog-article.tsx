@@ -1,11 +1,11 @@
-import { ArrowLeft, Calendar, Clock, User } from "lucide-react";
+import { User } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/blog-article";
-import { formatDate } from "~/domain/format";
+import { BackLink } from "~/components/back-link";
+import { MediaPicture } from "~/components/media-picture";
+import { ArticleDateAndReadTime } from "~/features/blog/components/article-facts";
 import { articleHtml, findArticle } from "~/features/content/content.server";
-import { useAppData } from "~/lib/app-data";
 import { clinicFacts } from "~/lib/env.server";
-import { mediaUrl } from "~/lib/media";
 import { pageMeta } from "~/lib/seo";
 
 export function loader({ params }: Route.LoaderArgs) {
@@ -29,15 +29,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 
 export default function BlogArticle({ loaderData }: Route.ComponentProps) {
   const { article, html } = loaderData;
-  const { media } = useAppData();
   return (
     <article className="mx-auto max-w-3xl px-4 py-12">
-      <Link
-        to="/blog"
-        className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-      >
-        <ArrowLeft aria-hidden className="size-4" /> Volver al blog
-      </Link>
+      <BackLink to="/blog">Volver al blog</BackLink>
       <p className="mt-6">
         <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-800">
           {article.category}
@@ -48,19 +42,13 @@ export default function BlogArticle({ loaderData }: Route.ComponentProps) {
         <span className="inline-flex items-center gap-1">
           <User aria-hidden className="size-4" /> {article.author}
         </span>
-        <span className="inline-flex items-center gap-1">
-          <Calendar aria-hidden className="size-4" />
-          <time dateTime={article.date}>{formatDate(article.date)}</time>
-        </span>
-        <span className="inline-flex items-center gap-1">
-          <Clock aria-hidden className="size-4" /> {article.readTimeMinutes} min de lectura
-        </span>
+        <ArticleDateAndReadTime article={article} />
       </p>
-      <img
-        src={mediaUrl(media, article.image)}
+      <MediaPicture
+        file={article.image}
         alt={article.imageAlt}
-        width={800}
-        height={450}
+        sizes="(min-width: 768px) 736px, calc(100vw - 2rem)"
+        priority
         className="mt-8 aspect-video w-full rounded-2xl bg-slate-100 object-cover"
       />
       {/* Our own markdown, rendered on the server; no user input reaches it. */}

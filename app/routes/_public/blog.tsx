@@ -1,13 +1,13 @@
-import { BookOpen, Calendar, Clock, Download, Search } from "lucide-react";
+import { BookOpen, Download, Search } from "lucide-react";
 import { Form, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/blog";
+import { MediaPicture } from "~/components/media-picture";
 import { articles, type ArticleMeta } from "~/content/articles";
 import { guides } from "~/content/guides";
-import { formatDate } from "~/domain/format";
 import { categoryFilters, filterArticles, parseCategory } from "~/features/blog/article-filter";
-import { useAppData } from "~/lib/app-data";
+import { ArticleDateAndReadTime } from "~/features/blog/components/article-facts";
+import { GuideCover } from "~/features/blog/components/guide-cover";
 import { cn } from "~/lib/cn";
-import { mediaUrl, type MediaConfig } from "~/lib/media";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -20,7 +20,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export default function Blog() {
-  const { media } = useAppData();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = searchParams.get("q") ?? "";
   const category = parseCategory(searchParams.get("categoria"));
@@ -55,21 +54,14 @@ export default function Blog() {
           E-books y Guías Gratuitas
         </h2>
         <ul className="mt-8 grid gap-6 md:grid-cols-3">
-          {guides.map((guide) => (
+          {/* On phones and desktops alike the first cover is the largest paint above the fold. */}
+          {guides.map((guide, index) => (
             <li
               key={guide.slug}
               className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm"
             >
               <div className="relative">
-                <img
-                  src={mediaUrl(media, guide.image)}
-                  alt={guide.imageAlt}
-                  width={600}
-                  height={800}
-                  loading="lazy"
-                  decoding="async"
-                  className="aspect-[4/3] w-full bg-slate-100 object-cover"
-                />
+                <GuideCover guide={guide} priority={index === 0} />
                 <span className="absolute left-3 top-3 rounded-full bg-accent px-2.5 py-0.5 text-xs font-bold text-white">
                   GRATIS
                 </span>
@@ -157,12 +149,12 @@ export default function Blog() {
             </div>
           ) : (
             <div className="mt-10 space-y-8" data-testid="article-list">
-              {featured && <ArticleCard article={featured} media={media} featured />}
+              {featured && <ArticleCard article={featured} featured />}
               {grid.length > 0 && (
                 <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
                   {grid.map((article) => (
                     <li key={article.slug}>
-                      <ArticleCard article={article} media={media} />
+                      <ArticleCard article={article} />
                     </li>
                   ))}
                 </ul>
@@ -190,15 +182,12 @@ export default function Blog() {
   );
 }
 
-function ArticleCard({
-  article,
-  media,
-  featured,
-}: {
-  article: ArticleMeta;
-  media: MediaConfig;
-  featured?: boolean;
-}) {
+// Half of the 6xl container from md up for the featured card; two, then three columns for the others.
+const featuredSizes = "(min-width: 1152px) 560px, (min-width: 768px) calc(50vw - 1rem), calc(100vw - 2rem)";
+const cardSizes =
+  "(min-width: 1152px) 357px, (min-width: 1024px) calc((100vw - 5rem) / 3), (min-width: 768px) calc((100vw - 3.5rem) / 2), calc(100vw - 2rem)";
+
+function ArticleCard({ article, featured }: { article: ArticleMeta; featured?: boolean }) {
   return (
     <article
       className={cn(
@@ -207,14 +196,10 @@ function ArticleCard({
       )}
       data-testid="article-card"
     >
-      <img
-        src={mediaUrl(media, article.image)}
+      <MediaPicture
+        file={article.image}
         alt={article.imageAlt}
-        width={800}
-        height={450}
-        loading={featured ? "eager" : "lazy"}
-        fetchPriority={featured ? "high" : "auto"}
-        decoding="async"
+        sizes={featured ? featuredSizes : cardSizes}
         className={cn("aspect-video w-full bg-slate-100 object-cover", featured && "md:w-1/2")}
       />
       <div className="flex flex-1 flex-col p-6">
@@ -229,13 +214,7 @@ function ArticleCard({
         <h3 className={cn("mt-3 font-bold", featured ? "text-2xl" : "text-lg")}>{article.title}</h3>
         <p className="mt-2 flex-1 text-slate-600">{article.excerpt}</p>
         <p className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600">
-          <span className="inline-flex items-center gap-1">
-            <Calendar aria-hidden className="size-4" />
-            <time dateTime={article.date}>{formatDate(article.date)}</time>
-          </span>
-          <span className="inline-flex items-center gap-1">
-            <Clock aria-hidden className="size-4" /> {article.readTimeMinutes} min de lectura
-          </span>
+          <ArticleDateAndReadTime article={article} />
           <span className="inline-flex items-center gap-1">
             <BookOpen aria-hidden className="size-4" /> {article.author}
           </span>

@@ -1,10 +1,10 @@
 import { Clock, Mail, MapPin, Phone, Smartphone } from "lucide-react";
-import { Link } from "react-router";
 import { formatChileanPhone } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
+import { PortalLink } from "./portal-link";
 
 export function ContactSection() {
-  const { clinic, user } = useAppData();
+  const { clinic } = useAppData();
   const items = [
     { icon: Phone, label: "Teléfono", value: formatChileanPhone(clinic.phone), href: `tel:${clinic.phone}` },
     {
@@ -50,12 +50,11 @@ export function ContactSection() {
             Revisa tus citas, documentos, radiografías y pagos, y conversa con nuestro asesor virtual las 24
             horas.
           </p>
-          <Link
-            to={user ? "/paciente" : "/auth"}
+          <PortalLink
             className="mt-6 inline-flex w-fit rounded-lg bg-white px-6 py-3 font-semibold text-ink hover:bg-brand-50"
-          >
-            {user ? "Ir a Mi Portal" : "Iniciar Sesión"}
-          </Link>
+            signedInLabel="Ir a Mi Portal"
+            anonymousLabel="Iniciar Sesión"
+          />
         </div>
       </div>
     </section>

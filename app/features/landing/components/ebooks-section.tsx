@@ -1,11 +1,9 @@
 import { BookOpen } from "lucide-react";
 import { Link } from "react-router";
 import { guides } from "~/content/guides";
-import { useAppData } from "~/lib/app-data";
-import { mediaUrl } from "~/lib/media";
+import { GuideCover } from "~/features/blog/components/guide-cover";
 
 export function EbooksSection() {
-  const { media } = useAppData();
   return (
     <section id="ebooks" aria-labelledby="ebooks-titulo" className="bg-white py-20">
       <div className="mx-auto max-w-6xl px-4">
@@ -21,15 +19,7 @@ export function EbooksSection() {
               key={guide.slug}
               className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm"
             >
-              <img
-                src={mediaUrl(media, guide.image)}
-                alt={guide.imageAlt}
-                width={600}
-                height={800}
-                loading="lazy"
-                decoding="async"
-                className="aspect-[4/3] w-full bg-slate-100 object-cover"
-              />
+              <GuideCover guide={guide} />
               <div className="flex flex-1 flex-col p-5">
                 <h3 className="text-lg font-semibold">{guide.title}</h3>
                 <p className="mt-1 flex items-center gap-1 text-sm text-slate-600">

@@ -1,18 +1,22 @@
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { MediaPicture } from "~/components/media-picture";
 import { useAppData } from "~/lib/app-data";
 import { mediaUrl } from "~/lib/media";
 import { claims } from "../landing-content";
+import { PortalLink } from "./portal-link";
 
 export function Hero() {
-  const { media, clinic, user } = useAppData();
+  const { media, clinic } = useAppData();
   const video = useRef<HTMLVideoElement>(null);
+  const poster = useRef<HTMLImageElement>(null);
 
   // The loop starts only after hydration and never for people who asked for less motion; until then (and without
-  // JavaScript) the poster is shown, which also keeps the first paint light.
+  // JavaScript) the poster picture is shown, which also keeps the first paint light. The video takes the rendition
+  // the picture already chose as its poster, so nothing is fetched twice.
   useEffect(() => {
     const element = video.current;
     if (!element) return;
+    if (poster.current?.currentSrc) element.poster = poster.current.currentSrc;
     const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
     const sync = () => {
       if (reduced.matches) element.pause();
@@ -23,26 +27,35 @@ export function Hero() {
     return () => reduced.removeEventListener("change", sync);
   }, []);
 
-  const poster = mediaUrl(media, "hero-poster.webp");
   return (
     <section id="home" className="relative isolate overflow-hidden bg-ink text-white">
-      {/* The poster is the largest paint: fetch it with the stylesheet, not after the scripts. */}
-      <link rel="preload" as="image" href={poster} fetchPriority="high" />
-      <video
-        ref={video}
-        className="absolute inset-0 -z-10 size-full object-cover opacity-60"
-        poster={poster}
-        muted
-        loop
-        playsInline
-        preload="none"
-        aria-hidden
-        tabIndex={-1}
-        data-testid="hero-video"
-      >
-        <source src={mediaUrl(media, "hero.webm")} type="video/webm" />
-        <source src={mediaUrl(media, "hero.mp4")} type="video/mp4" />
-      </video>
+      {/* One translucent layer: the video, opaque once it plays, covers the picture beneath it. */}
+      <div className="absolute inset-0 -z-10 opacity-60">
+        <MediaPicture
+          ref={poster}
+          file="hero-poster.webp"
+          alt=""
+          // Drawn wider than the viewport on phones (it covers a tall section), but it is a soft gradient under a
+          // dark overlay that bears the upscaling.
+          sizes="100vw"
+          priority
+          className="absolute inset-0 size-full object-cover"
+        />
+        <video
+          ref={video}
+          className="absolute inset-0 size-full object-cover"
+          muted
+          loop
+          playsInline
+          preload="none"
+          aria-hidden
+          tabIndex={-1}
+          data-testid="hero-video"
+        >
+          <source src={mediaUrl(media, "hero.webm")} type="video/webm" />
+          <source src={mediaUrl(media, "hero.mp4")} type="video/mp4" />
+        </video>
+      </div>
       <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink via-ink/85 to-ink/40" />
       <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
         <p className="text-sm font-semibold uppercase tracking-wider text-brand-100">{clinic.tagline}</p>
@@ -60,12 +73,11 @@ export function Hero() {
           >
             Agenda tu evaluación gratuita
           </a>
-          <Link
-            to={user ? "/paciente" : "/auth"}
+          <PortalLink
             className="rounded-lg border border-white/70 px-6 py-3 font-semibold text-white hover:bg-white/10"
-          >
-            {user ? "Mi Portal" : "Portal Paciente"}
-          </Link>
+            signedInLabel="Mi Portal"
+            anonymousLabel="Portal Paciente"
+          />
         </div>
         <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-4">
           {claims.map((claim) => (

@@ -1,5 +1,4 @@
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
+import { BackLink } from "~/components/back-link";
 
 interface LegalPageProps {
   title: string;
@@ -11,12 +10,7 @@ interface LegalPageProps {
 export function LegalPage({ title, html, actions }: LegalPageProps) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-12">
-      <Link
-        to="/"
-        className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-      >
-        <ArrowLeft aria-hidden className="size-4" /> Volver al inicio
-      </Link>
+      <BackLink to="/">Volver al inicio</BackLink>
       <h1 className="mt-6 text-3xl font-extrabold sm:text-4xl">{title}</h1>
       {/* Our own legal text (markdown from app/content/legal), rendered on the server. */}
       <div className="prose-content mt-6" dangerouslySetInnerHTML={{ __html: html }} />

@@ -87,7 +87,7 @@ export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters:
         </div>
         <button
           type="submit"
-          className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-600 px-5 py-2.5 font-semibold text-white hover:bg-brand-700"
+          className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
         >
           <Search aria-hidden className="size-4" />
           Filtrar
@@ -183,7 +183,7 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
           href={lead.whatsappHref}
           target="_blank"
           rel="noopener noreferrer"
-          className={cn(actionButton, "bg-emerald-600 text-white hover:bg-emerald-700")}
+          className={cn(actionButton, "bg-emerald-700 text-white hover:bg-emerald-800")}
         >
           <MessageCircle aria-hidden className="size-4" />
           WhatsApp<span className="sr-only"> a {lead.firstName} (se abre en otra pestaña)</span>
@@ -208,7 +208,7 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
             name="intent"
             value="mark-contacted"
             disabled={busy}
-            className={cn(actionButton, "bg-sky-600 text-white hover:bg-sky-700")}
+            className={cn(actionButton, "bg-sky-700 text-white hover:bg-sky-800")}
           >
             <UserCheck aria-hidden className="size-4" />
             {pendingIntent === "mark-contacted" ? "Guardando..." : "Marcar contactado"}
@@ -218,7 +218,7 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
             name="intent"
             value="schedule"
             disabled={busy}
-            className={cn(actionButton, "bg-brand-600 text-white hover:bg-brand-700")}
+            className={cn(actionButton, "bg-brand-700 text-white hover:bg-brand-800")}
           >
             <CalendarCheck aria-hidden className="size-4" />
             {pendingIntent === "schedule" ? "Guardando..." : "Agendar"}

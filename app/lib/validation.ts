@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseChileanPhone } from "~/domain/format";
+import { RUT_MAX_LENGTH, validateRut } from "~/domain/rut";
 
 export const PHONE_ERROR = "Ingresa un teléfono chileno válido, por ejemplo +56 9 1234 5678.";
 
@@ -41,6 +42,24 @@ export function optionalChileanPhoneField(message: string = PHONE_ERROR) {
 
 /** Empty → null; anything else must be a Chilean phone (Spanish message). */
 export const optionalChileanPhone = optionalChileanPhoneField();
+
+/**
+ * An optional RUT: blank → null; anything else is validated by domain/rut.ts with the spec's specific messages and
+ * stored canonical ("12345678-5"). Forms that may omit the field add `.default(null)`.
+ */
+export const optionalRut = z
+  .string()
+  .trim()
+  .max(RUT_MAX_LENGTH + 2, "El RUT debe tener entre 8 y 9 caracteres")
+  .transform((value, ctx) => {
+    if (!value) return null;
+    const result = validateRut(value);
+    if (!result.ok) {
+      ctx.addIssue({ code: "custom", message: result.message });
+      return z.NEVER;
+    }
+    return result.rut;
+  });
 
 export const personName = z
   .string({ error: "Ingresa tu nombre." })

@@ -3,7 +3,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { appointments, outbox, treatmentsCatalog, users } from "~/db/schema";
-import { addDays, clinicDate, clinicInstant, isoWeekday } from "~/domain/clinic-time";
+import { addDays, clinicDate, clinicInstant, isoWeekday, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import type { AppointmentActionResult, SlotsResponse } from "~/features/appointments/appointment-schema";
@@ -150,10 +150,12 @@ describe("loader", () => {
       startsAt: clinicInstant(addDays(today(), -1), "22:30"),
       status: "completed",
     });
+    // The first instant of the clinic's today: always already started, whatever the time the test runs at (an
+    // appointment at 00:15 had not started when the suite ran between midnight and 00:15 in Santiago).
     const earlyToday = await insertAppointment({
       ...base,
       slug: "consulta",
-      startsAt: clinicInstant(today(), "00:15"),
+      startsAt: startOfClinicDay(today()),
     });
     const laterD3 = await insertAppointment({
       ...base,

@@ -39,7 +39,8 @@ describe("/eliminar-datos", () => {
     expect(rows[0]).toMatchObject({
       requestType: "eliminacion",
       status: "new",
-      rut: "12.345.678-5",
+      // Canonical, as domain/rut.ts gives it: the form accepts it with or without dots.
+      rut: "12345678-5",
       phone: null,
     });
     // A second submit of the same form changes nothing.
@@ -72,6 +73,37 @@ describe("/eliminar-datos", () => {
     expect(await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.name, name))).toHaveLength(
       0,
     );
+  });
+});
+
+describe("/eliminar-datos: the RUT follows the RUT rules (issue 11)", () => {
+  it.each([
+    ["12.345.678-4", "El RUT ingresado no es valido"],
+    ["12.3A5.678-5", "El cuerpo del RUT debe ser numerico"],
+    ["1234-5", "El RUT debe tener entre 8 y 9 caracteres"],
+    ["12.345.678-X", "El digito verificador debe ser un numero o K"],
+  ])("refuses %j with %j and stores nothing", async (rut, message) => {
+    const email = uniqueEmail("rut");
+    const { status, body } = unwrap<Result>(
+      await dataRightsAction(
+        routeArgs(
+          clientForm("/eliminar-datos", {
+            submissionId: randomUUID(),
+            requestType: "acceso",
+            name: "Rut Malo",
+            email,
+            rut,
+            consent: "on",
+          }),
+        ),
+      ),
+    );
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { rut: [message] } });
+    const db = await getDb();
+    expect(
+      await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email)),
+    ).toHaveLength(0);
   });
 });
 

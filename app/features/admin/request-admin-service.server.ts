@@ -1,5 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
+import { formatRut } from "~/domain/rut";
 import { callbackTimeLabels, dataRightsLabels } from "~/features/requests/request-options";
 import { logger } from "~/lib/logger.server";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
@@ -82,7 +83,7 @@ export async function listRequests(
       name: row.name,
       email: row.email,
       phone: row.phone ? formatChileanPhone(row.phone) : null,
-      rut: row.rut,
+      rut: row.rut ? formatRut(row.rut) : null,
       details: row.details,
       status: row.status,
       statusLabel: requestStatusLabel(row.status),

@@ -6,6 +6,7 @@ import {
   emailAddress,
   optionalChileanPhone,
   optionalEmail,
+  optionalRut,
   personName,
   submissionId,
 } from "~/lib/validation";
@@ -17,12 +18,7 @@ export const dataRightsRequestSchema = z.object({
   name: personName,
   email: emailAddress,
   phone: optionalChileanPhone.default(null),
-  rut: z
-    .string()
-    .trim()
-    .max(12, "El RUT puede tener hasta 12 caracteres.")
-    .regex(/^$|^[0-9.]{7,10}-?[0-9kK]$/, "Ingresa el RUT con dígito verificador, por ejemplo 12.345.678-5.")
-    .default(""),
+  rut: optionalRut.default(null),
   details: boundedText(2000, "El detalle"),
   consent: consentAccepted,
 });

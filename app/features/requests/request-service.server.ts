@@ -25,7 +25,7 @@ export async function recordDataRightsRequest(
         name: input.name,
         email: input.email,
         phone: input.phone,
-        rut: input.rut ? input.rut.toUpperCase() : null,
+        rut: input.rut,
         details: input.details,
       })
       .onConflictDoNothing({ target: dataRightsRequests.submissionId })

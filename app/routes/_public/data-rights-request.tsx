@@ -1,7 +1,7 @@
 import type { Route } from "./+types/data-rights-request";
 import {
   EmailField,
-  InputField,
+  RutField,
   NameField,
   PhoneField,
   SelectField,
@@ -66,13 +66,10 @@ export default function DataRightsRequestPage({ actionData }: Route.ComponentPro
           <NameField label="Nombre completo" error={error("name")} required />
           <EmailField label="E-mail" error={error("email")} hint="Te responderemos a este e-mail." required />
           <PhoneField label="Teléfono (opcional)" error={error("phone")} name="phone" />
-          <InputField
+          <RutField
             label="RUT (opcional)"
             error={error("rut")}
             hint="Nos ayuda a encontrar tu ficha si eres paciente."
-            name="rut"
-            placeholder="12.345.678-5"
-            maxLength={12}
           />
           <TextareaField
             label="Detalle de tu solicitud (opcional)"

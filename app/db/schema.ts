@@ -13,6 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { appointmentStatuses } from "~/domain/appointment-status";
+import { whatsAppMessageStatuses } from "~/domain/whatsapp-message-status";
 
 /** `'a', 'b'` for a check constraint; only for lists defined in code, never for input. */
 const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
@@ -350,5 +351,55 @@ export const advisorMessages = pgTable(
     check("advisor_messages_role_values", sql`${table.role} in ('user', 'assistant')`),
     check("advisor_messages_type_values", sql`${table.type} in ('general', 'appointment', 'emergency')`),
     check("advisor_messages_content_length", sql`char_length(${table.content}) between 1 and 4000`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Messaging (issue 9, DESIGN decision 13).
+
+export const whatsAppMessageKinds = ["text", "template"] as const;
+
+/**
+ * One outbound WhatsApp message and what became of it. The id is the outbox row's id, which is also the
+ * provider's `messageId` (its idempotency key), so delivery reports find the row by it. A lead's or user's
+ * messages go with them (the number and text are personal data); an appointment's stay, without the link.
+ */
+export const whatsAppMessages = pgTable(
+  "whatsapp_messages",
+  {
+    id: uuid("id").primaryKey(),
+    purpose: text("purpose").notNull(),
+    leadId: uuid("lead_id").references(() => leads.id, { onDelete: "cascade" }),
+    appointmentId: uuid("appointment_id").references(() => appointments.id, { onDelete: "set null" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    /** Digits with the country code, as the provider takes them (`56912345678`). */
+    toPhone: text("to_phone").notNull(),
+    kind: text("kind").notNull(),
+    text: text("text"),
+    templateName: text("template_name"),
+    templatePlaceholders: jsonb("template_placeholders").$type<string[]>(),
+    testMode: boolean("test_mode"),
+    providerMessageId: text("provider_message_id"),
+    status: text("status").notNull().default("queued"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    failedAt: timestamp("failed_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("whatsapp_messages_status_idx").on(table.status),
+    index("whatsapp_messages_created_at_idx").on(table.createdAt),
+    index("whatsapp_messages_provider_message_id_idx").on(table.providerMessageId),
+    check("whatsapp_messages_kind_values", sql`${table.kind} in (${quotedList(whatsAppMessageKinds)})`),
+    check(
+      "whatsapp_messages_status_values",
+      sql`${table.status} in (${quotedList(whatsAppMessageStatuses)})`,
+    ),
+    check(
+      "whatsapp_messages_content",
+      sql`(${table.kind} = 'text' and ${table.text} is not null) or (${table.kind} = 'template' and ${table.templateName} is not null)`,
+    ),
   ],
 );

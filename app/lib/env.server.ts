@@ -56,6 +56,18 @@ const envSchema = z.object({
   CLINIC_PRIVACY_EMAIL: z.email().optional(),
   CLINIC_ADDRESS: z.string().min(1).optional(),
   CLINIC_REVIEWS_URL: optionalUrl,
+  WHATSAPP_BASE_URL: optionalUrl,
+  WHATSAPP_API_KEY: z.string().min(8, "al menos 8 caracteres").optional(),
+  WHATSAPP_SENDER: z
+    .string()
+    .regex(
+      /^\+?\d{8,15}$/,
+      "el número de WhatsApp registrado: 8 a 15 dígitos con el código de país, p. ej. 56987654321",
+    )
+    .optional(),
+  WHATSAPP_TEST_MODE: booleanFlag,
+  WHATSAPP_WEBHOOK_SECRET: z.string().min(16, "al menos 16 caracteres aleatorios").optional(),
+  WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -78,6 +90,18 @@ const productionChecks = envSchema.superRefine((value, ctx) => {
       message:
         "obligatorio fuera del modo demostración (al menos 32 caracteres aleatorios, el mismo en cada instancia)",
     });
+  }
+  if (value.WHATSAPP_API_KEY && !value.WHATSAPP_TEST_MODE) {
+    // Without a key WhatsApp runs in test mode (nothing is sent); with one, the real sender needs both.
+    for (const name of ["WHATSAPP_BASE_URL", "WHATSAPP_SENDER"] as const) {
+      if (!value[name]) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: "obligatorio con WHATSAPP_API_KEY (o define WHATSAPP_TEST_MODE=1)",
+        });
+      }
+    }
   }
   if (Boolean(value.GOOGLE_CLIENT_ID) !== Boolean(value.GOOGLE_CLIENT_SECRET)) {
     ctx.addIssue({
@@ -119,6 +143,11 @@ export function isDemoMode(current: Env = env()) {
 /** Two-factor is required for staff unless AUTH_STAFF_2FA=optional, which is the demo default. */
 export function staffTwoFactorRequired(current: Env = env()) {
   return (current.AUTH_STAFF_2FA ?? (isDemoMode(current) ? "optional" : "required")) === "required";
+}
+
+/** WhatsApp sends nothing (each message is recorded as accepted in test mode) with WHATSAPP_TEST_MODE=1 or no key. */
+export function whatsAppTestMode(current: Env = env()) {
+  return current.WHATSAPP_TEST_MODE || !current.WHATSAPP_API_KEY;
 }
 
 export function publicBaseUrl(current: Env = env()) {

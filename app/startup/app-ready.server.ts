@@ -1,5 +1,6 @@
 import { closeDb, getDb } from "~/db/client.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
+import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { env, isDemoMode } from "~/lib/env.server";
@@ -16,6 +17,7 @@ const holder = globalThis as typeof globalThis & { __clinicaReady?: Promise<void
 export function appReady(): Promise<void> {
   holder.__clinicaReady ??= (async () => {
     const current = env();
+    assertWhatsAppTimingFits(current);
     const db = await getDb();
     const auth = await getAuth();
     if (isDemoMode(current)) {

@@ -35,6 +35,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_auth/reset-password.tsx": "password reset with the mailed token",
   "routes/api/auth.ts": "Better Auth handler (OAuth callbacks, e-mail links)",
   "routes/api/healthz.ts": "health check",
+  "routes/api/whatsapp-reports.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
   "routes/api/sitemap.ts": "sitemap.xml",
   "routes/api/robots.ts": "robots.txt",
   "routes/_dev/outbox.tsx": "demo-only mail viewer (404 with SMTP or outside demo mode)",

@@ -90,6 +90,8 @@ async function adminCookie() {
   return `${session.name}=${session.value}`;
 }
 
+const WEBHOOK_SECRET = "webhook-secret-for-the-server-0123";
+
 describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security", () => {
   beforeAll(async () => {
     if (!existsSync(path.join(projectRoot, "build/server/index.js"))) {
@@ -97,7 +99,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
     }
     dataDir = mkdtempSync(path.join(tmpdir(), "clinica-security-"));
     const started = await Promise.allSettled([
-      startProdServer({ DATA_DIR: dataDir, TRUST_PROXY: "10.255.255.1", SEED_DEMO: "1" }),
+      startProdServer({
+        DATA_DIR: dataDir,
+        TRUST_PROXY: "10.255.255.1",
+        SEED_DEMO: "1",
+        WHATSAPP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      }),
       startProdServer({ DATA_DIR: "memory://", PUBLIC_BASE_URL: "https://clinica.test" }),
     ]);
     // Keep whatever started, so afterAll stops it even when the other one failed.
@@ -482,6 +489,50 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
       expect(sessionCookie(response.cookies)).toBeUndefined();
+    });
+  });
+  describe("WhatsApp reports webhook (server to server)", () => {
+    const report = JSON.stringify({
+      results: [{ messageId: "not-ours-123", seenAt: "2026-03-01T12:05:00.000+0000" }],
+    });
+
+    it("takes a POST without Origin or session that carries the secret, and refuses one without it", async () => {
+      const accepted = await httpRequest(site.port, "/api/whatsapp/reports", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET },
+        body: report,
+        from: "127.0.0.18",
+      });
+      expect(accepted.status).toBe(200);
+      expect(JSON.parse(accepted.body)).toEqual({ received: 1, updated: 0 });
+      expect(accepted.cookies).toEqual([]);
+
+      const refused = await httpRequest(site.port, "/api/whatsapp/reports", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: report,
+        from: "127.0.0.18",
+      });
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body)).toEqual({ detail: expect.any(String) });
+    });
+
+    it("answers 401 everywhere when no secret is configured, and 413 to a body over the limit", async () => {
+      const unconfigured = await httpRequest(tls.port, "/api/whatsapp/reports", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET },
+        body: report,
+        from: "127.0.0.18",
+      });
+      expect(unconfigured.status).toBe(401);
+
+      const big = await httpRequest(site.port, "/api/whatsapp/reports", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET },
+        body: JSON.stringify({ results: [], padding: "a".repeat(300 * 1024) }),
+        from: "127.0.0.18",
+      });
+      expect(big.status).toBe(413);
     });
   });
 });

@@ -149,6 +149,18 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server lifecycle"
     expect(result.output).toContain("CLINIC_PHONE");
   });
 
+  it("refuses to boot when a WhatsApp send could outlast the outbox lease, naming WHATSAPP_TIMEOUT_MS", async () => {
+    const result = await runProdServerUntilExit({
+      DATA_DIR: freshDataDir(),
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      WHATSAPP_TIMEOUT_MS: "20000",
+    });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("WHATSAPP_TIMEOUT_MS");
+    expect(result.output).toContain("plazo del outbox");
+    expect(result.output).not.toContain("listening on");
+  });
+
   it("refuses to boot outside demo mode without AUTH_SECRET, naming it", async () => {
     const result = await runProdServerUntilExit({ DATA_DIR: freshDataDir(), AUTH_SECRET: "" });
     expect(result.code).toBe(1);

@@ -1,4 +1,8 @@
 import { getDb } from "~/db/client.server";
+import {
+  createWhatsAppOutboxHandler,
+  WHATSAPP_OUTBOX_KIND,
+} from "~/features/messaging/whatsapp-outbox.server";
 import { createMailer, type OutgoingEmail } from "~/integrations/smtp/mailer.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -17,6 +21,7 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
         logger.info({ to: email.to, subject: email.subject }, "e-mail kept in the dev outbox");
       return via;
     },
+    [WHATSAPP_OUTBOX_KIND]: createWhatsAppOutboxHandler(),
   };
 }
 

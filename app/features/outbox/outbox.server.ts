@@ -1,22 +1,55 @@
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { outbox } from "~/db/schema";
+import { isIntegrationError } from "~/integrations/http.server";
 import { logger } from "~/lib/logger.server";
 
 export type OutboxRow = typeof outbox.$inferSelect;
-export type OutboxHandler = (payload: Record<string, unknown>) => Promise<string>;
 
-const MAX_ATTEMPTS = 8;
+/** Which row is being delivered: its id is the idempotency key a handler gives the vendor (the same on a retry). */
+export interface OutboxDelivery {
+  id: string;
+  /** This delivery's attempt number (1 = the first). */
+  attempts: number;
+}
+
+/**
+ * Delivers one row and answers how it went out (stored as `delivered_via`). Throwing schedules a retry with
+ * backoff (an `IntegrationError` with `retryAfterMs`, after a long `Retry-After`, is not retried sooner); a
+ * `PermanentDeliveryError` ends the row as failed at once.
+ */
+export type OutboxHandler = (payload: Record<string, unknown>, delivery: OutboxDelivery) => Promise<string>;
+
+/** A failure no retry can fix (the vendor refused the message itself): the row is marked failed, not retried. */
+export class PermanentDeliveryError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PermanentDeliveryError";
+  }
+}
+
+export const OUTBOX_MAX_ATTEMPTS = 8;
 const BATCH_SIZE = 10;
-/** How long a claimed row stays out of other workers' reach; renewed right before each row's delivery. */
-const LEASE_MS = 60_000;
+/**
+ * How long a claimed row stays out of other workers' reach; renewed right before each row's delivery, so one
+ * delivery (every retry of a client included) must end within it (checked at boot for WhatsApp).
+ */
+export const OUTBOX_LEASE_MS = 60_000;
 
-/** Records a side effect to deliver; the same idempotency key is stored once. Use inside the business transaction. */
+/**
+ * Records a side effect to deliver; the same idempotency key is stored once. Use inside the business transaction.
+ * Answers the new row's id, or null when the key was already there (nothing was added).
+ */
 export async function enqueue(
   db: Pick<Database, "insert">,
-  item: { kind: string; idempotencyKey: string; payload: Record<string, unknown> },
-): Promise<void> {
-  await db.insert(outbox).values(item).onConflictDoNothing({ target: outbox.idempotencyKey });
+  item: { id?: string; kind: string; idempotencyKey: string; payload: Record<string, unknown> },
+): Promise<string | null> {
+  const [row] = await db
+    .insert(outbox)
+    .values(item)
+    .onConflictDoNothing({ target: outbox.idempotencyKey })
+    .returning({ id: outbox.id });
+  return row?.id ?? null;
 }
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at 30 minutes. */
@@ -56,7 +89,10 @@ export async function deliverDue(
       // Push them out of reach while we deliver; a crash mid-delivery retries them after the lease.
       await tx
         .update(outbox)
-        .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: sql`${outbox.attempts} + 1` })
+        .set({
+          nextAttemptAt: new Date(now.getTime() + OUTBOX_LEASE_MS),
+          attempts: sql`${outbox.attempts} + 1`,
+        })
         .where(
           inArray(
             outbox.id,
@@ -72,19 +108,21 @@ export async function deliverDue(
     const stillOurs = and(eq(outbox.id, row.id), eq(outbox.status, "pending"), eq(outbox.attempts, attempts));
     const [renewed] = await db
       .update(outbox)
-      .set({ nextAttemptAt: new Date(Date.now() + LEASE_MS) })
+      .set({ nextAttemptAt: new Date(Date.now() + OUTBOX_LEASE_MS) })
       .where(stillOurs)
       .returning({ id: outbox.id });
     if (!renewed) continue;
     try {
-      const via = await handlers[row.kind]!(row.payload);
+      const via = await handlers[row.kind]!(row.payload, { id: row.id, attempts });
       await db
         .update(outbox)
         .set({ status: "sent", sentAt: new Date(), deliveredVia: via, lastError: null })
         .where(eq(outbox.id, row.id));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const failed = attempts >= MAX_ATTEMPTS;
+      const failed = attempts >= OUTBOX_MAX_ATTEMPTS || error instanceof PermanentDeliveryError;
+      // The vendor's "not before" (a Retry-After longer than the client waits in process) wins over our backoff.
+      const notBeforeMs = isIntegrationError(error) ? (error.retryAfterMs ?? 0) : 0;
       logger.warn(
         { outboxId: row.id, kind: row.kind, attempts, failed, err: message },
         "outbox delivery failed",
@@ -95,7 +133,7 @@ export async function deliverDue(
         .set({
           status: failed ? "failed" : "pending",
           lastError: message.slice(0, 1000),
-          nextAttemptAt: new Date(Date.now() + retryDelayMs(attempts)),
+          nextAttemptAt: new Date(Date.now() + Math.max(retryDelayMs(attempts), notBeforeMs)),
         })
         .where(stillOurs);
     }

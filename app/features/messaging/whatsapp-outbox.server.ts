@@ -1,0 +1,156 @@
+import { randomUUID } from "node:crypto";
+import { getDb, type Database } from "~/db/client.server";
+import {
+  enqueue,
+  OUTBOX_MAX_ATTEMPTS,
+  PermanentDeliveryError,
+  type OutboxHandler,
+} from "~/features/outbox/outbox.server";
+import { isIntegrationError } from "~/integrations/http.server";
+import { toWhatsAppNumber } from "~/integrations/whatsapp/phone";
+import {
+  createWhatsAppClient,
+  WhatsAppInputError,
+  type WhatsAppClient,
+} from "~/integrations/whatsapp/whatsapp-client.server";
+import { logger } from "~/lib/logger.server";
+import {
+  advanceStatus,
+  findMessage,
+  insertQueuedMessage,
+  recordAccepted,
+} from "./whatsapp-repository.server";
+import { whatsAppSettings, type WhatsAppSettings } from "./whatsapp-settings.server";
+
+/** The outbox kind of WhatsApp messages (DESIGN decision 13: every send goes through the outbox). */
+export const WHATSAPP_OUTBOX_KIND = "whatsapp";
+
+export type WhatsAppPurpose =
+  "lead-advisor" | "lead-patient" | "appointment-patient" | "appointment-clinic" | "reminder" | "test";
+
+export type WhatsAppContent =
+  { text: string; template?: never } | { template: { name: string; placeholders: string[] }; text?: never };
+
+export type EnqueueWhatsAppInput = WhatsAppContent & {
+  purpose: WhatsAppPurpose;
+  /** Any common way of writing the number; stored as digits with the country code. */
+  to: string;
+  leadId?: string;
+  appointmentId?: string;
+  userId?: string;
+  /** Makes the enqueue itself idempotent (a double submit stores one message); default: a fresh key. */
+  idempotencyKey?: string;
+};
+
+/**
+ * Queues a WhatsApp message in the caller's transaction: the outbox row and the `whatsapp_messages` row share one
+ * id, which is also the provider's messageId. Answers that id, or null when the idempotency key was already used.
+ * A bad number is refused here (`WhatsAppInputError`), before anything is stored.
+ */
+export async function enqueueWhatsApp(
+  tx: Pick<Database, "insert">,
+  input: EnqueueWhatsAppInput,
+): Promise<string | null> {
+  let toPhone: string;
+  try {
+    toPhone = toWhatsAppNumber(input.to);
+  } catch {
+    throw new WhatsAppInputError("INVALID_PHONE", "to: 8 to 15 digits with the country code expected");
+  }
+  const id = randomUUID();
+  const stored = await enqueue(tx, {
+    id,
+    kind: WHATSAPP_OUTBOX_KIND,
+    idempotencyKey: input.idempotencyKey ?? `whatsapp:${id}`,
+    // The number and the text stay in whatsapp_messages only (personal data in one place).
+    payload: { purpose: input.purpose },
+  });
+  if (stored === null) return null;
+  await insertQueuedMessage(tx, {
+    id,
+    purpose: input.purpose,
+    leadId: input.leadId,
+    appointmentId: input.appointmentId,
+    userId: input.userId,
+    toPhone,
+    ...(input.template
+      ? {
+          kind: "template",
+          templateName: input.template.name,
+          templatePlaceholders: input.template.placeholders,
+        }
+      : { kind: "text", text: input.text }),
+  });
+  return id;
+}
+
+/** Why a send failed, for the message's row and the logs: the vendor's code and message, never the number. */
+function reason(error: unknown): string {
+  if (isIntegrationError(error))
+    return `${error.code ?? `HTTP ${error.status}`}: ${error.message}`.slice(0, 500);
+  if (error instanceof Error) return error.message.slice(0, 500);
+  return String(error).slice(0, 500);
+}
+
+/**
+ * The outbox handler: sends the row's message with messageId = the outbox id (the provider and the fake keep one
+ * message per id, so delivering the row again after a crash between the send and the commit sends nothing new),
+ * then records it as accepted. A refusal (4xx, a synchronous REJECTED, a bad number) fails the message for good;
+ * 429, 5xx and timeouts are rethrown so that the outbox retries them with backoff, not before a `Retry-After`.
+ */
+export function createWhatsAppOutboxHandler(
+  options: { settings?: WhatsAppSettings; db?: Database } = {},
+): OutboxHandler {
+  const settings = options.settings ?? whatsAppSettings();
+  let client: WhatsAppClient | undefined;
+  const clientFor = () =>
+    (client ??= createWhatsAppClient({
+      baseUrl: settings.baseUrl,
+      apiKey: settings.apiKey,
+      sender: settings.sender,
+      testMode: settings.testMode,
+      timeoutMs: settings.timeoutMs,
+      retries: settings.retries,
+      notifyUrl: settings.notifyUrl,
+    }));
+
+  return async (_payload, { id, attempts }) => {
+    const db = options.db ?? (await getDb());
+    const message = await findMessage(db, id);
+    if (!message) throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
+    if (message.status !== "queued") return message.testMode ? "whatsapp-test-mode" : "whatsapp";
+    try {
+      const sender = clientFor();
+      const result =
+        message.kind === "template"
+          ? await sender.sendTemplate({
+              to: message.toPhone,
+              templateName: message.templateName ?? "",
+              placeholders: message.templatePlaceholders ?? [],
+              messageId: id,
+              callbackData: message.purpose,
+            })
+          : await sender.sendText({
+              to: message.toPhone,
+              text: message.text ?? "",
+              messageId: id,
+              callbackData: message.purpose,
+            });
+      await recordAccepted(db, id, {
+        providerMessageId: result.messageId,
+        testMode: result.testMode,
+        at: new Date(),
+      });
+      return result.testMode ? "whatsapp-test-mode" : "whatsapp";
+    } catch (error) {
+      const permanent =
+        error instanceof WhatsAppInputError || (isIntegrationError(error) && !error.retryable);
+      if (!permanent && attempts < OUTBOX_MAX_ATTEMPTS) throw error;
+      const why = reason(error);
+      await advanceStatus(db, { id }, "failed", new Date(), why);
+      logger.warn({ whatsAppMessageId: id, purpose: message.purpose, err: why }, "whatsapp message failed");
+      if (permanent) throw new PermanentDeliveryError(why, { cause: error });
+      throw error;
+    }
+  };
+}

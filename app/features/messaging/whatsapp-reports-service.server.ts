@@ -1,0 +1,77 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { getDb } from "~/db/client.server";
+import { deliveryReportOutcome } from "~/domain/whatsapp-message-status";
+import {
+  WHATSAPP_WEBHOOK_SECRET_HEADER,
+  parseInfobipDate,
+  whatsAppDeliveryReportSchema,
+  whatsAppSeenReportSchema,
+  type WhatsAppDeliveryReport,
+  type WhatsAppSeenReport,
+} from "~/integrations/whatsapp/whatsapp-schemas";
+import { env } from "~/lib/env.server";
+import { advanceStatus } from "./whatsapp-repository.server";
+
+const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+
+/**
+ * Whether the request carries WHATSAPP_WEBHOOK_SECRET in the provider's header. Compared in constant time over
+ * equal-length digests, so neither the secret's content nor its length leaks through timing. Without a configured
+ * secret every request is refused: an open webhook would let anyone mark messages delivered.
+ */
+export function webhookSecretMatches(request: Request, secret = env().WHATSAPP_WEBHOOK_SECRET): boolean {
+  const given = request.headers.get(WHATSAPP_WEBHOOK_SECRET_HEADER);
+  if (!secret || given === null) return false;
+  return timingSafeEqual(digest(given), digest(secret));
+}
+
+export type WhatsAppReport =
+  { kind: "delivery"; report: WhatsAppDeliveryReport } | { kind: "seen"; report: WhatsAppSeenReport };
+
+/** A delivery or a seen report (the two webhooks may share one URL); null when the body is neither. */
+export function parseWhatsAppReport(body: unknown): WhatsAppReport | null {
+  const delivery = whatsAppDeliveryReportSchema.safeParse(body);
+  if (delivery.success) return { kind: "delivery", report: delivery.data };
+  const seen = whatsAppSeenReportSchema.safeParse(body);
+  if (seen.success) return { kind: "seen", report: seen.data };
+  return null;
+}
+
+function instant(value: string | undefined): Date {
+  return (value && parseInfobipDate(value)) || new Date();
+}
+
+/**
+ * Applies each result to the message with that messageId (ours, or the provider's), forward only: a replay, a late
+ * report or an unknown id changes nothing. Answers how many messages moved.
+ */
+export async function applyWhatsAppReport(
+  input: WhatsAppReport,
+): Promise<{ received: number; updated: number }> {
+  const db = await getDb();
+  let updated = 0;
+  if (input.kind === "delivery") {
+    for (const result of input.report.results) {
+      const outcome = deliveryReportOutcome(result.status.groupName);
+      if (!outcome) continue;
+      const error =
+        outcome === "failed"
+          ? [result.status.name, result.error?.name, result.error?.description].filter(Boolean).join(": ")
+          : undefined;
+      const moved = await advanceStatus(
+        db,
+        { messageId: result.messageId },
+        outcome,
+        instant(result.doneAt),
+        error?.slice(0, 500),
+      );
+      if (moved) updated += 1;
+    }
+  } else {
+    for (const result of input.report.results) {
+      if (await advanceStatus(db, { messageId: result.messageId }, "read", instant(result.seenAt)))
+        updated += 1;
+    }
+  }
+  return { received: input.report.results.length, updated };
+}

@@ -123,6 +123,8 @@ export const users = pgTable(
     emergencyContact: text("emergency_contact"),
     emergencyPhone: text("emergency_phone"),
     rut: text("rut"),
+    /** When the user agreed to WhatsApp messages about their appointments (issue 9); null = not agreed. */
+    whatsappOptInAt: timestamp("whatsapp_opt_in_at", { withTimezone: true }),
     twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     ...timestamps,

@@ -190,6 +190,13 @@ test("profile: an edit survives a reload; an invalid phone is refused in Spanish
   await page.getByLabel("Dirección").fill("Av. Los Leones 456\nDepto 12, Providencia");
   await page.getByLabel("Nombre del contacto").fill("Pedro Rojas");
   await page.getByLabel("Teléfono de emergencia").fill("+56 (2) 2345-6789");
+  // The WhatsApp consent (issue 9): off until the patient turns it on.
+  const whatsapp = page.getByRole("checkbox", {
+    name: "Recibir recordatorios y avisos de mis citas por WhatsApp",
+  });
+  await expect(whatsapp).not.toBeChecked();
+  await expect(page.getByText("Necesitas un teléfono móvil en el campo Teléfono.")).toBeVisible();
+  await whatsapp.check();
 
   // 'Guardando...' while the save is on its way.
   let release!: () => void;
@@ -219,6 +226,7 @@ test("profile: an edit survives a reload; an invalid phone is refused in Spanish
   await expect(page.getByLabel("Dirección")).toHaveValue("Av. Los Leones 456\nDepto 12, Providencia");
   await expect(page.getByLabel("Nombre del contacto")).toHaveValue("Pedro Rojas");
   await expect(page.getByLabel("Teléfono de emergencia")).toHaveValue("+56 2 2345 6789");
+  await expect(whatsapp).toBeChecked();
 
   // Invalid phone: the Spanish message beside the field, the error toast, nothing saved.
   await page.getByLabel("Nombre", { exact: true }).fill("NoGuardar");
@@ -233,6 +241,15 @@ test("profile: an edit survives a reload; an invalid phone is refused in Spanish
   await waitForHydration(page);
   await expect(page.getByLabel("Nombre", { exact: true })).toHaveValue("Valeria");
   await expect(page.getByLabel("Teléfono", { exact: true })).toHaveValue("+56 9 8765 4321");
+
+  // Withdrawing the WhatsApp consent is saved too.
+  await expect(whatsapp).toBeChecked();
+  await whatsapp.uncheck();
+  await page.getByRole("button", { name: "Guardar Cambios" }).click();
+  await expect(page.getByText("Perfil actualizado")).toBeVisible();
+  await page.reload();
+  await waitForHydration(page);
+  await expect(whatsapp).not.toBeChecked();
 });
 
 test("dashboard: greeting, next appointment invitation, counts, shortcuts and profile completeness", async ({

@@ -10,7 +10,11 @@ import {
   type AdvisorActionData,
   type AdvisorMessageDto,
 } from "~/features/advisor/advisor-schema";
-import type { ProfileActionData, ProfileDto } from "~/features/profile/profile-schema";
+import {
+  WHATSAPP_NEEDS_PHONE,
+  type ProfileActionData,
+  type ProfileDto,
+} from "~/features/profile/profile-schema";
 import { PHONE_ERROR } from "~/lib/validation";
 import { action as advisorAction, loader as advisorLoader } from "~/routes/_patient/advisor";
 import { loader as dashboardLoader } from "~/routes/_patient/dashboard";
@@ -231,6 +235,7 @@ describe("Mi Perfil (/paciente/perfil)", () => {
         "lastName",
         "phone",
         "updatedAt",
+        "whatsappOptIn",
       ].toSorted(),
     );
     expect(result.body.profile).toMatchObject({
@@ -238,6 +243,7 @@ describe("Mi Perfil (/paciente/perfil)", () => {
       lastName: "Test",
       email: user.email,
       phone: "",
+      whatsappOptIn: false,
     });
   });
 
@@ -363,6 +369,63 @@ describe("Mi Perfil (/paciente/perfil)", () => {
 
     expect(await userRow(a.id)).toEqual(aBefore);
     expect(await userRow(b.id)).toMatchObject({ firstName: "Intruso", email: b.email });
+  });
+
+  it("records the WhatsApp consent with its time, keeps that time while on and clears it when turned off", async () => {
+    const user = await createTestUser({ firstName: "Wanda" });
+    expect((await userRow(user.id)).whatsappOptInAt).toBeNull();
+    const load = async () =>
+      (
+        await settle<{ profile: ProfileDto }>(() =>
+          profileLoader(routeArgs(requestAs(user.cookie, "/paciente/perfil"))),
+        )
+      ).body.profile;
+
+    const before = Date.now();
+    expect((await save(user, { ...validProfile, whatsappOptIn: "on" })).status).toBe(200);
+    const given = (await userRow(user.id)).whatsappOptInAt;
+    expect(given).toBeInstanceOf(Date);
+    expect(given!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(given!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(await load()).toMatchObject({ whatsappOptIn: true });
+
+    // Saving other changes with the box still checked keeps the time the consent was given.
+    expect((await save(user, { ...validProfile, address: "Otra 1", whatsappOptIn: "on" })).status).toBe(200);
+    expect((await userRow(user.id)).whatsappOptInAt).toEqual(given);
+
+    // An unchecked box is not sent at all: the consent is withdrawn.
+    expect((await save(user, validProfile)).status).toBe(200);
+    expect((await userRow(user.id)).whatsappOptInAt).toBeNull();
+    expect(await load()).toMatchObject({ whatsappOptIn: false });
+  });
+
+  it("refuses the WhatsApp consent without a phone and saves nothing", async () => {
+    const user = await createTestUser({ firstName: "Sinfono" });
+    const before = await userRow(user.id);
+    const result = await save(user, { ...validProfile, phone: "", whatsappOptIn: "on" });
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({
+      ok: false,
+      code: "VALIDATION",
+      fieldErrors: { whatsappOptIn: [WHATSAPP_NEEDS_PHONE] },
+    });
+    expect(await userRow(user.id)).toEqual(before);
+  });
+
+  it("changes only the session user's WhatsApp consent", async () => {
+    const a = await createTestUser({ firstName: "Aurora" });
+    const b = await createTestUser({ firstName: "Bruno" });
+    expect((await save(a, { ...validProfile, whatsappOptIn: "on" })).status).toBe(200);
+    const aBefore = await userRow(a.id);
+
+    // B turns theirs on, then off, naming A's id everywhere it could be read from.
+    for (const extra of [{ whatsappOptIn: "on" }, {}] as Record<string, string>[]) {
+      const result = await save(b, { ...validProfile, ...extra, id: a.id, userId: a.id, email: a.email });
+      expect(result.status).toBe(200);
+    }
+    expect(await userRow(a.id)).toEqual(aBefore);
+    expect(aBefore.whatsappOptInAt).toBeInstanceOf(Date);
+    expect((await userRow(b.id)).whatsappOptInAt).toBeNull();
   });
 
   it("requires a session", async () => {

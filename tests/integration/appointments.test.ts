@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, outbox, treatmentsCatalog, users } from "~/db/schema";
+import { appointments, treatmentsCatalog, users, whatsAppMessages } from "~/db/schema";
 import { addDays, clinicDate, clinicInstant, isoWeekday, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
@@ -103,17 +103,25 @@ async function appointmentRow(id: string) {
   return row;
 }
 
+const CLINIC_HEADLINES = {
+  "Nueva cita agendada en línea.": "booked",
+  "Cita reprogramada en línea.": "rescheduled",
+  "Cita cancelada en línea.": "cancelled",
+} as Record<string, string>;
+
+/** The clinic's WhatsApp notices of an appointment (issue 9), with the event read from their first line. */
 async function notifications(appointmentId: string) {
   const db = await getDb();
-  return db
-    .select({ kind: outbox.kind, payload: outbox.payload })
-    .from(outbox)
+  const rows = await db
+    .select({ purpose: whatsAppMessages.purpose, text: whatsAppMessages.text })
+    .from(whatsAppMessages)
     .where(
       and(
-        eq(outbox.kind, "clinic-notification"),
-        sql`${outbox.payload}->>'appointmentId' = ${appointmentId}`,
+        eq(whatsAppMessages.purpose, "appointment-clinic"),
+        eq(whatsAppMessages.appointmentId, appointmentId),
       ),
     );
+  return rows.map((row) => ({ ...row, event: CLINIC_HEADLINES[row.text?.split("\n")[0] ?? ""] }));
 }
 
 async function appointmentsOf(patientId: string) {
@@ -378,7 +386,8 @@ describe("policy rules enforced by the server", () => {
     expect(row?.cancelledAt).toBeInstanceOf(Date);
     const outboxRows = await notifications(soon.id);
     expect(outboxRows).toHaveLength(1);
-    expect(outboxRows[0]!.payload).toMatchObject({ event: "cancelled", fee: 425_000, late: true });
+    expect(outboxRows[0]).toMatchObject({ event: "cancelled" });
+    expect(outboxRows[0]!.text).toContain("Cancelación tardía: cargo de $425.000.");
 
     const again = await post(patient, { intent: "cancel", appointmentId: soon.id });
     expect(again.status).toBe(400);
@@ -536,7 +545,7 @@ describe("booking, rescheduling and cancelling through the action", () => {
       startsAt: clinicInstant(date, "10:00"),
       endsAt: new Date(clinicInstant(date, "10:00").getTime() + 30 * 60_000),
     });
-    expect((await notifications(row!.id)).map((item) => item.payload.event)).toEqual(["booked"]);
+    expect((await notifications(row!.id)).map((item) => item.event)).toEqual(["booked"]);
 
     const card = (await pageData(patient)).upcoming.find((item) => item.id === row!.id);
     expect(card).toMatchObject({ status: "scheduled", time: "10:00", dentistName: "Dr. Bruno Test" });
@@ -584,7 +593,7 @@ describe("booking, rescheduling and cancelling through the action", () => {
     const cancelled = await post(patient, { intent: "cancel", appointmentId: row!.id });
     expect(cancelled.status).toBe(200);
     expect(await appointmentRow(row!.id)).toMatchObject({ status: "cancelled", cancellationFee: 0 });
-    expect((await notifications(row!.id)).map((item) => item.payload.event).toSorted()).toEqual([
+    expect((await notifications(row!.id)).map((item) => item.event).toSorted()).toEqual([
       "booked",
       "cancelled",
       "rescheduled",

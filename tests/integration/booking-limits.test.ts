@@ -1,7 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, outbox, treatmentsCatalog } from "~/db/schema";
+import { appointments, treatmentsCatalog, whatsAppMessages } from "~/db/schema";
 import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import type { AppointmentActionResult } from "~/features/appointments/appointment-schema";
@@ -79,13 +79,13 @@ async function appointmentsOf(patient: TestUser) {
 async function bookedNotifications(patient: TestUser) {
   const db = await getDb();
   return db
-    .select({ id: outbox.id })
-    .from(outbox)
+    .select({ id: whatsAppMessages.id })
+    .from(whatsAppMessages)
     .where(
       and(
-        eq(outbox.kind, "clinic-notification"),
-        sql`${outbox.payload}->>'patientId' = ${patient.id}`,
-        sql`${outbox.payload}->>'event' = 'booked'`,
+        eq(whatsAppMessages.purpose, "appointment-clinic"),
+        eq(whatsAppMessages.userId, patient.id),
+        like(whatsAppMessages.text, "Nueva cita agendada%"),
       ),
     );
 }

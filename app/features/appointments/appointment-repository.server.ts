@@ -250,3 +250,23 @@ export async function countUpcomingAppointments(
     );
   return row?.total ?? 0;
 }
+
+/** Who an appointment's WhatsApp messages name and reach: the patient (with their consent) and the dentist. */
+export async function appointmentParties(db: Pick<Database, "select">, patientId: string, dentistId: string) {
+  const [patient] = await db
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      phone: users.phone,
+      whatsappOptInAt: users.whatsappOptInAt,
+    })
+    .from(users)
+    .where(eq(users.id, patientId))
+    .limit(1);
+  const [dentistRow] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(eq(users.id, dentistId))
+    .limit(1);
+  return { patient, dentist: dentistRow };
+}

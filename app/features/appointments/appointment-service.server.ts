@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { appointments } from "~/db/schema";
@@ -17,7 +16,6 @@ import {
 import { clinicDate, clinicDayBounds, clinicInstant, clinicTime } from "~/domain/clinic-time";
 import { formatChileanPhone } from "~/domain/format";
 import { freeSlots, isClosedDay, slotTimes, workingBlocks, type ScheduleBlock } from "~/domain/slots";
-import { enqueue } from "~/features/outbox/outbox.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import {
   AppError,
@@ -38,6 +36,7 @@ import {
   scheduleBlocks,
   treatmentBySlug,
 } from "./appointment-repository.server";
+import { notifyAppointment } from "./appointment-notifications.server";
 import { ANY_DENTIST } from "./appointment-schema";
 import type { BookingAvailability } from "./components/appointment-types";
 
@@ -239,12 +238,13 @@ export async function bookAppointment(
           })
           .returning({ id: appointments.id });
         if (!row) throw new Error("insert returned nothing");
-        await notifyClinic(tx, "booked", {
+        await notifyAppointment(tx, {
+          event: "booked",
           appointmentId: row.id,
           patientId,
           dentistId,
-          startsAt: startsAt.toISOString(),
           treatment: treatment.name,
+          startsAt,
         });
         return row;
       });
@@ -410,8 +410,9 @@ async function updateOwnAppointment(
         inArray(appointments.status, fromStatuses),
       ),
     )
-    .returning({ id: appointments.id });
-  if (updated.length === 0) throw new AppError("CONFLICT", CHANGED_MEANWHILE);
+    .returning({ updatedAt: appointments.updatedAt });
+  if (!updated[0]) throw new AppError("CONFLICT", CHANGED_MEANWHILE);
+  return updated[0].updatedAt;
 }
 
 /** Moves one of the patient's appointments to another free slot of the same dentist and treatment. */
@@ -450,17 +451,21 @@ export async function rescheduleAppointment(
       if (await patientHasOverlap(tx, patientId, startsAt, endsAt, appointmentId)) {
         throw new AppError("CONFLICT", PATIENT_BUSY);
       }
-      await updateOwnAppointment(tx, patientId, appointmentId, ["scheduled", "confirmed"], {
+      const changedAt = await updateOwnAppointment(tx, patientId, appointmentId, ["scheduled", "confirmed"], {
         startsAt,
         endsAt,
         status: "scheduled",
       });
-      await notifyClinic(tx, "rescheduled", {
+      await notifyAppointment(tx, {
+        event: "rescheduled",
         appointmentId,
         patientId,
         dentistId: current.dentistId,
-        from: current.startsAt.toISOString(),
-        startsAt: startsAt.toISOString(),
+        treatment: current.treatmentName ?? "tu tratamiento",
+        startsAt,
+        previousStartsAt: current.startsAt,
+        // An appointment may be moved more than once; each move is its own event.
+        occurrence: changedAt.toISOString(),
       });
     });
   } catch (error) {
@@ -485,13 +490,14 @@ export async function cancelAppointment(
       cancelledAt: now,
       cancellationFee: decision.fee,
     });
-    await notifyClinic(tx, "cancelled", {
+    await notifyAppointment(tx, {
+      event: "cancelled",
       appointmentId,
       patientId,
       dentistId: current.dentistId,
-      startsAt: current.startsAt.toISOString(),
+      treatment: current.treatmentName ?? "tu tratamiento",
+      startsAt: current.startsAt,
       fee: decision.fee,
-      late: decision.late,
     });
   });
   return { fee: decision.fee, late: decision.late };
@@ -507,13 +513,4 @@ export async function confirmAppointment(
   const decision = confirmationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
   await updateOwnAppointment(db, patientId, appointmentId, ["scheduled"], { status: "confirmed" });
-}
-
-/** An outbox row for the clinic's notification; the messaging issue adds its delivery. */
-async function notifyClinic(tx: Pick<Database, "insert">, event: string, details: Record<string, unknown>) {
-  await enqueue(tx, {
-    kind: "clinic-notification",
-    idempotencyKey: `appointment:${event}:${String(details.appointmentId)}:${randomUUID()}`,
-    payload: { event, ...details },
-  });
 }

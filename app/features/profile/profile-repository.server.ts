@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { ProfileInput } from "./profile-schema";
@@ -14,6 +14,7 @@ export async function profileRow(db: Pick<Database, "select">, userId: string) {
       address: users.address,
       emergencyContact: users.emergencyContact,
       emergencyPhone: users.emergencyPhone,
+      whatsappOptInAt: users.whatsappOptInAt,
       updatedAt: users.updatedAt,
     })
     .from(users)
@@ -24,7 +25,8 @@ export async function profileRow(db: Pick<Database, "select">, userId: string) {
 
 /**
  * spec 000 §7 "Patient data" 4: sets exactly the profile's columns and updated_at, on the row whose id is the
- * session user's. Returns undefined when there is no such row.
+ * session user's. The WhatsApp consent keeps the time it was first given while it stays on, and is cleared when
+ * turned off. Returns undefined when there is no such row.
  */
 export async function updateProfileRow(
   db: Pick<Database, "update">,
@@ -41,9 +43,12 @@ export async function updateProfileRow(
       address: input.address,
       emergencyContact: input.emergencyContact,
       emergencyPhone: input.emergencyPhone,
+      whatsappOptInAt: input.whatsappOptIn
+        ? sql`coalesce(${users.whatsappOptInAt}, ${updatedAt.toISOString()}::timestamptz)`
+        : null,
       updatedAt,
     })
     .where(eq(users.id, userId))
-    .returning({ updatedAt: users.updatedAt });
+    .returning({ updatedAt: users.updatedAt, whatsappOptInAt: users.whatsappOptInAt });
   return row;
 }

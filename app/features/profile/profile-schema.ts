@@ -6,6 +6,9 @@ export const PROFILE_NAME_MAX = 80;
 export const PROFILE_ADDRESS_MAX = 300;
 export const PROFILE_EMERGENCY_CONTACT_MAX = 100;
 
+export const WHATSAPP_OPT_IN_LABEL = "Recibir recordatorios y avisos de mis citas por WhatsApp";
+export const WHATSAPP_NEEDS_PHONE = "Para recibir mensajes por WhatsApp ingresa tu teléfono móvil.";
+
 function requiredName(missing: string, tooLong: string) {
   return z.string({ error: missing }).trim().min(1, missing).max(PROFILE_NAME_MAX, tooLong);
 }
@@ -22,20 +25,30 @@ const optionalPhone = optionalChileanPhone.default(null);
  * Mi Perfil's fields (spec 000 §2, §7 "Patient data" 4). Only these keys survive parsing: anything else a client
  * sends (email, role, id, deactivatedAt...) is dropped, so it can never reach the update.
  */
-export const profileSchema = z.object({
-  firstName: requiredName(
-    "Ingresa tu nombre.",
-    `El nombre puede tener hasta ${PROFILE_NAME_MAX} caracteres.`,
-  ),
-  lastName: requiredName(
-    "Ingresa tu apellido.",
-    `El apellido puede tener hasta ${PROFILE_NAME_MAX} caracteres.`,
-  ),
-  phone: optionalPhone,
-  address: optionalText(PROFILE_ADDRESS_MAX, "La dirección"),
-  emergencyContact: optionalText(PROFILE_EMERGENCY_CONTACT_MAX, "El nombre del contacto"),
-  emergencyPhone: optionalPhone,
-});
+export const profileSchema = z
+  .object({
+    firstName: requiredName(
+      "Ingresa tu nombre.",
+      `El nombre puede tener hasta ${PROFILE_NAME_MAX} caracteres.`,
+    ),
+    lastName: requiredName(
+      "Ingresa tu apellido.",
+      `El apellido puede tener hasta ${PROFILE_NAME_MAX} caracteres.`,
+    ),
+    phone: optionalPhone,
+    address: optionalText(PROFILE_ADDRESS_MAX, "La dirección"),
+    emergencyContact: optionalText(PROFILE_EMERGENCY_CONTACT_MAX, "El nombre del contacto"),
+    emergencyPhone: optionalPhone,
+    /** The WhatsApp consent checkbox (issue 9): sent as "on" when checked, absent when not. */
+    whatsappOptIn: z
+      .string()
+      .optional()
+      .transform((value) => value === "on"),
+  })
+  .refine((input) => !input.whatsappOptIn || input.phone !== null, {
+    path: ["whatsappOptIn"],
+    message: WHATSAPP_NEEDS_PHONE,
+  });
 
 export type ProfileInput = z.infer<typeof profileSchema>;
 
@@ -48,6 +61,8 @@ export interface ProfileDto {
   address: string;
   emergencyContact: string;
   emergencyPhone: string;
+  /** Whether the patient agreed to WhatsApp messages about their appointments. */
+  whatsappOptIn: boolean;
   updatedAt: string;
 }
 

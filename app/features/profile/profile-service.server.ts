@@ -19,6 +19,7 @@ export async function getProfile(db: Database, userId: string): Promise<ProfileD
     address: row.address ?? "",
     emergencyContact: row.emergencyContact ?? "",
     emergencyPhone: row.emergencyPhone ? formatChileanPhone(row.emergencyPhone) : "",
+    whatsappOptIn: row.whatsappOptInAt !== null,
     updatedAt: row.updatedAt.toISOString(),
   };
 }

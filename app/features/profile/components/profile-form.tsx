@@ -10,6 +10,7 @@ import {
   PROFILE_ADDRESS_MAX,
   PROFILE_EMERGENCY_CONTACT_MAX,
   PROFILE_NAME_MAX,
+  WHATSAPP_OPT_IN_LABEL,
   type ProfileActionData,
   type ProfileDto,
 } from "../profile-schema";
@@ -97,6 +98,11 @@ export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormPro
               maxLength={PROFILE_ADDRESS_MAX}
               placeholder="Calle, número, depto., comuna"
             />
+            <WhatsAppOptInField
+              className="sm:col-span-2"
+              defaultChecked={profile.whatsappOptIn}
+              error={form.error("whatsappOptIn")}
+            />
           </div>
         </section>
 
@@ -145,6 +151,39 @@ export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormPro
         </div>
       </fieldset>
     </Form>
+  );
+}
+
+/** The WhatsApp consent (issue 9): unchecked is sent as nothing, which clears a consent given before. */
+function WhatsAppOptInField({
+  defaultChecked,
+  error,
+  className,
+}: {
+  defaultChecked: boolean;
+  error: string | undefined;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <label className="flex items-start gap-3 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          name="whatsappOptIn"
+          defaultChecked={defaultChecked}
+          aria-describedby="whatsapp-opt-in-hint"
+          aria-invalid={error ? true : undefined}
+          className="mt-0.5 size-5 shrink-0 accent-brand-700"
+        />
+        <span>
+          <span className="font-medium text-ink">{WHATSAPP_OPT_IN_LABEL}</span>
+          <span id="whatsapp-opt-in-hint" className="mt-0.5 block text-slate-600">
+            Necesitas un teléfono móvil en el campo Teléfono. Puedes desactivarlo cuando quieras.
+          </span>
+        </span>
+      </label>
+      {error && <p className="mt-1 text-sm font-medium text-red-700">{error}</p>}
+    </div>
   );
 }
 

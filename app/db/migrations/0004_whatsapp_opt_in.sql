@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "whatsapp_opt_in_at" timestamp with time zone;

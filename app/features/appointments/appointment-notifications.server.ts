@@ -1,0 +1,86 @@
+import type { Database } from "~/db/client.server";
+import {
+  clinicAppointmentMessage,
+  patientAppointmentMessage,
+  type AppointmentEvent,
+} from "~/domain/appointment-messages";
+import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
+import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
+import { clinicFacts } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { appointmentParties } from "./appointment-repository.server";
+
+export interface AppointmentNotice {
+  event: AppointmentEvent;
+  appointmentId: string;
+  patientId: string;
+  dentistId: string;
+  treatment: string;
+  startsAt: Date;
+  previousStartsAt?: Date;
+  fee?: number;
+  /**
+   * Tells this event apart from the appointment's other events of the same kind (a second reschedule): the
+   * idempotency key is the appointment, the event and this, so one event queues one message per recipient.
+   */
+  occurrence?: string;
+}
+
+/**
+ * Queues the WhatsApp messages of an appointment event in the caller's transaction (issue 9): to the patient only
+ * when they agreed in Mi Perfil and have a phone, and always to the clinic's WhatsApp number.
+ */
+export async function notifyAppointment(tx: Pick<Database, "select" | "insert">, notice: AppointmentNotice) {
+  const { patient, dentist } = await appointmentParties(tx, notice.patientId, notice.dentistId);
+  if (!patient) return;
+  const clinic = clinicFacts();
+  const facts = {
+    event: notice.event,
+    clinicName: clinic.shortName,
+    patient: { firstName: patient.firstName, lastName: patient.lastName, phone: patient.phone },
+    treatment: notice.treatment,
+    // As the portal names dentists ("Dr. Nombre Apellido").
+    dentist: dentist
+      ? `Dr. ${[dentist.firstName, dentist.lastName].filter(Boolean).join(" ")}`
+      : "la clínica",
+    startsAt: notice.startsAt,
+    previousStartsAt: notice.previousStartsAt,
+    fee: notice.fee,
+  };
+  const key = `appointment:${notice.appointmentId}:${notice.event}${notice.occurrence ? `:${notice.occurrence}` : ""}`;
+  if (patient.whatsappOptInAt && patient.phone) {
+    await queue(tx, {
+      purpose: "appointment-patient",
+      to: patient.phone,
+      text: patientAppointmentMessage(facts),
+      appointmentId: notice.appointmentId,
+      userId: notice.patientId,
+      idempotencyKey: `${key}:patient`,
+    });
+  }
+  await queue(tx, {
+    purpose: "appointment-clinic",
+    to: clinic.mobile,
+    text: clinicAppointmentMessage(facts),
+    appointmentId: notice.appointmentId,
+    // The notice names the patient and their phone: it goes with the patient's account.
+    userId: notice.patientId,
+    idempotencyKey: `${key}:clinic`,
+  });
+}
+
+/**
+ * A number WhatsApp cannot take is refused before anything is written, so it is logged and skipped: the booking
+ * itself must not fail because a notice cannot be sent.
+ */
+async function queue(tx: Pick<Database, "insert">, input: EnqueueWhatsAppInput) {
+  try {
+    await enqueueWhatsApp(tx, input);
+  } catch (error) {
+    if (!(error instanceof WhatsAppInputError)) throw error;
+    logger.warn(
+      { appointmentId: input.appointmentId, purpose: input.purpose },
+      "appointment notice not queued: not a WhatsApp number",
+    );
+  }
+}

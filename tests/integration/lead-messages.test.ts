@@ -50,8 +50,8 @@ async function leadOf(phone: string) {
 }
 
 /**
- * The lead's messages in the order they were written: both rows share the transaction's created_at, so the
- * physical order (ctid, before any update moves a row) tells which was queued first.
+ * The lead's messages, advisor notice then patient confirmation (sorted by purpose: both rows share the
+ * transaction's created_at, and physical order is not stable once another test's worker updates rows).
  */
 async function messagesOf(leadId: string) {
   const db = await getDb();
@@ -59,7 +59,7 @@ async function messagesOf(leadId: string) {
     .select()
     .from(whatsAppMessages)
     .where(eq(whatsAppMessages.leadId, leadId))
-    .orderBy(asc(sql`${whatsAppMessages}.ctid`));
+    .orderBy(asc(whatsAppMessages.purpose));
 }
 
 const digits = (phone: string) => phone.replace(/\D/g, "");

@@ -4,6 +4,7 @@ import { followUpPromise, scoreLead, type LeadLevel } from "~/domain/lead-scorin
 import { logger } from "~/lib/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { LeadForm } from "./lead-schema";
+import { notifyNewLead } from "./lead-notifications.server";
 import { findRecentDuplicate, insertLeadOnce } from "./lead-repository.server";
 
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -18,7 +19,8 @@ export interface CaptureLeadResult {
 /**
  * Scores and stores a lead. Idempotent: the same submission id, or the same phone, treatment and message within
  * ten minutes, returns the lead already stored instead of creating a second one. Only a new lead is charged to the
- * writer's hourly budget; past it, `PublicWriteRefused` is thrown and nothing is stored. Resolves after the commit.
+ * writer's hourly budget; past it, `PublicWriteRefused` is thrown and nothing is stored. A new lead also queues its
+ * two WhatsApp messages in the same transaction. Resolves after the commit.
  */
 export async function captureLead(
   db: Database,
@@ -52,7 +54,11 @@ export async function captureLead(
       createdAt: now,
       updatedAt: now,
     });
-    if (stored.created) await chargePublicWrite(tx, "lead", writer, now);
+    if (stored.created) {
+      await chargePublicWrite(tx, "lead", writer, now);
+      // Issue 9: the advisor's notice then the patient's confirmation, with the lead (a resubmission queues nothing).
+      await notifyNewLead(tx, stored.lead);
+    }
     return stored;
   });
   if (created) logger.info({ leadId: lead.id, level, score, source: form.source }, "lead captured");

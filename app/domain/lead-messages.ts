@@ -1,0 +1,48 @@
+import { formatChileanPhone } from "./format";
+import type { LeadLevel } from "./lead-scoring";
+
+/** What the two WhatsApp messages of a new lead say (issue 9; spec 001 §7 "Messaging provider", §9). */
+export interface LeadMessageFacts {
+  /** The clinic's short name, signing the patient's message ("Río Clínica"). */
+  clinicName: string;
+  /** The clinic's hours as messages state them ("Lun-Vie 9:00-18:00", from `config/clinic.ts`). */
+  clinicHours: string;
+  name: string;
+  /** E.164, as leads are stored. */
+  phone: string;
+  /** The treatment's label ("Implantes dentales"). */
+  treatment: string;
+  level: LeadLevel;
+  /** The level's label ("Caliente"). */
+  levelLabel: string;
+  score: number;
+  /** Where the lead came from ("Web", "Asistente virtual"). */
+  source: string;
+}
+
+/** The advisor's notice to the clinic's WhatsApp number: who, how to reach them, what they want and how hot. */
+export function advisorLeadMessage(facts: LeadMessageFacts): string {
+  return [
+    `Nuevo lead (${facts.source}).`,
+    `Nombre: ${facts.name.trim().replace(/\s+/g, " ")}.`,
+    `Teléfono: ${formatChileanPhone(facts.phone)}.`,
+    `Tratamiento: ${facts.treatment}.`,
+    `Nivel: ${facts.levelLabel} (${facts.score} puntos).`,
+  ].join("\n");
+}
+
+/** The follow-up promise of each level (spec 001 §9), as the end of a sentence. */
+const PROMISE: Record<LeadLevel, string> = {
+  hot: "te llamará en los próximos 15 minutos: tu caso es prioritario y te contactaremos de inmediato",
+  warm: "te contactará dentro de 2 a 4 horas",
+  cold: "te contactará dentro de 24 a 48 horas",
+};
+
+/** The patient's confirmation: thanks, the level's follow-up promise within the clinic's hours, and the clinic. */
+export function patientLeadMessage(facts: LeadMessageFacts): string {
+  const firstName = facts.name.trim().split(/\s+/)[0] ?? "";
+  return (
+    `Hola ${firstName}, recibimos tu consulta sobre ${facts.treatment}. ` +
+    `Un asesor ${PROMISE[facts.level]} (horario de atención: ${facts.clinicHours}). ${facts.clinicName}.`
+  );
+}

@@ -1,0 +1,59 @@
+import type { Database } from "~/db/client.server";
+import { advisorLeadMessage, patientLeadMessage } from "~/domain/lead-messages";
+import type { LeadLevel } from "~/domain/lead-scoring";
+import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
+import { labelOf, leadLevelLabels, leadSourceLabels } from "~/features/staff/lead-panel-options";
+import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
+import { clinicFacts } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import type { LeadRow } from "./lead-repository.server";
+import { treatmentLabels } from "./lead-options";
+
+/**
+ * Queues a new lead's two WhatsApp messages in the caller's transaction (issue 9; spec 001 §7): first the advisor
+ * notice to the clinic's WhatsApp number, then the patient's confirmation with the level's follow-up promise. Only
+ * when the lead consented to contact (every lead stored by the forms has, `consent_at` is required). The idempotency
+ * keys are the lead and the recipient, so the same lead never queues twice.
+ */
+export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow) {
+  if (!lead.consentAt) return;
+  const clinic = clinicFacts();
+  const facts = {
+    clinicName: clinic.shortName,
+    clinicHours: clinic.hoursCompact,
+    name: lead.name,
+    phone: lead.phone,
+    treatment: labelOf(treatmentLabels, lead.treatment),
+    level: lead.level as LeadLevel,
+    levelLabel: labelOf(leadLevelLabels, lead.level),
+    score: lead.score,
+    source: labelOf(leadSourceLabels, lead.source),
+  };
+  await queue(tx, {
+    purpose: "lead-advisor",
+    to: clinic.mobile,
+    text: advisorLeadMessage(facts),
+    leadId: lead.id,
+    idempotencyKey: `lead:${lead.id}:advisor`,
+  });
+  await queue(tx, {
+    purpose: "lead-patient",
+    to: lead.phone,
+    text: patientLeadMessage(facts),
+    leadId: lead.id,
+    idempotencyKey: `lead:${lead.id}:patient`,
+  });
+}
+
+/** A number WhatsApp cannot take is logged and skipped: the lead itself must not fail because of a message. */
+async function queue(tx: Pick<Database, "insert">, input: EnqueueWhatsAppInput) {
+  try {
+    await enqueueWhatsApp(tx, input);
+  } catch (error) {
+    if (!(error instanceof WhatsAppInputError)) throw error;
+    logger.warn(
+      { leadId: input.leadId, purpose: input.purpose },
+      "lead message not queued: not a WhatsApp number",
+    );
+  }
+}

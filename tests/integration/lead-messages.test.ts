@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { asc, eq, like, sql } from "drizzle-orm";
+import { asc, eq, like } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { leads, outbox, whatsAppMessages } from "~/db/schema";

@@ -142,11 +142,15 @@ function serverEnv(smtp: FakeSmtp): Record<string, string> {
 
 /** Rows of a kind the servers' workers do not handle (so they leave them alone), for workers driven here. */
 async function queue(kind: string, count: number) {
+  // Due a second ago: the column's default is the database's now() (microseconds), and a claim in the same
+  // millisecond by this process's Date (milliseconds) could otherwise find the rows not yet due and wait forever.
+  const due = new Date(Date.now() - 1000);
   await db.insert(outbox).values(
     Array.from({ length: count }, (_, index) => ({
       kind,
       idempotencyKey: `${kind}:${index}`,
       payload: { row: String(index) },
+      nextAttemptAt: due,
     })),
   );
 }

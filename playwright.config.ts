@@ -5,6 +5,12 @@ const baseURL = `http://localhost:${port}`;
 // A real local OpenID Connect provider stands in for Google (tests/setup/fake-oidc.mjs).
 const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3290);
 const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
+// The fake WhatsApp provider (Infobip's contract, app/integrations/whatsapp/whatsapp-fake.ts): the server sends to it
+// for real, and it posts delivery reports back to the server's webhook.
+export const whatsAppFakePort = Number(process.env.E2E_WHATSAPP_PORT ?? 3294);
+export const whatsAppFakeUrl = `http://127.0.0.1:${whatsAppFakePort}`;
+const whatsAppKey = "fake-whatsapp-key-e2e";
+const whatsAppWebhookSecret = "e2e-webhook-secret-0123456789";
 
 // Debian's Chromium, never a downloaded browser (STACK-NOTES 5).
 const chromiumArgs = [
@@ -47,6 +53,20 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: "exec node tests/setup/run-whatsapp-fake.mjs",
+      env: {
+        WHATSAPP_FAKE_PORT: String(whatsAppFakePort),
+        WHATSAPP_API_KEY: whatsAppKey,
+        WHATSAPP_WEBHOOK_SECRET: whatsAppWebhookSecret,
+        WHATSAPP_FAKE_REPORTS_URL: `${baseURL}/api/whatsapp/reports`,
+        WHATSAPP_FAKE_INBOUND_URL: `${baseURL}/api/whatsapp/inbound`,
+        WHATSAPP_FAKE_REPORT_DELAY_MS: "200",
+      },
+      url: `${whatsAppFakeUrl}/__fake/sent`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       // The production build on a fresh embedded database with demo data (demo mode, as `npm run demo`).
       command: `rm -rf data/e2e && exec node server.mjs`,
       env: {
@@ -58,6 +78,10 @@ export default defineConfig({
         GOOGLE_CLIENT_ID: "clinica-test",
         GOOGLE_CLIENT_SECRET: "clinica-test-secret",
         GOOGLE_DISCOVERY_URL: `${oidcIssuer}/.well-known/openid-configuration`,
+        WHATSAPP_BASE_URL: whatsAppFakeUrl,
+        WHATSAPP_API_KEY: whatsAppKey,
+        WHATSAPP_SENDER: "56226543210",
+        WHATSAPP_WEBHOOK_SECRET: whatsAppWebhookSecret,
       },
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,

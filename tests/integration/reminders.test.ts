@@ -48,7 +48,7 @@ beforeAll(async () => {
     .from(treatmentsCatalog)
     .where(eq(treatmentsCatalog.slug, "limpieza"));
   treatmentId = limpieza!.id;
-  expect(limpieza!.price).toBe(LIMPIEZA_PRICE);
+  if (limpieza!.price !== LIMPIEZA_PRICE) throw new Error("the fee expectations assume Limpieza's price");
 });
 
 /** A patient with a mobile phone who agreed (or not) to WhatsApp messages. */
@@ -104,16 +104,28 @@ async function twoWorkers(now: Date) {
   ]);
 }
 
+function tokenOf(url: string, segment: string) {
+  const prefix = `${BASE_URL}/cita/${segment}/`;
+  expect(url.startsWith(prefix)).toBe(true);
+  return url.slice(prefix.length);
+}
+
 /** The raw tokens of a reminder's two links, read back from the queued template's placeholders. */
 async function linksOf(appointmentId: string) {
   const [message] = await remindersOf(appointmentId);
   const placeholders = message!.templatePlaceholders!;
-  const token = (url: string, segment: string) => {
-    const prefix = `${BASE_URL}/cita/${segment}/`;
-    expect(url.startsWith(prefix)).toBe(true);
-    return url.slice(prefix.length);
+  return {
+    confirm: tokenOf(placeholders[3]!, "confirmar"),
+    cancel: tokenOf(placeholders[4]!, "cancelar"),
   };
-  return { confirm: token(placeholders[3]!, "confirmar"), cancel: token(placeholders[4]!, "cancelar") };
+}
+
+/** A patient's appointment whose reminder (and so its two links) was queued. */
+async function remindedAppointment(firstName: string, startsAt: Date) {
+  const owner = await patient(firstName);
+  const id = await appointmentAt(owner.id, startsAt);
+  await twoWorkers(reminderDueAt(startsAt));
+  return { owner, id, links: await linksOf(id) };
 }
 
 const forgedToken = () => randomBytes(32).toString("base64url");
@@ -254,13 +266,6 @@ describe("the reminder job", () => {
 });
 
 describe("the reminder's links", () => {
-  async function remindedAppointment(firstName: string, startsAt: Date) {
-    const owner = await patient(firstName);
-    const id = await appointmentAt(owner.id, startsAt);
-    await twoWorkers(reminderDueAt(startsAt));
-    return { owner, id, links: await linksOf(id) };
-  }
-
   it("refuse forged, malformed and crossed tokens with a Spanish 404, and change nothing", async () => {
     const { id, links } = await remindedAppointment("Falsa", clinicInstant("2030-05-06", "10:00"));
     for (const token of [forgedToken(), "abc", `${links.confirm}x`]) {

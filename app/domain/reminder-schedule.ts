@@ -12,8 +12,8 @@ import { addDays, clinicDate, clinicInstant, clinicTime } from "./clinic-time";
  * - Only scheduled or confirmed appointments that have not started get one.
  * - Late bookings: an appointment booked (or moved) less than 24 hours ahead is past its due time at once, so it is
  *   reminded at the next run, as long as it still starts at least `MIN_REMINDER_LEAD_HOURS` later. Closer than
- *   that, no reminder is sent: the patient has just booked or the visit is imminent, and a "confirm or cancel"
- *   message then would only cost them the late-cancellation fee's surprise. The same bound covers a job that was
+ *   that, no reminder is sent: the patient has just booked (the booking notice already told them) or is about to
+ *   leave for the clinic, when a "confirm or cancel" message helps nobody. The same bound covers a job that was
  *   down at the due time.
  * - A reminder belongs to an appointment and its start: a rescheduled appointment is reminded again for its new time.
  */

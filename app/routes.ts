@@ -9,6 +9,9 @@ export default [
   route("devolver-llamada", "routes/_public/callback-request.tsx"),
   ...prefix("blog", [index("routes/_public/blog.tsx"), route(":slug", "routes/_public/blog-article.tsx")]),
   route("guias/:file", "routes/_public/guide-download.ts"),
+  // A WhatsApp reminder's single-use links (issue 9)
+  route("cita/confirmar/:token", "routes/_public/appointment-confirm-link.tsx"),
+  route("cita/cancelar/:token", "routes/_public/appointment-cancel-link.tsx"),
 
   // Accounts
   route("auth", "routes/_auth/auth.tsx"),

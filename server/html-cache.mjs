@@ -8,6 +8,8 @@ function cacheable(response) {
   return (
     response.status === 200 &&
     !response.headers.has("set-cookie") &&
+    // A page that says so is never kept (e.g. a reminder's single-use link, which changes once it is used).
+    !/\bno-store\b/i.test(response.headers.get("cache-control") || "") &&
     (response.headers.get("content-type") || "").startsWith("text/html") &&
     NONCE_PATTERN.test(response.headers.get("content-security-policy") || "")
   );

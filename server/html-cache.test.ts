@@ -38,6 +38,10 @@ describe("html cache", () => {
     };
     expect(cache.cacheable(new Response("x", { headers: html }))).toBe(true);
     expect(cache.cacheable(new Response("x", { headers: { ...html, "set-cookie": "lang=en" } }))).toBe(false);
+    // A page marked no-store (a reminder's single-use link) is never kept.
+    expect(cache.cacheable(new Response("x", { headers: { ...html, "cache-control": "no-store" } }))).toBe(
+      false,
+    );
     expect(cache.cacheable(new Response("x", { status: 404, headers: html }))).toBe(false);
     expect(cache.cacheable(new Response("x", { headers: { "content-type": "text/html" } }))).toBe(false);
   });

@@ -328,6 +328,8 @@ export const appointments = pgTable(
   (table) => [
     index("appointments_patient_starts_idx").on(table.patientId, table.startsAt),
     index("appointments_dentist_starts_idx").on(table.dentistId, table.startsAt),
+    // The reminder job looks at every patient's appointments of the next day (issue 9).
+    index("appointments_starts_idx").on(table.startsAt),
     check("appointments_ends_after_start", sql`${table.endsAt} > ${table.startsAt}`),
     check("appointments_status_values", sql`${table.status} in (${quotedList(appointmentStatuses)})`),
     // The exclusion constraint that makes two overlapping appointments of one dentist impossible is in
@@ -402,6 +404,52 @@ export const whatsAppMessages = pgTable(
     check(
       "whatsapp_messages_content",
       sql`(${table.kind} = 'text' and ${table.text} is not null) or (${table.kind} = 'template' and ${table.templateName} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * One reminder per appointment and start time (issue 9): the row is inserted in the transaction that queues the
+ * message, so several workers or instances never queue two; a rescheduled appointment has a new start and gets its
+ * own. `message_id` is the queued WhatsApp message (null when the patient's number could not take one).
+ */
+export const appointmentReminders = pgTable(
+  "appointment_reminders",
+  {
+    appointmentId: uuid("appointment_id")
+      .notNull()
+      .references(() => appointments.id, { onDelete: "cascade" }),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    messageId: uuid("message_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.appointmentId, table.startsAt] })],
+);
+
+export const appointmentActionKinds = ["confirm", "cancel"] as const;
+
+/**
+ * The single-use links of a reminder ('Confirmar', 'Cancelar'): only the SHA-256 of the random token is stored, so
+ * the table cannot be turned back into working links. Each expires at the start it was issued for.
+ */
+export const appointmentActionTokens = pgTable(
+  "appointment_action_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appointmentId: uuid("appointment_id")
+      .notNull()
+      .references(() => appointments.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("appointment_action_tokens_appointment_idx").on(table.appointmentId),
+    check(
+      "appointment_action_tokens_action_values",
+      sql`${table.action} in (${quotedList(appointmentActionKinds)})`,
     ),
   ],
 );

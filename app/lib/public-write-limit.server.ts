@@ -18,6 +18,8 @@ export const publicWriteRules = {
   lead: { window: HOUR, max: 10 },
   callback: { window: HOUR, max: 10 },
   dataRights: { window: HOUR, max: 10 },
+  // A reminder's 'Confirmar' / 'Cancelar' links (issue 9): every POST counts, also a forged token's.
+  appointmentLink: { window: HOUR, max: 20 },
 } satisfies Record<string, RateRule>;
 
 export type PublicWriteKind = keyof typeof publicWriteRules;

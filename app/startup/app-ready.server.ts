@@ -3,6 +3,7 @@ import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
+import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { env, isDemoMode } from "~/lib/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
@@ -13,7 +14,7 @@ import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
 const holder = globalThis as typeof globalThis & { __clinicaReady?: Promise<void> };
 
-/** Database migrated, auth ready, demo accounts present (demo mode), outbox worker running. Once per process. */
+/** Database migrated, auth ready, demo accounts present (demo mode), outbox worker and jobs running. Once per process. */
 export function appReady(): Promise<void> {
   holder.__clinicaReady ??= (async () => {
     const current = env();
@@ -27,6 +28,7 @@ export function appReady(): Promise<void> {
     if (current.NODE_ENV !== "test") {
       startOutboxWorker();
       startRateLimitPurge();
+      startReminderJob();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -37,6 +39,6 @@ export function appReady(): Promise<void> {
 
 /** Stops the jobs, waits for the work they have in progress (bounded), then closes the database for good. */
 export async function appStopped(): Promise<void> {
-  await Promise.all([stopOutboxWorker(), stopRateLimitPurge()]);
+  await Promise.all([stopOutboxWorker(), stopRateLimitPurge(), stopReminderJob()]);
   await closeDb();
 }

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { grantRole, revokeRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { appointments, treatmentsCatalog, users } from "~/db/schema";
-import { addDays, clinicDate, clinicInstant, isoWeekday } from "~/domain/clinic-time";
+import { addDays, clinicDate, clinicInstant, clinicTime, isoWeekday } from "~/domain/clinic-time";
 import type { RoleName } from "~/domain/roles";
 import type { Auth } from "~/lib/auth/auth.server";
 
@@ -159,6 +159,7 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
     ).map((row) => [row.slug, row]),
   );
   const today = clinicDate(now);
+  const tomas = ids.get("tomas.araya@clinica.example")!;
   const fernanda = ids.get("fernanda.vidal@clinica.example")!;
   const martin = ids.get("martin.rivas@correo.example")!;
   const plan: Array<{
@@ -248,6 +249,22 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
       status: "scheduled",
     },
   ];
+  // Issue 9: an appointment about 20 hours ahead (on the next quarter hour), so that its WhatsApp reminder (due 24 h
+  // before, sent at once when booked later than that) is queued by the reminder job's first run after a fresh demo
+  // start; the demo patient agrees to WhatsApp messages. Another dentist's, so no other demo appointment overlaps.
+  const soon = new Date(Math.ceil((now.getTime() + 20 * 3_600_000) / 900_000) * 900_000);
+  plan.push({
+    patientId: patient.id,
+    dentistId: tomas,
+    slug: "limpieza",
+    date: clinicDate(soon),
+    time: clinicTime(soon),
+    status: "scheduled",
+  });
+  await db
+    .update(users)
+    .set({ whatsappOptInAt: now })
+    .where(and(eq(users.id, patient.id), isNull(users.whatsappOptInAt)));
   await db.insert(appointments).values(
     plan.map((item) => {
       const treatment = treatments.get(item.slug)!;

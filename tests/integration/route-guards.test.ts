@@ -25,6 +25,10 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_public/blog.tsx": "blog index",
   "routes/_public/blog-article.tsx": "blog article",
   "routes/_public/guide-download.ts": "downloadable guides",
+  "routes/_public/appointment-confirm-link.tsx":
+    "a reminder's single-use link; the unguessable token is the credential",
+  "routes/_public/appointment-cancel-link.tsx":
+    "a reminder's single-use link; the unguessable token is the credential",
   "routes/_public/not-found.tsx": "404 page",
   "routes/_auth/auth.tsx": "sign-in / sign-up page",
   "routes/_auth/oauth-callback.tsx": "OAuth landing page (reports success or error)",

@@ -49,6 +49,8 @@ export const auditActionLabels: Record<string, string> = {
   "user.reactivate": "Cuenta reactivada",
   "request.status": "Estado de solicitud cambiado",
   "lead.status_changed": "Estado de lead cambiado",
+  "appointment.confirmed_by_link": "Cita confirmada con el enlace del recordatorio",
+  "appointment.cancelled_by_link": "Cita cancelada con el enlace del recordatorio",
 };
 
 /** Actions written by other areas are shown with their code until they get a label here. */

@@ -1,0 +1,24 @@
+import type { Route } from "./+types/appointment-confirm-link";
+import {
+  appointmentLinkAction,
+  appointmentLinkHeaders,
+  appointmentLinkLoader,
+} from "~/features/reminders/appointment-link-route.server";
+import { AppointmentLinkPage } from "~/features/reminders/components/appointment-link-page";
+
+// A reminder's single-use link (issue 9); public: the token is the only credential.
+export const meta: Route.MetaFunction = () => [{ name: "robots", content: "noindex, nofollow" }];
+
+export const headers: Route.HeadersFunction = () => appointmentLinkHeaders;
+
+export async function loader({ params }: Route.LoaderArgs) {
+  return appointmentLinkLoader("confirm", params.token);
+}
+
+export async function action({ params, request }: Route.ActionArgs) {
+  return appointmentLinkAction("confirm", params.token, request);
+}
+
+export default function Page({ loaderData, actionData }: Route.ComponentProps) {
+  return <AppointmentLinkPage view={actionData ?? loaderData} />;
+}

@@ -29,27 +29,20 @@ const phoneFilter = z
     return digits;
   });
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The last row's id of the previous page, or "" for the newest. */
+const CURSOR_PATTERN = /^(|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 export const messageLogSearchSchema = z.object({
   estado: z
-    .union([
-      z.literal(""),
-      z.enum(whatsAppMessageStatuses, { error: "Estado desconocido: elige un estado de la lista." }),
-    ])
+    .enum(["", ...whatsAppMessageStatuses], { error: "Estado desconocido: elige un estado de la lista." })
     .default(""),
   proposito: z
-    .union([
-      z.literal(""),
-      z.enum(whatsAppPurposes, { error: "Propósito desconocido: elige un propósito de la lista." }),
-    ])
+    .enum(["", ...whatsAppPurposes], { error: "Propósito desconocido: elige un propósito de la lista." })
     .default(""),
   telefono: phoneFilter.default(""),
   desde: z
-    .union([
-      z.literal(""),
-      z.string().regex(UUID_PATTERN, "La página pedida no es válida; vuelve a los mensajes más recientes."),
-    ])
+    .string()
+    .regex(CURSOR_PATTERN, "La página pedida no es válida; vuelve a los mensajes más recientes.")
     .default("")
     .transform((value) => value.toLowerCase()),
 });

@@ -47,17 +47,21 @@ export async function messagesWithDelivery(db: Database, ids: string[], purpose:
     .where(and(inArray(whatsAppMessages.id, ids), eq(whatsAppMessages.purpose, purpose)));
 }
 
-/** The newest messages of one purpose (whatsapp_messages_purpose_created_idx). */
-export async function latestOfPurpose(
+/**
+ * The latest calls of one purpose's messages, newest first: a call's time is when the provider answered (accepted
+ * or failed), else when it was queued. The two messages of one send share their queue time, not their call time.
+ */
+export async function latestCallsOfPurpose(
   db: Database,
   purpose: string,
   limit: number,
 ): Promise<ListedMessage[]> {
+  const callTime = sql`coalesce(${whatsAppMessages.failedAt}, ${whatsAppMessages.acceptedAt}, ${whatsAppMessages.createdAt})`;
   return db
     .select(listed)
     .from(whatsAppMessages)
     .where(eq(whatsAppMessages.purpose, purpose))
-    .orderBy(desc(whatsAppMessages.createdAt), desc(whatsAppMessages.id))
+    .orderBy(desc(callTime), desc(whatsAppMessages.createdAt), desc(whatsAppMessages.id))
     .limit(limit);
 }
 

@@ -18,7 +18,7 @@ import {
 } from "./whatsapp-log-dto";
 import { labelFor, purposeLabels, statusLabels, statusTones, type StatusTone } from "./whatsapp-labels";
 import {
-  latestOfPurpose,
+  latestCallsOfPurpose,
   listMessages,
   messagesWithDelivery,
   type ListedMessage,
@@ -75,7 +75,7 @@ function logEntry(row: ListedMessage, clinicNumber: string | null): WhatsAppLogE
 /** The card's API log: the latest test messages, newest first (spec 001 §4: 10 entries), read from the database. */
 export async function whatsAppCardData(db: Database): Promise<WhatsAppCardData> {
   const clinicNumber = normalizeWhatsAppNumber(clinicFacts().mobile);
-  const rows = await latestOfPurpose(db, TEST_PURPOSE, API_LOG_SIZE);
+  const rows = await latestCallsOfPurpose(db, TEST_PURPOSE, API_LOG_SIZE);
   return { clinicTestMode: whatsAppTestMode(), log: rows.map((row) => logEntry(row, clinicNumber)) };
 }
 

@@ -320,23 +320,25 @@ describe("against the provider (the fake)", () => {
   });
 
   it("shows a failure injected at the provider as an error, with the reason", async () => {
-    fake.failNext(1, 400);
+    // Only the patient's number fails (the fake's `to` filter): the advisor notice still goes out.
+    fake.failWith({ status: 400, to: HOT_PHONE });
     const ids = await sentIds(scenario("hot", "0"));
     await deliverAll();
-    const [advisor] = await rows(ids);
-    expect(advisor).toMatchObject({ status: "failed" });
+    const [advisor, patient] = await rows(ids);
+    expect(advisor).toMatchObject({ status: "accepted" });
+    expect(patient).toMatchObject({ status: "failed" });
     const polled = await status(ids);
     expect(polled.body.progress).toBe("error");
-    expect(polled.body.messages[0]).toMatchObject({
+    expect(polled.body.messages[1]).toMatchObject({
       status: "failed",
       error: expect.stringMatching(/BAD_REQUEST/),
     });
-    const entry = polled.body.log.find((item) => item.id === ids[0]);
+    const entry = polled.body.log.find((item) => item.id === ids[1]);
     expect(entry).toMatchObject({ statusLabel: "Fallido", tone: "bad" });
 
     // 'Reintentar' is a new attempt: new messages, sent this time.
     const retry = await sentIds(scenario("hot", "0"));
-    expect(retry).not.toContain(ids[0]);
+    expect(retry).not.toContain(ids[1]);
     await deliverAll();
     expect((await status(retry)).body.progress).toBe("success");
   });

@@ -68,6 +68,8 @@ export interface MessageLogRow {
   statusLabel: string;
   tone: StatusTone;
   error: string | null;
+  /** When the delivery report came (also for a message already read). */
+  delivered: TimeLabel | null;
 }
 
 export interface MessageLogFilters {

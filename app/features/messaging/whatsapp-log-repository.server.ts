@@ -17,6 +17,7 @@ const listed = {
   error: whatsAppMessages.error,
   createdAt: whatsAppMessages.createdAt,
   acceptedAt: whatsAppMessages.acceptedAt,
+  deliveredAt: whatsAppMessages.deliveredAt,
   failedAt: whatsAppMessages.failedAt,
 };
 

@@ -123,6 +123,7 @@ function messageRow(row: ListedMessage): MessageLogRow {
     status: row.status,
     ...statusView(row.status),
     error: row.error,
+    delivered: row.deliveredAt ? timeLabel(row.deliveredAt) : null,
   };
 }
 

@@ -130,6 +130,11 @@ export function MessageLog({ page }: { page: MessageLogPage }) {
                 <td className={tdClass}>{row.testMode ? <Badge tone="info">Prueba</Badge> : "No"}</td>
                 <td className={tdClass}>
                   <Badge tone={row.tone}>{row.statusLabel}</Badge>
+                  {row.delivered && (
+                    <p className="mt-1 text-xs whitespace-nowrap text-slate-600">
+                      Entregado: <time dateTime={row.delivered.iso}>{row.delivered.label}</time>
+                    </p>
+                  )}
                   {row.error && <p className="mt-1 max-w-xs text-xs break-words text-red-800">{row.error}</p>}
                 </td>
               </tr>

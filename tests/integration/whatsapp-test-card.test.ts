@@ -359,6 +359,19 @@ describe("against the provider (the fake)", () => {
   });
 });
 
+describe("abuse", () => {
+  it("refuses a staff member's 31st send within 10 minutes", async () => {
+    const busy = await createStaff(["asesor"]);
+    for (let round = 0; round < 30; round++) {
+      expect((await send(scenario("cold", "1"), busy)).status).toBe(200);
+    }
+    const refused = await send(scenario("cold", "1"), busy);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.body).toMatchObject({ ok: false, code: "RATE_LIMITED" });
+  });
+});
+
 describe("the attack: not staff", () => {
   it("refuses a patient and a dentist on the action and the status resource, and sends nothing", async () => {
     const patient = await createTestUser();

@@ -6,6 +6,7 @@ import { effectiveTestMode, reachableOnWhatsApp } from "~/domain/whatsapp-test-s
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
 import { AppError } from "~/lib/errors";
 import { clinicFacts, whatsAppTestMode } from "~/lib/env.server";
+import { consumeRate } from "~/lib/rate-limit.server";
 import { enqueueWhatsApp } from "./whatsapp-outbox.server";
 import { outboxIdsByKey } from "./whatsapp-log-repository.server";
 import { TEST_PURPOSE } from "./whatsapp-log-service.server";
@@ -24,6 +25,9 @@ export interface TestLeadForMessages {
 /** What the advisor notice names as the lead's source, so nobody mistakes a test for a real lead. */
 export const TEST_LEAD_SOURCE = "Dashboard de Pruebas";
 
+/** Per staff member: the card can send to any number it is given, so a stolen session must not make it a spam gun. */
+export const TEST_SEND_RULE = { window: 10 * 60, max: 30 };
+
 /**
  * The test card's send (issue 9; spec 001 §7): the spec's two messages for the test lead — the advisor notice to
  * the clinic's WhatsApp number, then the patient's confirmation — queued in one transaction through the outbox
@@ -37,6 +41,14 @@ export async function queueTestLeadMessages(
   db: Database,
   input: { lead: TestLeadForMessages; requestedTestMode: boolean; attemptKey: string; actorId: string },
 ): Promise<{ ids: string[]; testMode: boolean }> {
+  const rate = await consumeRate(db, `whatsapp-test:user:${input.actorId}`, TEST_SEND_RULE);
+  if (!rate.allowed) {
+    throw new AppError(
+      "RATE_LIMITED",
+      "demasiados envíos de prueba seguidos; espera unos minutos e intenta nuevamente.",
+      rate.retryAfter ?? undefined,
+    );
+  }
   const testMode = effectiveTestMode(input.requestedTestMode, whatsAppTestMode());
   const { lead } = input;
   // The only failure a test-mode send can meet (documented in the README): WhatsApp does not reach landlines.

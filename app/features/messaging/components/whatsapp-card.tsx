@@ -36,6 +36,19 @@ export interface WhatsAppCardProps {
 
 type Phase = "idle" | "sending" | "success" | "error";
 
+/**
+ * A version-4 uuid for the attempt's idempotency key. `crypto.randomUUID` exists only in secure contexts (https,
+ * localhost); `getRandomValues` everywhere, so the card also works over plain http on a clinic's network.
+ */
+function attemptKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 const toneClass: Record<StatusTone, string> = {
   neutral: "bg-slate-100 text-slate-700",
   info: "bg-amber-50 text-amber-900 ring-1 ring-amber-200",
@@ -124,7 +137,7 @@ export function WhatsAppCard({
     if (!lead || inFlight.current) return;
     const same = attempt.current;
     if (!same || same.lead !== lead.key || same.testMode !== testMode) {
-      attempt.current = { key: crypto.randomUUID(), lead: lead.key, testMode };
+      attempt.current = { key: attemptKey(), lead: lead.key, testMode };
     }
     inFlight.current = true;
     setIds(null);

@@ -40,7 +40,9 @@ export default [
   // Staff
   route("dentista", "routes/_dentist/agenda.tsx"),
   route("funnel", "routes/_staff/funnel.tsx"),
+  route("funnel/mensajes", "routes/_staff/messages.tsx"),
   route("test", "routes/_staff/test-dashboard.tsx"),
+  route("test/whatsapp", "routes/_staff/test-whatsapp.ts"),
   layout("routes/_admin/admin-layout.tsx", [
     ...prefix("admin", [
       index("routes/_admin/users.tsx"),

@@ -396,6 +396,9 @@ export const whatsAppMessages = pgTable(
     index("whatsapp_messages_status_idx").on(table.status),
     index("whatsapp_messages_created_at_idx").on(table.createdAt),
     index("whatsapp_messages_provider_message_id_idx").on(table.providerMessageId),
+    // /funnel/mensajes filtered by phone or purpose, newest first; the test card's API log (purpose "test").
+    index("whatsapp_messages_to_phone_created_at_idx").on(table.toPhone, table.createdAt),
+    index("whatsapp_messages_purpose_created_at_idx").on(table.purpose, table.createdAt),
     check("whatsapp_messages_kind_values", sql`${table.kind} in (${quotedList(whatsAppMessageKinds)})`),
     check(
       "whatsapp_messages_status_values",

@@ -60,6 +60,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_staff/funnel.tsx": "asesor",
   "routes/_staff/test-dashboard.tsx": "asesor",
+  "routes/_staff/test-whatsapp.ts": "asesor",
+  "routes/_staff/messages.tsx": "asesor",
   "routes/_admin/admin-layout.tsx": "admin",
   "routes/_admin/users.tsx": "admin",
   "routes/_admin/user-detail.tsx": "admin",

@@ -122,7 +122,9 @@ describe("access", () => {
     expect(thrownStatus(await thrown(funnelLoader(routeArgs(requestAs(dentist.cookie, "/funnel")))))).toBe(
       403,
     );
-    expect(await testLoader(routeArgs(requestAs(asesor.cookie, "/test")))).toBeNull();
+    expect(await testLoader(routeArgs(requestAs(asesor.cookie, "/test")))).toMatchObject({
+      whatsApp: { clinicTestMode: true, log: [] },
+    });
     const admin = await createStaffUser({ roles: ["admin"] });
     expect((await funnel(admin.cookie)).tab).toBe("overview");
   });

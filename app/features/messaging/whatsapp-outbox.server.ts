@@ -40,6 +40,11 @@ export type EnqueueWhatsAppInput = WhatsAppContent & {
   userId?: string;
   /** Makes the enqueue itself idempotent (a double submit stores one message); default: a fresh key. */
   idempotencyKey?: string;
+  /**
+   * This message only: nothing reaches the provider, it is recorded as accepted in test mode (the test dashboard's
+   * toggle). Carried in the outbox payload, so the handler honours it whatever the clinic's own mode.
+   */
+  testMode?: boolean;
 };
 
 /**
@@ -63,7 +68,7 @@ export async function enqueueWhatsApp(
     kind: WHATSAPP_OUTBOX_KIND,
     idempotencyKey: input.idempotencyKey ?? `whatsapp:${id}`,
     // The number and the text stay in whatsapp_messages only (personal data in one place).
-    payload: { purpose: input.purpose },
+    payload: input.testMode ? { purpose: input.purpose, testMode: true } : { purpose: input.purpose },
   });
   if (stored === null) return null;
   await insertQueuedMessage(tx, {
@@ -73,6 +78,7 @@ export async function enqueueWhatsApp(
     appointmentId: input.appointmentId,
     userId: input.userId,
     toPhone,
+    ...(input.testMode ? { testMode: true } : {}),
     ...(input.template
       ? {
           kind: "template",
@@ -102,25 +108,28 @@ export function createWhatsAppOutboxHandler(
   options: { settings?: WhatsAppSettings; db?: Database } = {},
 ): OutboxHandler {
   const settings = options.settings ?? whatsAppSettings();
-  let client: WhatsAppClient | undefined;
-  const clientFor = () =>
-    (client ??= createWhatsAppClient({
+  const clients: { live?: WhatsAppClient; test?: WhatsAppClient } = {};
+  const create = (testMode: boolean) =>
+    createWhatsAppClient({
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       sender: settings.sender,
-      testMode: settings.testMode,
+      testMode,
       timeoutMs: settings.timeoutMs,
       retries: settings.retries,
       notifyUrl: settings.notifyUrl,
-    }));
+    });
+  // A message queued in test mode (`payload.testMode`) never reaches the provider, whatever the clinic's mode.
+  const clientFor = (testMode: boolean) =>
+    testMode ? (clients.test ??= create(true)) : (clients.live ??= create(settings.testMode));
 
-  return async (_payload, { id, attempts }) => {
+  return async (payload, { id, attempts }) => {
     const db = options.db ?? (await getDb());
     const message = await findMessage(db, id);
     if (!message) throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
     if (message.status !== "queued") return message.testMode ? "whatsapp-test-mode" : "whatsapp";
     try {
-      const sender = clientFor();
+      const sender = clientFor(payload.testMode === true);
       const result =
         message.kind === "template"
           ? await sender.sendTemplate({

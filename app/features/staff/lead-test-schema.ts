@@ -35,3 +35,32 @@ export const leadTestActionSchema = z.discriminatedUnion(
   ],
   { error: "La acción solicitada no es válida." },
 );
+
+const sendAttempt = {
+  /** Made by the browser once per attempt: a double click or a resent request sends nothing new. */
+  attemptKey: z.uuid({ error: "El intento de envío no es válido. Recarga la página e intenta nuevamente." }),
+  /** "1" test mode (nothing reaches the provider), "0" a real send; missing means test mode. */
+  testMode: z
+    .enum(["1", "0"], { error: "El modo de prueba no es válido." })
+    .default("1")
+    .transform((value) => value === "1"),
+};
+
+/**
+ * The WhatsApp card's send for the current test lead: a predefined scenario by its key, or the custom lead's
+ * fields, validated again and scored on the server (the browser's score is never trusted).
+ */
+export const whatsAppTestSendSchema = z.discriminatedUnion(
+  "source",
+  [
+    z.object({
+      source: z.literal("scenario"),
+      scenario: z.enum(scenarioKeys, { error: "Escenario desconocido." }),
+      ...sendAttempt,
+    }),
+    leadTestInputSchema.extend({ source: z.literal("custom"), ...sendAttempt }),
+  ],
+  { error: "Primero ejecuta un escenario o una prueba personalizada." },
+);
+
+export type WhatsAppTestSend = z.output<typeof whatsAppTestSendSchema>;

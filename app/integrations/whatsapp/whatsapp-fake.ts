@@ -18,7 +18,7 @@ import {
  * `tests/setup/run-whatsapp-fake.mjs` runs it with Node's own TypeScript support.
  *
  * Control routes under `/__fake/` (no key; the fake only listens on loopback) let another process (Playwright)
- * read what was sent and inject failures: `GET /__fake/sent`, `POST /__fake/fail {times,status,body?,retryAfter?}`,
+ * read what was sent and inject failures: `GET /__fake/sent`, `POST /__fake/fail {times,status,body?,retryAfter?,endpoint?,to?}`,
  * `POST /__fake/latency {ms}`, `POST /__fake/inbound {from,text,contactName?}`, `POST /__fake/reset`.
  */
 
@@ -70,6 +70,8 @@ export interface FakeFailure {
   /** Sent as the `Retry-After` header (seconds or an HTTP date). */
   retryAfter?: string | number;
   endpoint?: FakeEndpoint;
+  /** Only requests to this number (digits), so a test's failure is not taken by another test's message. */
+  to?: string;
 }
 
 export interface WhatsAppFakeOptions {
@@ -385,8 +387,10 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
     return answer;
   }
 
-  function takeFailure(endpoint: FakeEndpoint | undefined) {
-    const index = failures.findIndex((failure) => !failure.endpoint || failure.endpoint === endpoint);
+  function takeFailure(endpoint: FakeEndpoint | undefined, to: unknown) {
+    const index = failures.findIndex(
+      (failure) => (!failure.endpoint || failure.endpoint === endpoint) && (!failure.to || failure.to === to),
+    );
     if (index === -1) return undefined;
     const failure = failures[index];
     if (!failure) return undefined;
@@ -421,6 +425,7 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
         body: input.body,
         retryAfter: typeof input.retryAfter === "number" ? input.retryAfter : undefined,
         endpoint: input.endpoint === "text" || input.endpoint === "template" ? input.endpoint : undefined,
+        to: typeof input.to === "string" ? input.to : undefined,
       });
       return send(response, 200, { ok: true });
     }
@@ -473,7 +478,8 @@ export async function startWhatsAppFake(options: WhatsAppFakeOptions): Promise<W
     if (!isObject(body))
       return answer(400, serviceException("BAD_REQUEST", "Bad request", { body: ["invalid JSON"] }));
 
-    const failure = takeFailure(endpoint);
+    const recipient = endpoint === "text" ? body.to : (body.messages as Json[] | undefined)?.[0]?.to;
+    const failure = takeFailure(endpoint, recipient);
     if (failure && typeof failure.status === "number") {
       const headers: Record<string, string> =
         failure.retryAfter !== undefined ? { "retry-after": String(failure.retryAfter) } : {};

@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/test-dashboard";
+import { getDb } from "~/db/client.server";
 import { STAFF_ROLES } from "~/domain/roles";
+import { whatsAppCardData } from "~/features/messaging/whatsapp-log-service.server";
 import { TestDashboard } from "~/features/staff/components/test-dashboard";
 import type { LeadTestActionData } from "~/features/staff/lead-test-dto";
 import { leadTestActionSchema } from "~/features/staff/lead-test-schema";
@@ -12,10 +14,10 @@ import { readForm } from "~/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard de Pruebas | Río Clínica" }];
 
-// DESIGN decision 10: staff only.
+// DESIGN decision 10: staff only. The WhatsApp card's API log is read from the database (it survives a reload).
 export async function loader(args: Route.LoaderArgs) {
   await requireRole(args, STAFF_ROLES);
-  return null;
+  return { whatsApp: await whatsAppCardData(await getDb()) };
 }
 
 /** Scores a predefined scenario or the custom lead on the server with the production rules; stores nothing. */
@@ -31,6 +33,6 @@ export async function action(args: Route.ActionArgs) {
   return data<LeadTestActionData>(actionSuccess({ result }));
 }
 
-export default function TestDashboardPage() {
-  return <TestDashboard />;
+export default function TestDashboardPage({ loaderData }: Route.ComponentProps) {
+  return <TestDashboard whatsApp={loaderData.whatsApp} />;
 }

@@ -95,6 +95,10 @@ export function FunnelOverview({ stats, stages }: { stats: StatCard[]; stages: F
             <FlaskConical aria-hidden className="size-4" />
             Dashboard de Pruebas
           </Link>
+          <Link to="/funnel/mensajes" className={buttonClass("secondary")}>
+            <MessageCircle aria-hidden className="size-4" />
+            Mensajes de WhatsApp
+          </Link>
           <Link to="/" className={buttonClass("secondary")}>
             <Home aria-hidden className="size-4" />
             Ir a la landing

@@ -1,5 +1,5 @@
 import { CheckCircle2, FlaskConical, Play, Trash2, XCircle } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { FormAlert, InputField, TextareaField } from "~/components/form-fields";
@@ -8,33 +8,87 @@ import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/l
 import { formLevelMessage } from "~/lib/action-result";
 import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";
+import { WhatsAppCard, type WhatsAppCardLead } from "~/features/messaging/components/whatsapp-card";
+import type { WhatsAppCardData } from "~/features/messaging/whatsapp-log-dto";
 import { levelBadgeClass } from "../lead-panel-options";
-import { MAX_TEST_RESULTS, type LeadTestActionData, type LeadTestResult } from "../lead-test-dto";
+import {
+  MAX_TEST_RESULTS,
+  TEST_PRESENTATION_DELAY_MS,
+  type LeadTestActionData,
+  type LeadTestResult,
+} from "../lead-test-dto";
 import { scenarioKeys, testScenarios } from "../test-scenarios";
 import { DashboardHeader } from "./dashboard-header";
 
 const loadLeadTestSchema = () => import("../lead-test-schema").then((module) => module.leadTestActionSchema);
 
-export function TestDashboard() {
+interface Waiting {
+  intent: string;
+  scenario: string;
+}
+
+/** The card's lead: the latest scored test lead. */
+function cardLead(result: LeadTestResult | undefined): WhatsAppCardLead | null {
+  if (!result) return null;
+  return {
+    key: result.id,
+    label: `${result.label}: ${result.name} (${result.score} puntos, ${result.levelLabel})`,
+    fields: result.sendFields,
+  };
+}
+
+export function TestDashboard({ whatsApp }: { whatsApp: WhatsAppCardData }) {
   const fetcher = useFetcher<LeadTestActionData>({ key: "lead-test" });
   // Without JavaScript the forms post as documents and only the latest result comes back.
   const documentResult = useActionData<LeadTestActionData>();
   const [history, setHistory] = useState<LeadTestResult[]>([]);
   const [seen, setSeen] = useState<LeadTestActionData | undefined>(undefined);
+  // A result waiting for the presentation delay, and what was asked (for the button's "Calculando...").
+  const [pending, setPending] = useState<LeadTestResult | null>(null);
+  const [waiting, setWaiting] = useState<Waiting | null>(null);
   // Adjusting state while rendering when a new answer arrives (React's documented alternative to an effect).
   if (fetcher.data !== seen) {
     setSeen(fetcher.data);
     const answer = fetcher.data;
-    if (answer?.ok) setHistory((current) => [answer.data.result, ...current].slice(0, MAX_TEST_RESULTS));
+    if (answer?.ok) setPending(answer.data.result);
+    else setWaiting(null);
   }
 
+  // A new submission: what was asked, and when (the presentation delay counts from here).
+  const [seenForm, setSeenForm] = useState<FormData | undefined>(undefined);
+  if (fetcher.formData && fetcher.formData !== seenForm) {
+    const asked = fetcher.formData;
+    setSeenForm(asked);
+    setWaiting({
+      intent: String(asked.get("intent") ?? ""),
+      scenario: String(asked.get("scenario") ?? ""),
+    });
+  }
+  // When the last test was asked for (set by the forms' submit events).
+  const startedAt = useRef(0);
+  const markStart = () => {
+    startedAt.current = Date.now();
+  };
+
+  // Spec 001 §7, §9: the result shows 1.5 s after the click, however fast the server scored it.
+  useEffect(() => {
+    if (!pending) return;
+    const wait = Math.max(0, startedAt.current + TEST_PRESENTATION_DELAY_MS - Date.now());
+    const timer = setTimeout(() => {
+      setHistory((current) => [pending, ...current].slice(0, MAX_TEST_RESULTS));
+      setPending(null);
+      setWaiting(null);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [pending]);
+
   const latest = fetcher.data ?? documentResult;
-  const form = useValidatedForm(loadLeadTestSchema, latest);
+  const form = useValidatedForm(loadLeadTestSchema, latest, { onSubmit: markStart });
   const results =
     history.length > 0 || fetcher.data ? history : documentResult?.ok ? [documentResult.data.result] : [];
-  const busy = fetcher.state !== "idle";
-  const pendingIntent = busy ? fetcher.formData?.get("intent") : null;
-  const pendingScenario = busy ? fetcher.formData?.get("scenario") : null;
+  const busy = fetcher.state !== "idle" || pending !== null;
+  const pendingIntent = busy ? (waiting?.intent ?? fetcher.formData?.get("intent")) : null;
+  const pendingScenario = busy ? (waiting?.scenario ?? fetcher.formData?.get("scenario")) : null;
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
@@ -83,7 +137,7 @@ export function TestDashboard() {
                   <dd>{scenario.lead.email ? "Teléfono y e-mail" : "Solo teléfono"}</dd>
                 </dl>
                 <p className="mt-3 line-clamp-3 text-sm text-slate-600 italic">“{scenario.lead.message}”</p>
-                <fetcher.Form method="post" className="mt-auto pt-4">
+                <fetcher.Form method="post" className="mt-auto pt-4" onSubmit={markStart}>
                   <input type="hidden" name="intent" value="scenario" />
                   <input type="hidden" name="scenario" value={key} />
                   <Button type="submit" variant="primary" disabled={busy} className="w-full">
@@ -171,6 +225,15 @@ export function TestDashboard() {
             )}
           </div>
         </section>
+      </div>
+
+      <div className="mt-12">
+        <WhatsAppCard
+          lead={cardLead(results[0])}
+          clinicTestMode={whatsApp.clinicTestMode}
+          initialLog={whatsApp.log}
+          defaultTestMode
+        />
       </div>
     </div>
   );

@@ -1,0 +1,2 @@
+CREATE INDEX "whatsapp_messages_to_phone_created_at_idx" ON "whatsapp_messages" USING btree ("to_phone","created_at");--> statement-breakpoint
+CREATE INDEX "whatsapp_messages_purpose_created_at_idx" ON "whatsapp_messages" USING btree ("purpose","created_at");

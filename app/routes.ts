@@ -37,6 +37,7 @@ export default [
   // Staff
   route("dentista", "routes/_dentist/agenda.tsx"),
   route("funnel", "routes/_staff/funnel.tsx"),
+  route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),
   route("test", "routes/_staff/test-dashboard.tsx"),
   layout("routes/_admin/admin-layout.tsx", [
     ...prefix("admin", [

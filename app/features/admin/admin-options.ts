@@ -49,6 +49,7 @@ export const auditActionLabels: Record<string, string> = {
   "user.reactivate": "Cuenta reactivada",
   "request.status": "Estado de solicitud cambiado",
   "lead.status_changed": "Estado de lead cambiado",
+  "dentalink.sync": "Sincronización con Dentalink",
 };
 
 /** Actions written by other areas are shown with their code until they get a label here. */

@@ -3,6 +3,7 @@ import { DEFAULT_COOL_DOWN_MS } from "~/integrations/circuit-breaker";
 import {
   createDentalinkClient,
   isDentalinkMockKey,
+  type DentalinkClientOptions,
   type DentalinkClient,
   type DentalinkStatus,
 } from "~/integrations/dentalink/dentalink-client.server";
@@ -73,13 +74,17 @@ export function createDatabaseMockStore(database: () => Promise<Database> = getD
 
 export function buildDentalinkClient(
   settings: DentalinkSettings,
-  options: { store?: DentalinkMockStore; now?: () => number } = {},
+  options: {
+    store?: DentalinkMockStore;
+    /** Tests: the clock, retries and backoff of the client. */
+    client?: Omit<DentalinkClientOptions, "apiKey" | "baseUrl" | "timeoutMs" | "mock">;
+  } = {},
 ): DentalinkClient {
   return createDentalinkClient({
+    ...options.client,
     apiKey: settings.apiKey,
     baseUrl: settings.baseUrl,
     timeoutMs: settings.timeoutMs,
-    now: options.now,
     mock: {
       store: options.store ?? createDatabaseMockStore(),
       delays: settings.mockDelays ? SPEC_MOCK_DELAYS : NO_MOCK_DELAYS,

@@ -303,24 +303,24 @@ describe("mock mode", () => {
   });
 });
 
-describe("the /funnel sync action", () => {
-  function syncFields(values: Record<string, string> = {}) {
-    return {
-      intent: "dentalink-sync",
-      submissionId: randomUUID(),
-      firstName: "Tomás",
-      lastName: "Reyes",
-      email: `tomas-${randomUUID()}@correo.example`,
-      phone: uniquePhone(),
-      birthDate: "1985-01-20",
-      treatmentType: "implantes",
-      appointmentDate: nextSlotDate(),
-      appointmentTime: "15:00",
-      dentistId: "dr-araya",
-      ...values,
-    };
-  }
+function syncFields(values: Record<string, string> = {}) {
+  return {
+    intent: "dentalink-sync",
+    submissionId: randomUUID(),
+    firstName: "Tomás",
+    lastName: "Reyes",
+    email: `tomas-${randomUUID()}@correo.example`,
+    phone: uniquePhone(),
+    birthDate: "1985-01-20",
+    treatmentType: "implantes",
+    appointmentDate: nextSlotDate(),
+    appointmentTime: "15:00",
+    dentistId: "dr-araya",
+    ...values,
+  };
+}
 
+describe("the /funnel sync action", () => {
   it("refuses a patient (403) and sends an anonymous visitor to sign in; nothing is synced", async () => {
     const fields = syncFields();
     const thrown = await funnelAction(routeArgs(postAs(patient.cookie, "/funnel", fields))).then(

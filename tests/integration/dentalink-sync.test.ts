@@ -342,6 +342,20 @@ describe("the /funnel sync action", () => {
     expect(rows).toEqual([]);
   });
 
+  it("shows Dentalink's real state on the Overview's status list: modo demostración without a key", async () => {
+    const overview = await funnelLoader(routeArgs(requestAs(asesor.cookie, "/funnel")));
+    expect(overview.systems.map((system) => system.name)).toEqual([
+      "WhatsApp API",
+      "Dentalink API",
+      "Bot IA",
+      "Lead Scoring",
+    ]);
+    expect(overview.systems.find((system) => system.key === "dentalink")).toMatchObject({
+      tone: "demo",
+      label: "Modo demostración",
+    });
+  });
+
   it("lists every required message and the overall one for an empty submit", async () => {
     const { status, body } = unwrap<SyncActionData>(
       await funnelAction(

@@ -14,6 +14,7 @@ import type { SyncActionData } from "~/features/dentalink-sync/sync-dto";
 import { SYNC_REQUIRED_MESSAGES } from "~/features/dentalink-sync/sync-options";
 import { syncActionSchema, type SyncActionInput } from "~/features/dentalink-sync/sync-schema";
 import { startDentalinkFake, type DentalinkFake } from "~/integrations/dentalink/dentalink-fake";
+import { loader as mockPageLoader } from "~/routes/_staff/dentalink-mock";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
@@ -465,5 +466,21 @@ describe("the /funnel sync action", () => {
     expect(body.data.result).toMatchObject({ success: false, errors: ["Datos duplicados"] });
     const [unchanged] = await db.select().from(leads).where(eq(leads.id, lead.id));
     expect(unchanged).toMatchObject({ status: "new", lastContactAt: null });
+  });
+});
+
+describe("/funnel/dentalink (the mock's read-only page)", () => {
+  it("is for staff only and lists the demo data with what syncs created", async () => {
+    const refused = await mockPageLoader(routeArgs(requestAs(patient.cookie, "/funnel/dentalink"))).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect((refused as { init?: ResponseInit }).init?.status).toBe(403);
+    const page = await mockPageLoader(routeArgs(requestAs(asesor.cookie, "/funnel/dentalink")));
+    expect(page.patients).toContainEqual(
+      expect.objectContaining({ id: "1001", name: "Catalina Soto", created: false }),
+    );
+    expect(page.patients.some((entry) => entry.created)).toBe(true);
+    expect(page.appointments.some((entry) => entry.created)).toBe(true);
   });
 });

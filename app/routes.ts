@@ -41,6 +41,7 @@ export default [
   route("dentista", "routes/_dentist/agenda.tsx"),
   route("funnel", "routes/_staff/funnel.tsx"),
   route("funnel/mensajes", "routes/_staff/messages.tsx"),
+  route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),
   route("test", "routes/_staff/test-dashboard.tsx"),
   route("test/whatsapp", "routes/_staff/test-whatsapp.ts"),
   layout("routes/_admin/admin-layout.tsx", [

@@ -456,3 +456,61 @@ export const appointmentActionTokens = pgTable(
     ),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------------------------
+// Dentalink (issue 10, DESIGN decision 12).
+
+export const dentalinkSyncOutcomes = ["processing", "success", "failed"] as const;
+
+/**
+ * One submission of the sync tab: who sent it, from which lead, what was asked (a summary: never the medical
+ * history text), what Dentalink answered. `submission_id` is the form's idempotency key: a double submit finds this
+ * row and gets its result instead of creating a second patient and appointment.
+ */
+export const dentalinkSyncs = pgTable(
+  "dentalink_syncs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    submissionId: uuid("submission_id").notNull().unique(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    leadId: uuid("lead_id").references(() => leads.id, { onDelete: "set null" }),
+    /** `live` or `mock` (demo mode without a key). */
+    mode: text("mode").notNull(),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    outcome: text("outcome").notNull().default("processing"),
+    patientId: text("patient_id"),
+    /** True when an existing Dentalink patient was reused (found by `matched_by`). */
+    patientReused: boolean("patient_reused"),
+    matchedBy: text("matched_by"),
+    appointmentId: text("appointment_id"),
+    message: text("message"),
+    errors: jsonb("errors").$type<string[]>().notNull().default([]),
+    /** The technical reason of a failure (vendor code and status), for staff and logs; never personal data. */
+    errorDetail: text("error_detail"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("dentalink_syncs_created_at_idx").on(table.createdAt),
+    index("dentalink_syncs_lead_idx").on(table.leadId),
+    check("dentalink_syncs_outcome_values", sql`${table.outcome} in (${quotedList(dentalinkSyncOutcomes)})`),
+    check("dentalink_syncs_mode_values", sql`${table.mode} in ('live', 'mock')`),
+  ],
+);
+
+/**
+ * What was created in the Dentalink mock (mode without a key): its patients and appointments, in the vendor's
+ * field names, so a second sync of the same patient finds it, also after a restart. The id is the mock's own
+ * (the next integer after the largest, never random); the primary key keeps two instances from taking the same.
+ */
+export const dentalinkMockPatients = pgTable("dentalink_mock_patients", {
+  id: integer("id").primaryKey(),
+  record: jsonb("record").$type<Record<string, unknown>>().notNull(),
+  ...timestamps,
+});
+
+export const dentalinkMockAppointments = pgTable("dentalink_mock_appointments", {
+  id: integer("id").primaryKey(),
+  record: jsonb("record").$type<Record<string, unknown>>().notNull(),
+  ...timestamps,
+});

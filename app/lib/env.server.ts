@@ -68,6 +68,30 @@ const envSchema = z.object({
   WHATSAPP_TEST_MODE: booleanFlag,
   WHATSAPP_WEBHOOK_SECRET: z.string().min(16, "al menos 16 caracteres aleatorios").optional(),
   WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // Dentalink (issue 10, DESIGN decision 12). Without a key (or with a placeholder) the client runs in mock mode.
+  DENTALINK_API_KEY: z.string().trim().min(1).optional(),
+  DENTALINK_BASE_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "debe ser una URL https, p. ej. https://api.dentalink.healthatom.com/api/v1",
+    })
+    .default("https://api.dentalink.healthatom.com/api/v1"),
+  DENTALINK_TIMEOUT_MS: z.coerce
+    .number({ error: "debe ser un número de milisegundos" })
+    .int("debe ser un número entero de milisegundos")
+    .min(100, "al menos 100 ms")
+    .max(60_000, "a lo más 60000 ms")
+    .default(8_000),
+  DENTALINK_DASHBOARD_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: "debe ser la URL https del panel de Dentalink de la clínica",
+    })
+    .optional(),
+  DENTALINK_MOCK_DELAYS: z
+    .enum(["0", "1", "true", "false"], { error: "usa 1 (esperas de la especificación) o 0 (sin esperas)" })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -148,6 +172,14 @@ export function staffTwoFactorRequired(current: Env = env()) {
 /** WhatsApp sends nothing (each message is recorded as accepted in test mode) with WHATSAPP_TEST_MODE=1 or no key. */
 export function whatsAppTestMode(current: Env = env()) {
   return current.WHATSAPP_TEST_MODE || !current.WHATSAPP_API_KEY;
+}
+
+/**
+ * The Dentalink mock answers with the spec's delays (1.5 s for a patient, 1 s per list) when DENTALINK_MOCK_DELAYS=1,
+ * or by default in demo mode outside tests; DENTALINK_MOCK_DELAYS=0 and tests answer at once.
+ */
+export function dentalinkMockDelays(current: Env = env()) {
+  return current.DENTALINK_MOCK_DELAYS ?? (isDemoMode(current) && current.NODE_ENV !== "test");
 }
 
 export function publicBaseUrl(current: Env = env()) {

@@ -59,6 +59,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/profile.tsx": "signed-in",
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_staff/funnel.tsx": "asesor",
+  "routes/_staff/dentalink-mock.tsx": "asesor",
   "routes/_staff/test-dashboard.tsx": "asesor",
   "routes/_staff/test-whatsapp.ts": "asesor",
   "routes/_staff/messages.tsx": "asesor",

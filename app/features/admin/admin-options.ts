@@ -51,6 +51,7 @@ export const auditActionLabels: Record<string, string> = {
   "lead.status_changed": "Estado de lead cambiado",
   "appointment.confirmed_by_link": "Cita confirmada con el enlace del recordatorio",
   "appointment.cancelled_by_link": "Cita cancelada con el enlace del recordatorio",
+  "dentalink.sync": "Sincronización con Dentalink",
 };
 
 /** Actions written by other areas are shown with their code until they get a label here. */

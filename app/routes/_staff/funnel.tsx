@@ -1,7 +1,14 @@
 import { data } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/funnel";
 import { getDb } from "~/db/client.server";
 import { STAFF_ROLES } from "~/domain/roles";
+import { dentalinkClient, dentalinkSettings } from "~/features/dentalink-sync/dentalink-settings.server";
+import { loadSyncTab, runSync } from "~/features/dentalink-sync/dentalink-sync-service.server";
+import type { SyncActionData } from "~/features/dentalink-sync/sync-dto";
+import { SYNC_INTENT, SYNC_OVERALL_MESSAGE } from "~/features/dentalink-sync/sync-options";
+import { syncActionSchema } from "~/features/dentalink-sync/sync-schema";
+import { systemStatus } from "~/features/dentalink-sync/system-status.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
 import { applyLeadIntent, loadLeadCounts, loadLeadPanel } from "~/features/staff/funnel-service.server";
@@ -11,15 +18,18 @@ import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
-import { actionSuccess } from "~/lib/action-result";
-import { validationResult } from "~/lib/errors.server";
+import { actionFailure, actionSuccess, zodFieldErrors } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río Clínica" }];
 
 function tabOf(params: URLSearchParams): FunnelTab {
+  if (params.get("tab") === "dentalink") return "dentalink";
   const filtering = params.has("q") || params.has("level") || params.has("status");
   return params.get("tab") === "leads" || filtering ? "leads" : "overview";
 }
+
+const leadParam = z.uuid().nullable().catch(null);
 
 // DESIGN decision 10: staff only.
 export async function loader(args: Route.LoaderArgs) {
@@ -27,13 +37,23 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
-  const counts = await loadLeadCounts(db);
+  const [counts, sync] = await Promise.all([
+    loadLeadCounts(db),
+    tab === "dentalink"
+      ? loadSyncTab(db, {
+          client: dentalinkClient(),
+          settings: dentalinkSettings(),
+          leadId: leadParam.parse(params.get("lead")),
+        })
+      : null,
+  ]);
   const panel =
     tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
   return {
     tab,
     stats: statCards(counts),
     stages: funnelStages(counts),
+    systems: tab === "overview" ? systemStatus() : [],
     counters: {
       total: counts.total,
       hot: counts.hot,
@@ -43,19 +63,36 @@ export async function loader(args: Route.LoaderArgs) {
       converted: counts.converted,
     },
     panel,
+    sync,
   };
 }
 
 export async function action(args: Route.ActionArgs) {
   const user = await requireRole(args, STAFF_ROLES);
-  const parsed = leadPanelActionSchema.safeParse(await readForm(args.request));
+  const form = await readForm(args.request);
+  const actor = { id: user.id, roles: user.roles, ip: clientIp(args.request) };
+
+  if (form.intent === SYNC_INTENT) {
+    const parsed = syncActionSchema.safeParse(form);
+    if (!parsed.success) {
+      // spec 001 §5: every message at once, under the overall one.
+      return data<SyncActionData>(
+        actionFailure("VALIDATION", SYNC_OVERALL_MESSAGE, zodFieldErrors(parsed.error)),
+        { status: 400 },
+      );
+    }
+    try {
+      const result = await runSync(await getDb(), { client: dentalinkClient(), form: parsed.data, actor });
+      return data<SyncActionData>(actionSuccess({ result }, result.message));
+    } catch (error) {
+      return appErrorResult(error);
+    }
+  }
+
+  const parsed = leadPanelActionSchema.safeParse(form);
   if (!parsed.success) return validationResult(parsed.error);
   const { leadId, intent } = parsed.data;
-  const outcome = await applyLeadIntent(await getDb(), {
-    leadId,
-    intent,
-    actor: { id: user.id, roles: user.roles, ip: clientIp(args.request) },
-  });
+  const outcome = await applyLeadIntent(await getDb(), { leadId, intent, actor });
   if (!outcome) throw data({ message: "No encontramos ese lead." }, { status: 404 });
   return data<LeadPanelActionResult>(actionSuccess({ leadId, status: outcome.status }, outcome.message));
 }
@@ -66,8 +103,10 @@ export default function FunnelPage({ loaderData }: Route.ComponentProps) {
       tab={loaderData.tab}
       stats={loaderData.stats}
       stages={loaderData.stages}
+      systems={loaderData.systems}
       counters={loaderData.counters}
       panel={loaderData.panel}
+      sync={loaderData.sync}
     />
   );
 }

@@ -1,16 +1,19 @@
 import { Link } from "react-router";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { DentalinkSyncTab } from "~/features/dentalink-sync/components/dentalink-sync-tab";
+import type { SyncTabData, SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
 import type { FunnelStage, LeadPanelData, StatCard } from "../funnel-dto";
 import { DashboardHeader } from "./dashboard-header";
 import { FunnelOverview } from "./funnel-overview";
 import { LeadPanel, type LeadCounters } from "./lead-panel";
 
-export type FunnelTab = "overview" | "leads";
+export type FunnelTab = "overview" | "leads" | "dentalink";
 
-// The sync and analytics tabs are added by their own feature (spec 001 §2); only working tabs are listed.
+// The analytics tab is added by its own feature (spec 001 §2); only working tabs are listed.
 const tabs: Array<{ key: FunnelTab; label: string; to: string }> = [
   { key: "overview", label: "Overview", to: "/funnel" },
   { key: "leads", label: "Gestión de Leads", to: "/funnel?tab=leads" },
+  { key: "dentalink", label: "Dentalink", to: "/funnel?tab=dentalink" },
 ];
 
 export interface FunnelDashboardProps {
@@ -19,9 +22,19 @@ export interface FunnelDashboardProps {
   stages: FunnelStage[];
   counters: LeadCounters;
   panel: LeadPanelData | null;
+  systems: SystemStatusLine[];
+  sync: SyncTabData | null;
 }
 
-export function FunnelDashboard({ tab, stats, stages, counters, panel }: FunnelDashboardProps) {
+export function FunnelDashboard({
+  tab,
+  stats,
+  stages,
+  counters,
+  panel,
+  systems,
+  sync,
+}: FunnelDashboardProps) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <DashboardHeader
@@ -45,8 +58,10 @@ export function FunnelDashboard({ tab, stats, stages, counters, panel }: FunnelD
         <TabsContent value={tab} className="mt-8">
           {tab === "leads" && panel ? (
             <LeadPanel panel={panel} counters={counters} />
+          ) : tab === "dentalink" && sync ? (
+            <DentalinkSyncTab data={sync} />
           ) : (
-            <FunnelOverview stats={stats} stages={stages} />
+            <FunnelOverview stats={stats} stages={stages} systems={systems} />
           )}
         </TabsContent>
       </Tabs>

@@ -1,4 +1,5 @@
 import {
+  CalendarPlus,
   CheckCircle2,
   Clock,
   Flame,
@@ -10,6 +11,8 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
+import type { SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
+import { cn } from "~/lib/cn";
 import type { FunnelStage, StatCard } from "../funnel-dto";
 import { formatPercent } from "../funnel-stats";
 
@@ -22,7 +25,21 @@ const cardIcons: Record<string, typeof Users> = {
   whatsapp: MessageCircle,
 };
 
-export function FunnelOverview({ stats, stages }: { stats: StatCard[]; stages: FunnelStage[] }) {
+const toneClass: Record<SystemStatusLine["tone"], string> = {
+  ok: "bg-emerald-100 text-emerald-900",
+  demo: "bg-amber-100 text-amber-900",
+  down: "bg-red-100 text-red-900",
+};
+
+export function FunnelOverview({
+  stats,
+  stages,
+  systems,
+}: {
+  stats: StatCard[];
+  stages: FunnelStage[];
+  systems: SystemStatusLine[];
+}) {
   return (
     <div className="space-y-10">
       <section aria-labelledby="indicadores">
@@ -91,6 +108,10 @@ export function FunnelOverview({ stats, stages }: { stats: StatCard[]; stages: F
             <Users aria-hidden className="size-4" />
             Gestionar leads
           </Link>
+          <Link to="?tab=dentalink" className={buttonClass("secondary")}>
+            <CalendarPlus aria-hidden className="size-4" />
+            Sincronizar con Dentalink
+          </Link>
           <Link to="/test" className={buttonClass("secondary")}>
             <FlaskConical aria-hidden className="size-4" />
             Dashboard de Pruebas
@@ -104,6 +125,31 @@ export function FunnelOverview({ stats, stages }: { stats: StatCard[]; stages: F
             Ir a la landing
           </Link>
         </div>
+      </section>
+
+      <section aria-labelledby="estado-sistemas">
+        <h2 id="estado-sistemas" className="text-xl font-semibold">
+          Estado del sistema
+        </h2>
+        <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+          {systems.map((system) => (
+            <li
+              key={system.key}
+              className="rounded-xl border border-slate-200 bg-white p-4"
+              data-testid={`system-${system.key}`}
+            >
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <p className="font-semibold">{system.name}</p>
+                <span
+                  className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", toneClass[system.tone])}
+                >
+                  {system.label}
+                </span>
+              </div>
+              <p className="mt-1 text-sm text-slate-600">{system.detail}</p>
+            </li>
+          ))}
+        </ul>
       </section>
     </div>
   );

@@ -213,17 +213,15 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
             <UserCheck aria-hidden className="size-4" />
             {pendingIntent === "mark-contacted" ? "Guardando..." : "Marcar contactado"}
           </button>
-          <button
-            type="submit"
-            name="intent"
-            value="schedule"
-            disabled={busy}
-            className={cn(actionButton, "bg-brand-700 text-white hover:bg-brand-800")}
-          >
-            <CalendarCheck aria-hidden className="size-4" />
-            {pendingIntent === "schedule" ? "Guardando..." : "Agendar"}
-          </button>
         </fetcher.Form>
+        {/* 'Agendar' books the lead in Dentalink: the sync tab, prefilled; a successful sync schedules the lead. */}
+        <Link
+          to={`/funnel?tab=dentalink&lead=${lead.id}`}
+          className={cn(actionButton, "bg-brand-700 text-white hover:bg-brand-800")}
+        >
+          <CalendarCheck aria-hidden className="size-4" />
+          Agendar<span className="sr-only"> a {lead.firstName} en Dentalink</span>
+        </Link>
       </div>
       <p role="status" className="mt-2 min-h-5 text-sm">
         {fetcher.data && !busy ? (

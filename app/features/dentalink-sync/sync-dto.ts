@@ -1,0 +1,61 @@
+import type { ActionResult } from "~/lib/action-result";
+
+/** What the sync tab's loader and action send to the page (client-safe types). */
+
+export type DentalinkModeLabel = "live" | "mock";
+
+/** spec 001 §3 "Sync result", plus whether the patient was reused and how it was found. */
+export interface SyncResult {
+  success: boolean;
+  syncId: string;
+  patientId: string | null;
+  appointmentId: string | null;
+  message: string;
+  errors: string[];
+  /** True when an existing Dentalink patient was reused (found by RUT, e-mail or phone). */
+  patientReused: boolean;
+  matchedBy: "rut" | "email" | "phone" | null;
+}
+
+export type SyncActionData = ActionResult<{ result: SyncResult }>;
+
+export interface SyncDentistOption {
+  id: string;
+  name: string;
+  specialty: string | null;
+}
+
+/** The form's initial values (empty, or taken from a lead card's 'Agendar'). */
+export interface SyncPrefill {
+  leadId: string;
+  leadName: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  treatmentType: string;
+}
+
+export interface SyncTabData {
+  mode: DentalinkModeLabel;
+  /** Where 'Ver en Dentalink' goes: the clinic's dashboard, or our read-only page of the mock; null if unknown. */
+  dashboardUrl: string | null;
+  dentists: SyncDentistOption[];
+  /** Why the dentists could not be read (Dentalink unreachable), in Spanish; the form still shows. */
+  dentistsError: string | null;
+  /** Today in the clinic (`min` of the appointment date). */
+  today: string;
+  /** A fresh idempotency key for the form (the browser makes a new one after 'Nueva Sincronizacion'). */
+  submissionId: string;
+  prefill: SyncPrefill | null;
+}
+
+/** One line of the Overview's system status list (spec 001 §2: WhatsApp API, Dentalink API, Bot IA, Lead Scoring). */
+export interface SystemStatusLine {
+  key: string;
+  name: string;
+  /** ok (green), demo (amber: runs without the external system), down (red). */
+  tone: "ok" | "demo" | "down";
+  label: string;
+  detail: string;
+}

@@ -211,12 +211,13 @@ describe("POST /api/whatsapp/inbound: the guard", () => {
   it("answers 401 without the right secret and changes nothing", async () => {
     const before = await counts();
     const body = inboundBody();
-    for (const headers of [
+    const refused: Array<Record<string, string>> = [
       {},
       { [WHATSAPP_WEBHOOK_SECRET_HEADER]: "wrong" },
       { [WHATSAPP_WEBHOOK_SECRET_HEADER]: `${SECRET}x` },
       { [WHATSAPP_WEBHOOK_SECRET_HEADER]: SECRET.slice(0, -1) },
-    ]) {
+    ];
+    for (const headers of refused) {
       const answer = await post("/api/whatsapp/inbound", body, headers);
       expect(answer.status).toBe(401);
       expect(await answer.json()).toEqual({ detail: "Missing or wrong webhook secret" });

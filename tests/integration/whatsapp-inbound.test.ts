@@ -74,14 +74,14 @@ interface Relay {
 }
 
 async function startRelay(): Promise<Relay> {
-  const inbound: string[] = [];
+  const bodies: string[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
       const path = request.url === "/api/whatsapp/inbound" ? request.url : "/api/whatsapp/reports";
-      if (path === "/api/whatsapp/inbound") inbound.push(body);
+      if (path === "/api/whatsapp/inbound") bodies.push(body);
       const secret = request.headers[WHATSAPP_WEBHOOK_SECRET_HEADER.toLowerCase()];
       void post(path, body, secret === undefined ? {} : { [WHATSAPP_WEBHOOK_SECRET_HEADER]: String(secret) })
         .then(async (answer) => response.writeHead(answer.status).end(await answer.text()))
@@ -91,7 +91,7 @@ async function startRelay(): Promise<Relay> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    inbound,
+    inbound: bodies,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -508,8 +508,7 @@ describe("the 24-hour window, decided when the message is sent", () => {
     const phone = uniquePhone();
     await inbound(phone, "Hola");
     const id = await enqueue(phone, { text: "Texto libre", template: TEMPLATE });
-    const tomorrow = () => new Date(Date.now() + DAY_MS + 1_000);
-    await deliverOnly([id], app.createHandler({ now: tomorrow }));
+    await deliverOnly([id], app.createHandler({ now: () => new Date(Date.now() + DAY_MS + 1_000) }));
     expect(fake.sent.map((message) => message.endpoint)).toEqual(["template"]);
     expect((await messageRow(id)).kind).toBe("template");
 

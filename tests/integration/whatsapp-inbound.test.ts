@@ -388,6 +388,8 @@ describe("inbound messages", () => {
       receivedAt: `2026-03-01T12:00:0${second}.000+0000`,
       messageId: randomUUID(),
       message: { type: "TEXT", text },
+      // WhatsApp had no profile name: absent, or null.
+      ...(second === 2 ? { contact: null } : {}),
     });
     const answer = await post(
       "/api/whatsapp/inbound",

@@ -107,8 +107,9 @@ function reason(error: unknown): string {
  * The outbox handler: sends the row's message with messageId = the outbox id (the provider and the fake keep one
  * message per id, so delivering the row again after a crash between the send and the commit sends nothing new),
  * then records it as accepted. Text or template is decided here, at send time, from the recipient's last inbound
- * message (`now` is the clock; tests give their own). A refusal (4xx, a synchronous REJECTED, a bad number) fails the message for good;
- * 429, 5xx and timeouts are rethrown so that the outbox retries them with backoff, not before a `Retry-After`.
+ * message (`now` is the clock; tests give their own). A refusal (4xx, a synchronous REJECTED, a bad number) fails
+ * the message for good; 429, 5xx and timeouts are rethrown so that the outbox retries them with backoff, not
+ * before a `Retry-After`.
  */
 export function createWhatsAppOutboxHandler(
   options: { settings?: WhatsAppSettings; db?: Database; now?: () => Date } = {},
@@ -139,13 +140,12 @@ export function createWhatsAppOutboxHandler(
     );
     if (kind === null) {
       // Infobip would refuse it (free text outside the window): no call, failed for good with the reason.
-      const why = OUTSIDE_WINDOW;
-      await advanceStatus(db, { id }, "failed", now(), why);
+      await advanceStatus(db, { id }, "failed", now(), OUTSIDE_WINDOW);
       logger.warn(
         { whatsAppMessageId: id, purpose: message.purpose },
         "whatsapp message failed: outside the window",
       );
-      throw new PermanentDeliveryError(why);
+      throw new PermanentDeliveryError(OUTSIDE_WINDOW);
     }
     if (kind !== message.kind) await recordSendKind(db, id, kind);
     try {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -49,6 +50,8 @@ export const leads = pgTable(
   (table) => [
     index("leads_created_at_idx").on(table.createdAt),
     index("leads_level_idx").on(table.level),
+    // An inbound WhatsApp message is filed under the latest lead with its number.
+    index("leads_phone_idx").on(table.phone, table.createdAt),
     check("leads_score_range", sql`${table.score} between 0 and 100`),
     check("leads_level_values", sql`${table.level} in ('hot', 'warm', 'cold')`),
     check(
@@ -265,6 +268,12 @@ export const outbox = pgTable(
     deliveredVia: text("delivered_via"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Insertion order. Rows written in one transaction share `next_attempt_at` (now() is the transaction's start),
+     * so the worker claims by due time, then by this: a lead's advisor notice goes out before the patient's
+     * confirmation written after it (issue 9).
+     */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
   },
   (table) => [
     index("outbox_due_idx").on(table.status, table.nextAttemptAt),
@@ -514,3 +523,66 @@ export const dentalinkMockAppointments = pgTable("dentalink_mock_appointments", 
   record: jsonb("record").$type<Record<string, unknown>>().notNull(),
   ...timestamps,
 });
+
+/**
+ * Whoever wrote to the clinic's WhatsApp number, by number (digits with the country code, as `to_phone`): the
+ * time of their last message opens WhatsApp's 24-hour customer-care window, within which free text may be sent
+ * to them (`app/domain/whatsapp-window.ts`); outside it only templates.
+ */
+export const whatsAppContacts = pgTable("whatsapp_contacts", {
+  phone: text("phone").primaryKey(),
+  lastInboundAt: timestamp("last_inbound_at", { withTimezone: true }).notNull(),
+  /** The profile name WhatsApp gave with the last message that had one. */
+  contactName: text("contact_name"),
+  ...timestamps,
+});
+
+/**
+ * Each inbound WhatsApp message, once (the provider's messageId is unique: a replayed webhook adds nothing). Goes
+ * with the lead it was filed under; a message from the clinic's own number has none.
+ */
+export const whatsAppInboundMessages = pgTable(
+  "whatsapp_inbound_messages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    providerMessageId: text("provider_message_id").notNull().unique(),
+    fromPhone: text("from_phone").notNull(),
+    toPhone: text("to_phone").notNull(),
+    /** Infobip's message type (`TEXT`, `IMAGE`…); only TEXT has a text. */
+    type: text("type").notNull(),
+    text: text("text"),
+    contactName: text("contact_name"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull(),
+    leadId: uuid("lead_id").references(() => leads.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("whatsapp_inbound_messages_from_idx").on(table.fromPhone, table.receivedAt),
+    index("whatsapp_inbound_messages_lead_idx").on(table.leadId),
+  ],
+);
+
+export const leadHistoryKinds = ["whatsapp-inbound"] as const;
+
+/** What happened with a lead after it came in, oldest first: for now the messages the person sent by WhatsApp. */
+export const leadHistory = pgTable(
+  "lead_history",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    leadId: uuid("lead_id")
+      .notNull()
+      .references(() => leads.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    text: text("text").notNull(),
+    /** The inbound message this entry records (kind `whatsapp-inbound`). */
+    inboundMessageId: uuid("inbound_message_id").references(() => whatsAppInboundMessages.id, {
+      onDelete: "cascade",
+    }),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("lead_history_lead_at_idx").on(table.leadId, table.at),
+    check("lead_history_kind_values", sql`${table.kind} in (${quotedList(leadHistoryKinds)})`),
+  ],
+);

@@ -1,5 +1,6 @@
 import { clinicDate } from "./clinic-time";
 import { formatCLP, formatChileanPhone, formatClinicTime, formatDateWithWeekday } from "./format";
+import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
 /** The appointment events that send WhatsApp messages (issue 9). */
 export type AppointmentEvent = "booked" | "rescheduled" | "cancelled";
@@ -36,6 +37,25 @@ export function patientAppointmentMessage(facts: AppointmentMessageFacts): strin
   return `${subject} ${PATIENT_OUTCOME[facts.event]} para el ${date} a las ${time}. ${facts.clinicName}.`;
 }
 
+const PATIENT_TEMPLATE = {
+  booked: "appointmentBookedPatient",
+  rescheduled: "appointmentRescheduledPatient",
+  cancelled: "appointmentCancelledPatient",
+} as const;
+
+/** The patient's message as the approved template of its event (`cita_agendada_paciente`…). */
+export function patientAppointmentTemplate(facts: AppointmentMessageFacts): WhatsAppTemplateContent {
+  const { date, time } = when(facts.startsAt);
+  return templateContent(PATIENT_TEMPLATE[facts.event], [
+    facts.patient.firstName,
+    facts.treatment,
+    facts.dentist,
+    date,
+    time,
+    facts.clinicName,
+  ]);
+}
+
 const CLINIC_HEADLINE: Record<AppointmentEvent, string> = {
   booked: "Nueva cita agendada en línea",
   rescheduled: "Cita reprogramada en línea",
@@ -45,8 +65,7 @@ const CLINIC_HEADLINE: Record<AppointmentEvent, string> = {
 /** The clinic's notice: the event, the patient's name and phone, the treatment, the dentist and the time. */
 export function clinicAppointmentMessage(facts: AppointmentMessageFacts): string {
   const { date, time } = when(facts.startsAt);
-  const name = `${facts.patient.firstName} ${facts.patient.lastName}`.trim();
-  const phone = facts.patient.phone ? formatChileanPhone(facts.patient.phone) : "sin teléfono";
+  const { name, phone } = patientOf(facts);
   const lines = [
     `${CLINIC_HEADLINE[facts.event]}.`,
     `Paciente: ${name} (${phone}).`,
@@ -62,4 +81,27 @@ export function clinicAppointmentMessage(facts: AppointmentMessageFacts): string
     lines.push(`Cancelación tardía: cargo de ${formatCLP(facts.fee)}.`);
   }
   return lines.join("\n");
+}
+
+function patientOf(facts: AppointmentMessageFacts) {
+  return {
+    name: `${facts.patient.firstName} ${facts.patient.lastName}`.trim(),
+    phone: facts.patient.phone ? formatChileanPhone(facts.patient.phone) : "sin teléfono",
+  };
+}
+
+/** The clinic's notice as the approved template of its event (`cita_agendada_clinica`…). */
+export function clinicAppointmentTemplate(facts: AppointmentMessageFacts): WhatsAppTemplateContent {
+  const { date, time } = when(facts.startsAt);
+  const { name, phone } = patientOf(facts);
+  const who = [name, phone, facts.treatment, facts.dentist];
+  if (facts.event === "rescheduled") {
+    const before = facts.previousStartsAt ? when(facts.previousStartsAt) : { date: "-", time: "-" };
+    return templateContent("appointmentRescheduledClinic", [...who, before.date, before.time, date, time]);
+  }
+  if (facts.event === "cancelled") {
+    const fee = facts.fee ? formatCLP(facts.fee) : "sin cargo";
+    return templateContent("appointmentCancelledClinic", [...who, date, time, fee]);
+  }
+  return templateContent("appointmentBookedClinic", [...who, date, time]);
 }

@@ -1,5 +1,6 @@
 import { formatChileanPhone } from "./format";
 import type { LeadLevel } from "./lead-scoring";
+import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
 /** What the two WhatsApp messages of a new lead say (issue 9; spec 001 §7 "Messaging provider", §9). */
 export interface LeadMessageFacts {
@@ -31,6 +32,18 @@ export function advisorLeadMessage(facts: LeadMessageFacts): string {
   ].join("\n");
 }
 
+/** The advisor's notice as the approved template `lead_aviso_asesor` (outside the clinic number's 24-hour window). */
+export function advisorLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateContent {
+  return templateContent("leadAdvisor", [
+    facts.source,
+    facts.name,
+    formatChileanPhone(facts.phone),
+    facts.treatment,
+    facts.levelLabel,
+    facts.score,
+  ]);
+}
+
 /** The follow-up promise of each level (spec 001 §9), as the end of a sentence. */
 const PROMISE: Record<LeadLevel, string> = {
   hot: "te llamará en los próximos 15 minutos: tu caso es prioritario y te contactaremos de inmediato",
@@ -40,9 +53,24 @@ const PROMISE: Record<LeadLevel, string> = {
 
 /** The patient's confirmation: thanks, the level's follow-up promise within the clinic's hours, and the clinic. */
 export function patientLeadMessage(facts: LeadMessageFacts): string {
-  const firstName = facts.name.trim().split(/\s+/)[0] ?? "";
+  const firstName = firstNameOf(facts.name);
   return (
     `Hola ${firstName}, recibimos tu consulta sobre ${facts.treatment}. ` +
     `Un asesor ${PROMISE[facts.level]} (horario de atención: ${facts.clinicHours}). ${facts.clinicName}.`
   );
+}
+
+/** The patient's confirmation as the approved template `lead_confirmacion_paciente`. */
+export function patientLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateContent {
+  return templateContent("leadPatient", [
+    firstNameOf(facts.name),
+    facts.treatment,
+    PROMISE[facts.level],
+    facts.clinicHours,
+    facts.clinicName,
+  ]);
+}
+
+function firstNameOf(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? "";
 }

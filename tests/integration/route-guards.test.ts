@@ -40,6 +40,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/api/auth.ts": "Better Auth handler (OAuth callbacks, e-mail links)",
   "routes/api/healthz.ts": "health check",
   "routes/api/whatsapp-reports.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
+  "routes/api/whatsapp-inbound.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
   "routes/api/sitemap.ts": "sitemap.xml",
   "routes/api/robots.ts": "robots.txt",
   "routes/_dev/outbox.tsx": "demo-only mail viewer (404 with SMTP or outside demo mode)",

@@ -534,5 +534,31 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       });
       expect(big.status).toBe(413);
     });
+
+    it("guards the inbound webhook the same way: 401 without the secret, 413 over the limit", async () => {
+      const inbound = JSON.stringify({ results: [], messageCount: 0, pendingMessageCount: 0 });
+      const refused = await httpRequest(site.port, "/api/whatsapp/inbound", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-secret": "wrong" },
+        body: inbound,
+        from: "127.0.0.18",
+      });
+      expect(refused.status).toBe(401);
+      const accepted = await httpRequest(site.port, "/api/whatsapp/inbound", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET },
+        body: inbound,
+        from: "127.0.0.18",
+      });
+      expect(accepted.status).toBe(200);
+      expect(JSON.parse(accepted.body)).toEqual({ received: 0, recorded: 0, leadsCreated: 0 });
+      const big = await httpRequest(site.port, "/api/whatsapp/inbound", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET },
+        body: JSON.stringify({ results: [], padding: "a".repeat(300 * 1024) }),
+        from: "127.0.0.18",
+      });
+      expect(big.status).toBe(413);
+    });
   });
 });

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { outbox, whatsAppMessages } from "~/db/schema";
+import { outbox, whatsAppContacts, whatsAppMessages } from "~/db/schema";
 import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { uniquePhone } from "../setup/clients";
@@ -124,8 +124,15 @@ beforeEach(async () => {
   relay.bodies.length = 0;
 });
 
+/**
+ * A text-only message to someone who wrote a minute ago: inside their 24-hour window, so it goes out as text (the
+ * window's choices are tested in whatsapp-inbound.test.ts).
+ */
 async function enqueueText(text = "Hola, le escribe Río Clínica.", to = uniquePhone()) {
   const db = await app.getDb();
+  await db
+    .insert(whatsAppContacts)
+    .values({ phone: to.replace(/\D/g, ""), lastInboundAt: new Date(Date.now() - 60_000) });
   const id = await db.transaction((tx) => app.enqueueWhatsApp(tx, { purpose: "test", to, text }));
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
   return id!;

@@ -1,7 +1,9 @@
 import type { Database } from "~/db/client.server";
 import {
   clinicAppointmentMessage,
+  clinicAppointmentTemplate,
   patientAppointmentMessage,
+  patientAppointmentTemplate,
   type AppointmentEvent,
 } from "~/domain/appointment-messages";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
@@ -28,7 +30,8 @@ export interface AppointmentNotice {
 
 /**
  * Queues the WhatsApp messages of an appointment event in the caller's transaction (issue 9): to the patient only
- * when they agreed in Mi Perfil and have a phone, and always to the clinic's WhatsApp number.
+ * when they agreed in Mi Perfil and have a phone, and always to the clinic's WhatsApp number. Each carries its text
+ * and its approved template; the send picks by the recipient's 24-hour window.
  */
 export async function notifyAppointment(tx: Pick<Database, "select" | "insert">, notice: AppointmentNotice) {
   const { patient, dentist } = await appointmentParties(tx, notice.patientId, notice.dentistId);
@@ -53,6 +56,7 @@ export async function notifyAppointment(tx: Pick<Database, "select" | "insert">,
       purpose: "appointment-patient",
       to: patient.phone,
       text: patientAppointmentMessage(facts),
+      template: patientAppointmentTemplate(facts),
       appointmentId: notice.appointmentId,
       userId: notice.patientId,
       idempotencyKey: `${key}:patient`,
@@ -62,6 +66,7 @@ export async function notifyAppointment(tx: Pick<Database, "select" | "insert">,
     purpose: "appointment-clinic",
     to: clinic.mobile,
     text: clinicAppointmentMessage(facts),
+    template: clinicAppointmentTemplate(facts),
     appointmentId: notice.appointmentId,
     // The notice names the patient and their phone: it goes with the patient's account.
     userId: notice.patientId,

@@ -1,5 +1,10 @@
 import type { Database } from "~/db/client.server";
-import { advisorLeadMessage, patientLeadMessage } from "~/domain/lead-messages";
+import {
+  advisorLeadMessage,
+  advisorLeadTemplate,
+  patientLeadMessage,
+  patientLeadTemplate,
+} from "~/domain/lead-messages";
 import type { LeadLevel } from "~/domain/lead-scoring";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { labelOf, leadLevelLabels, leadSourceLabels } from "~/features/staff/lead-panel-options";
@@ -12,8 +17,10 @@ import { treatmentLabels } from "./lead-options";
 /**
  * Queues a new lead's two WhatsApp messages in the caller's transaction (issue 9; spec 001 §7): first the advisor
  * notice to the clinic's WhatsApp number, then the patient's confirmation with the level's follow-up promise. Only
- * when the lead consented to contact (every lead stored by the forms has, `consent_at` is required). The idempotency
- * keys are the lead and the recipient, so the same lead never queues twice.
+ * when the lead consented to contact (every lead stored by the forms has, `consent_at` is required). Each carries its
+ * text and its approved template; the send picks by the recipient's 24-hour window. Written in this order, the
+ * outbox delivers them in this order (`outbox.seq`). The idempotency keys are the lead and the recipient, so the same
+ * lead never queues twice.
  */
 export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow) {
   if (!lead.consentAt) return;
@@ -33,6 +40,7 @@ export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow)
     purpose: "lead-advisor",
     to: clinic.mobile,
     text: advisorLeadMessage(facts),
+    template: advisorLeadTemplate(facts),
     leadId: lead.id,
     idempotencyKey: `lead:${lead.id}:advisor`,
   });
@@ -40,6 +48,7 @@ export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow)
     purpose: "lead-patient",
     to: lead.phone,
     text: patientLeadMessage(facts),
+    template: patientLeadTemplate(facts),
     leadId: lead.id,
     idempotencyKey: `lead:${lead.id}:patient`,
   });

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { leads } from "~/db/schema";
+import { leadHistory, leads } from "~/db/schema";
 
 export type NewLeadRow = typeof leads.$inferInsert;
 export type LeadRow = typeof leads.$inferSelect;
@@ -45,4 +45,21 @@ export async function findRecentDuplicate(
 
 export async function countLeads(db: Database): Promise<number> {
   return db.$count(leads);
+}
+
+/** The latest lead with this phone (E.164), if any: where a message from that number is filed. */
+export async function findLatestLeadByPhone(db: Database, phone: string): Promise<LeadRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(leads)
+    .where(eq(leads.phone, phone))
+    .orderBy(desc(leads.createdAt))
+    .limit(1);
+  return row;
+}
+
+export type NewLeadHistoryRow = typeof leadHistory.$inferInsert;
+
+export async function insertLeadHistory(db: Pick<Database, "insert">, row: NewLeadHistoryRow) {
+  await db.insert(leadHistory).values(row);
 }

@@ -5,7 +5,12 @@ import { logger } from "~/lib/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { LeadForm } from "./lead-schema";
 import { notifyNewLead } from "./lead-notifications.server";
-import { findRecentDuplicate, insertLeadOnce } from "./lead-repository.server";
+import {
+  findLatestLeadByPhone,
+  findRecentDuplicate,
+  insertLeadHistory,
+  insertLeadOnce,
+} from "./lead-repository.server";
 
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -67,4 +72,77 @@ export async function captureLead(
 
 function result(leadId: string, level: LeadLevel, duplicate: boolean): CaptureLeadResult {
   return { leadId, level, promise: followUpPromise(level), duplicate };
+}
+
+/** The name a lead from WhatsApp gets when the message carries no usable profile name. */
+export const WHATSAPP_LEAD_PLACEHOLDER_NAME = "Paciente de WhatsApp";
+const LEAD_MESSAGE_MAX = 2000;
+
+export interface WhatsAppLeadMessage {
+  /** The sender's number in E.164 (`+56912345678`), as leads store phones. */
+  phone: string;
+  /** WhatsApp's profile name, if the message had one. */
+  contactName?: string | null;
+  text: string;
+  at: Date;
+  /** The stored inbound message (`whatsapp_inbound_messages.id`). */
+  inboundMessageId: string;
+}
+
+/** A profile name is whatever the person typed in WhatsApp: one line, no control characters, at most 100. */
+function leadName(contactName: string | null | undefined): string {
+  const name = (contactName ?? "").replace(/\p{C}/gu, " ").replace(/\s+/g, " ").trim().slice(0, 100).trim();
+  return name.length >= 2 ? name : WHATSAPP_LEAD_PLACEHOLDER_NAME;
+}
+
+/**
+ * Files a WhatsApp message from a person (issue 9), inside the caller's transaction. The latest lead with that
+ * number gets it in its history and nothing else happens. An unknown number becomes a new lead (source
+ * `whatsapp`), scored by the normal rules from what a message tells: no form answers, so the neutral choices
+ * (general evaluation, "solo estoy evaluando", "prefiero consultarlo") and the message itself; its history starts
+ * with the message, and its two WhatsApp messages are queued like any new lead's. Writing to the clinic is asking
+ * to be contacted: the message's time is the lead's consent (ADR 020).
+ */
+export async function fileWhatsAppMessage(
+  tx: Database,
+  message: WhatsAppLeadMessage,
+): Promise<{ leadId: string; created: boolean }> {
+  const history = {
+    kind: "whatsapp-inbound",
+    text: message.text,
+    inboundMessageId: message.inboundMessageId,
+    at: message.at,
+  };
+  const known = await findLatestLeadByPhone(tx, message.phone);
+  if (known) {
+    await insertLeadHistory(tx, { leadId: known.id, ...history });
+    return { leadId: known.id, created: false };
+  }
+  const answers = { treatment: "evaluacion", urgency: "evaluando", budget: "consultar" } as const;
+  const text = message.text.slice(0, LEAD_MESSAGE_MAX);
+  const { score, level, reasons } = scoreLead({
+    ...answers,
+    phone: message.phone,
+    email: null,
+    message: text,
+  });
+  const { lead } = await insertLeadOnce(tx, {
+    submissionId: randomUUID(),
+    name: leadName(message.contactName),
+    phone: message.phone,
+    email: null,
+    ...answers,
+    message: text,
+    score,
+    level,
+    reasons,
+    source: "whatsapp",
+    consentAt: message.at,
+    createdAt: message.at,
+    updatedAt: message.at,
+  });
+  await insertLeadHistory(tx, { leadId: lead.id, ...history });
+  await notifyNewLead(tx, lead);
+  logger.info({ leadId: lead.id, level, score, source: "whatsapp" }, "lead captured");
+  return { leadId: lead.id, created: true };
 }

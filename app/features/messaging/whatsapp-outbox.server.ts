@@ -6,6 +6,8 @@ import {
   PermanentDeliveryError,
   type OutboxHandler,
 } from "~/features/outbox/outbox.server";
+import type { WhatsAppTemplateContent } from "~/domain/whatsapp-templates";
+import { chooseSendKind, customerCareWindowOpen } from "~/domain/whatsapp-window";
 import { isIntegrationError } from "~/integrations/http.server";
 import { toWhatsAppNumber } from "~/integrations/whatsapp/phone";
 import {
@@ -18,7 +20,9 @@ import {
   advanceStatus,
   findMessage,
   insertQueuedMessage,
+  lastInboundAt,
   recordAccepted,
+  recordSendKind,
 } from "./whatsapp-repository.server";
 import { whatsAppSettings, type WhatsAppSettings } from "./whatsapp-settings.server";
 
@@ -28,8 +32,14 @@ export const WHATSAPP_OUTBOX_KIND = "whatsapp";
 export type WhatsAppPurpose =
   "lead-advisor" | "lead-patient" | "appointment-patient" | "appointment-clinic" | "reminder" | "test";
 
+/**
+ * What a message says: its free text, its approved template (`app/domain/whatsapp-templates.ts`), or both. Which one
+ * goes out is decided when it is sent (`app/domain/whatsapp-window.ts`): the text inside the recipient's 24-hour
+ * customer-care window, the template outside it. Production messages carry both; a text-only message outside the
+ * window fails without a call to the provider, and a template-only one (a reminder) always goes as the template.
+ */
 export type WhatsAppContent =
-  { text: string; template?: never } | { template: { name: string; placeholders: string[] }; text?: never };
+  { text: string; template?: WhatsAppTemplateContent } | { text?: string; template: WhatsAppTemplateContent };
 
 export type EnqueueWhatsAppInput = WhatsAppContent & {
   purpose: WhatsAppPurpose;
@@ -79,16 +89,17 @@ export async function enqueueWhatsApp(
     userId: input.userId,
     toPhone,
     ...(input.testMode ? { testMode: true } : {}),
-    ...(input.template
-      ? {
-          kind: "template",
-          templateName: input.template.name,
-          templatePlaceholders: input.template.placeholders,
-        }
-      : { kind: "text", text: input.text }),
+    // The kind is the likely one until the send decides (and records) which went out.
+    kind: input.text === undefined ? "template" : "text",
+    text: input.text ?? null,
+    templateName: input.template?.name ?? null,
+    templatePlaceholders: input.template?.placeholders ?? null,
   });
   return id;
 }
+
+export const OUTSIDE_WINDOW =
+  "OUTSIDE_CUSTOMER_CARE_WINDOW: free text needs a message from the recipient in the last 24 hours, and this message has no template";
 
 /** Why a send failed, for the message's row and the logs: the vendor's code and message, never the number. */
 function reason(error: unknown): string {
@@ -101,13 +112,16 @@ function reason(error: unknown): string {
 /**
  * The outbox handler: sends the row's message with messageId = the outbox id (the provider and the fake keep one
  * message per id, so delivering the row again after a crash between the send and the commit sends nothing new),
- * then records it as accepted. A refusal (4xx, a synchronous REJECTED, a bad number) fails the message for good;
- * 429, 5xx and timeouts are rethrown so that the outbox retries them with backoff, not before a `Retry-After`.
+ * then records it as accepted. Text or template is decided here, at send time, from the recipient's last inbound
+ * message (`now` is the clock; tests give their own). A refusal (4xx, a synchronous REJECTED, a bad number) fails
+ * the message for good; 429, 5xx and timeouts are rethrown so that the outbox retries them with backoff, not
+ * before a `Retry-After`.
  */
 export function createWhatsAppOutboxHandler(
-  options: { settings?: WhatsAppSettings; db?: Database } = {},
+  options: { settings?: WhatsAppSettings; db?: Database; now?: () => Date } = {},
 ): OutboxHandler {
   const settings = options.settings ?? whatsAppSettings();
+  const now = options.now ?? (() => new Date());
   const clients: { live?: WhatsAppClient; test?: WhatsAppClient } = {};
   const create = (testMode: boolean) =>
     createWhatsAppClient({
@@ -128,10 +142,25 @@ export function createWhatsAppOutboxHandler(
     const message = await findMessage(db, id);
     if (!message) throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
     if (message.status !== "queued") return message.testMode ? "whatsapp-test-mode" : "whatsapp";
+    const windowOpen = customerCareWindowOpen(await lastInboundAt(db, message.toPhone), now());
+    const kind = chooseSendKind(
+      { hasText: message.text !== null, hasTemplate: message.templateName !== null },
+      windowOpen,
+    );
+    if (kind === null) {
+      // Infobip would refuse it (free text outside the window): no call, failed for good with the reason.
+      await advanceStatus(db, { id }, "failed", now(), OUTSIDE_WINDOW);
+      logger.warn(
+        { whatsAppMessageId: id, purpose: message.purpose },
+        "whatsapp message failed: outside the window",
+      );
+      throw new PermanentDeliveryError(OUTSIDE_WINDOW);
+    }
+    if (kind !== message.kind) await recordSendKind(db, id, kind);
     try {
       const sender = clientFor(payload.testMode === true);
       const result =
-        message.kind === "template"
+        kind === "template"
           ? await sender.sendTemplate({
               to: message.toPhone,
               templateName: message.templateName ?? "",

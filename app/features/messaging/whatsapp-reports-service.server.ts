@@ -1,29 +1,13 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { getDb } from "~/db/client.server";
 import { deliveryReportOutcome } from "~/domain/whatsapp-message-status";
 import {
-  WHATSAPP_WEBHOOK_SECRET_HEADER,
   parseInfobipDate,
   whatsAppDeliveryReportSchema,
   whatsAppSeenReportSchema,
   type WhatsAppDeliveryReport,
   type WhatsAppSeenReport,
 } from "~/integrations/whatsapp/whatsapp-schemas";
-import { env } from "~/lib/env.server";
 import { advanceStatus } from "./whatsapp-repository.server";
-
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-
-/**
- * Whether the request carries WHATSAPP_WEBHOOK_SECRET in the provider's header. Compared in constant time over
- * equal-length digests, so neither the secret's content nor its length leaks through timing. Without a configured
- * secret every request is refused: an open webhook would let anyone mark messages delivered.
- */
-export function webhookSecretMatches(request: Request, secret = env().WHATSAPP_WEBHOOK_SECRET): boolean {
-  const given = request.headers.get(WHATSAPP_WEBHOOK_SECRET_HEADER);
-  if (!secret || given === null) return false;
-  return timingSafeEqual(digest(given), digest(secret));
-}
 
 export type WhatsAppReport =
   { kind: "delivery"; report: WhatsAppDeliveryReport } | { kind: "seen"; report: WhatsAppSeenReport };

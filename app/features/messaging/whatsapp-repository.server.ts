@@ -1,6 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { whatsAppMessages } from "~/db/schema";
+import { whatsAppContacts, whatsAppInboundMessages, whatsAppMessages } from "~/db/schema";
+import type { WhatsAppSendKind } from "~/domain/whatsapp-window";
 import { statusesBefore } from "~/domain/whatsapp-message-status";
 
 export type WhatsAppMessageRow = typeof whatsAppMessages.$inferSelect;
@@ -71,4 +72,67 @@ export async function advanceStatus(
     .where(and(target, inArray(whatsAppMessages.status, statusesBefore(status))))
     .returning({ id: whatsAppMessages.id });
   return moved.length > 0;
+}
+
+/** Which of its contents a message went out as (decided at send time by the 24-hour window). */
+export async function recordSendKind(db: Database, id: string, kind: WhatsAppSendKind) {
+  await db.update(whatsAppMessages).set({ kind }).where(eq(whatsAppMessages.id, id));
+}
+
+// ---- Inbound messages and the customer-care window ---------------------------------------------------------------
+
+/** When `phone` (digits with the country code) last wrote to the clinic's number; null if never. */
+export async function lastInboundAt(db: Database, phone: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: whatsAppContacts.lastInboundAt })
+    .from(whatsAppContacts)
+    .where(eq(whatsAppContacts.phone, phone));
+  return row?.at ?? null;
+}
+
+/**
+ * Records that `phone` wrote at `at`. The time only moves forward (messages may arrive out of order); the upsert
+ * also locks the contact's row until the transaction ends, so two messages of one new number are filed one after
+ * the other (the second finds the lead the first created).
+ */
+export async function touchContact(
+  db: Pick<Database, "insert">,
+  contact: { phone: string; at: Date; contactName?: string | null },
+) {
+  await db
+    .insert(whatsAppContacts)
+    .values({
+      phone: contact.phone,
+      lastInboundAt: contact.at,
+      contactName: contact.contactName ?? null,
+      createdAt: contact.at,
+      updatedAt: contact.at,
+    })
+    .onConflictDoUpdate({
+      target: whatsAppContacts.phone,
+      set: {
+        lastInboundAt: sql`greatest(${whatsAppContacts.lastInboundAt}, excluded.last_inbound_at)`,
+        contactName: sql`coalesce(excluded.contact_name, ${whatsAppContacts.contactName})`,
+        updatedAt: sql`now()`,
+      },
+    });
+}
+
+export type NewInboundMessage = typeof whatsAppInboundMessages.$inferInsert;
+
+/** Stores an inbound message once: the new row's id, or null when its provider messageId was already stored. */
+export async function insertInboundOnce(
+  db: Pick<Database, "insert">,
+  row: NewInboundMessage,
+): Promise<string | null> {
+  const [stored] = await db
+    .insert(whatsAppInboundMessages)
+    .values(row)
+    .onConflictDoNothing({ target: whatsAppInboundMessages.providerMessageId })
+    .returning({ id: whatsAppInboundMessages.id });
+  return stored?.id ?? null;
+}
+
+export async function fileInboundUnderLead(db: Pick<Database, "update">, id: string, leadId: string) {
+  await db.update(whatsAppInboundMessages).set({ leadId }).where(eq(whatsAppInboundMessages.id, id));
 }

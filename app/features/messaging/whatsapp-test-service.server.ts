@@ -1,6 +1,12 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
-import { advisorLeadMessage, patientLeadMessage, type LeadMessageFacts } from "~/domain/lead-messages";
+import {
+  advisorLeadMessage,
+  advisorLeadTemplate,
+  patientLeadMessage,
+  patientLeadTemplate,
+  type LeadMessageFacts,
+} from "~/domain/lead-messages";
 import type { LeadLevel } from "~/domain/lead-scoring";
 import { effectiveTestMode, reachableOnWhatsApp } from "~/domain/whatsapp-test-send";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
@@ -80,7 +86,9 @@ export async function queueTestLeadMessages(
       await enqueueWhatsApp(tx, {
         purpose: TEST_PURPOSE,
         to: clinic.mobile,
+        // Text inside the recipient's 24-hour window, the approved template outside it (as a real lead's).
         text: advisorLeadMessage(facts),
+        template: advisorLeadTemplate(facts),
         idempotencyKey: keys[0],
         testMode,
       }),
@@ -88,6 +96,7 @@ export async function queueTestLeadMessages(
         purpose: TEST_PURPOSE,
         to: lead.phone,
         text: patientLeadMessage(facts),
+        template: patientLeadTemplate(facts),
         idempotencyKey: keys[1],
         testMode,
       }),

@@ -82,7 +82,8 @@ export async function deliverDue(
           inArray(outbox.kind, Object.keys(handlers)),
         ),
       )
-      .orderBy(asc(outbox.nextAttemptAt))
+      // Insertion order breaks ties: rows of one transaction share their due time (see `outbox.seq`).
+      .orderBy(asc(outbox.nextAttemptAt), asc(outbox.seq))
       .limit(BATCH_SIZE)
       .for("update", { skipLocked: true });
     if (due.length > 0) {

@@ -226,7 +226,8 @@ export const whatsAppInboundSchema = z.object({
       pairedMessageId: z.string().nullish(),
       callbackData: z.string().nullish(),
       message: z.union([inboundTextMessage, inboundOtherMessage]),
-      contact: z.object({ name: z.string() }).optional(),
+      // Absent or null when WhatsApp has no profile name for the sender.
+      contact: z.object({ name: z.string().nullish() }).nullish(),
     }),
   ),
   messageCount: z.number().optional(),

@@ -1,0 +1,107 @@
+/**
+ * The one registry of the WhatsApp templates the portal sends (issue 9). Outside the 24-hour customer-care window
+ * WhatsApp takes only templates the clinic's account has had approved (Infobip → Meta, category Utility, language
+ * `es`); each entry is the name to register, its placeholders in order ({{1}}, {{2}}…) and the body to submit. Every
+ * production message carries its free text and one of these as the fallback (`whatsapp-window.ts` picks at send
+ * time). Reminders register theirs here too.
+ */
+
+export interface WhatsAppTemplateDefinition {
+  /** The template's name at Infobip (lowercase and underscores, as Meta requires). */
+  name: string;
+  /** What each placeholder holds, in order: {{1}} is the first. */
+  placeholders: readonly string[];
+  /** The body to submit for approval (Spanish, es-CL). */
+  body: string;
+}
+
+export const whatsAppTemplates = {
+  leadAdvisor: {
+    name: "lead_aviso_asesor",
+    placeholders: ["origen", "nombre", "teléfono", "tratamiento", "nivel", "puntaje"],
+    body: "Nuevo lead ({{1}}). Nombre: {{2}}. Teléfono: {{3}}. Tratamiento: {{4}}. Nivel: {{5}} ({{6}} puntos).",
+  },
+  leadPatient: {
+    name: "lead_confirmacion_paciente",
+    placeholders: ["nombre", "tratamiento", "compromiso de contacto", "horario", "clínica"],
+    body: "Hola {{1}}, recibimos tu consulta sobre {{2}}. Un asesor {{3}} (horario de atención: {{4}}). {{5}}.",
+  },
+  appointmentBookedPatient: {
+    name: "cita_agendada_paciente",
+    placeholders: ["nombre", "tratamiento", "dentista", "fecha", "hora", "clínica"],
+    body: "Hola {{1}}, tu cita de {{2}} con {{3}} quedó agendada para el {{4}} a las {{5}}. {{6}}.",
+  },
+  appointmentRescheduledPatient: {
+    name: "cita_reprogramada_paciente",
+    placeholders: ["nombre", "tratamiento", "dentista", "fecha", "hora", "clínica"],
+    body: "Hola {{1}}, tu cita de {{2}} con {{3}} fue reprogramada para el {{4}} a las {{5}}. {{6}}.",
+  },
+  appointmentCancelledPatient: {
+    name: "cita_cancelada_paciente",
+    placeholders: ["nombre", "tratamiento", "dentista", "fecha", "hora", "clínica"],
+    body: "Hola {{1}}, tu cita de {{2}} con {{3}} del {{4}} a las {{5}} fue cancelada. {{6}}.",
+  },
+  appointmentBookedClinic: {
+    name: "cita_agendada_clinica",
+    placeholders: ["paciente", "teléfono", "tratamiento", "dentista", "fecha", "hora"],
+    body: "Nueva cita agendada en línea. Paciente: {{1}} ({{2}}). Tratamiento: {{3}}, con {{4}}. Fecha: {{5}} a las {{6}}.",
+  },
+  appointmentRescheduledClinic: {
+    name: "cita_reprogramada_clinica",
+    placeholders: [
+      "paciente",
+      "teléfono",
+      "tratamiento",
+      "dentista",
+      "fecha anterior",
+      "hora anterior",
+      "fecha nueva",
+      "hora nueva",
+    ],
+    body: "Cita reprogramada en línea. Paciente: {{1}} ({{2}}). Tratamiento: {{3}}, con {{4}}. Antes: {{5}} a las {{6}}. Ahora: {{7}} a las {{8}}.",
+  },
+  appointmentCancelledClinic: {
+    name: "cita_cancelada_clinica",
+    placeholders: ["paciente", "teléfono", "tratamiento", "dentista", "fecha", "hora", "cargo"],
+    body: "Cita cancelada en línea. Paciente: {{1}} ({{2}}). Tratamiento: {{3}}, con {{4}}. Fecha: {{5}} a las {{6}}. Cargo por cancelación tardía: {{7}}.",
+  },
+} as const satisfies Record<string, WhatsAppTemplateDefinition>;
+
+export type WhatsAppTemplateKey = keyof typeof whatsAppTemplates;
+
+/** A template as a message carries it: its name and the placeholder values in order. */
+export interface WhatsAppTemplateContent {
+  name: string;
+  placeholders: string[];
+}
+
+/**
+ * Meta refuses a placeholder value that is empty or holds a newline, a tab or more than four spaces in a row: each
+ * value is put on one line, trimmed, and an empty one becomes "-".
+ */
+export function placeholderValue(value: string | number): string {
+  const flat = String(value).replace(/\s+/g, " ").trim();
+  return flat === "" ? "-" : flat;
+}
+
+/** The template `key` filled with `values`, one per placeholder in the registry's order. */
+export function templateContent(
+  key: WhatsAppTemplateKey,
+  values: ReadonlyArray<string | number>,
+): WhatsAppTemplateContent {
+  const template = whatsAppTemplates[key];
+  if (values.length !== template.placeholders.length) {
+    throw new Error(
+      `template ${template.name}: ${template.placeholders.length} placeholders expected, ${values.length} given`,
+    );
+  }
+  return { name: template.name, placeholders: values.map(placeholderValue) };
+}
+
+/** The body a template sends, filled in (what the recipient reads; the fake provider and tests use it). */
+export function renderTemplate(key: WhatsAppTemplateKey, placeholders: readonly string[]): string {
+  return whatsAppTemplates[key].body.replace(
+    /\{\{(\d+)\}\}/g,
+    (match, index: string) => placeholders[Number(index) - 1] ?? match,
+  );
+}

@@ -25,9 +25,14 @@ const ERROR = "Error al enviar mensajes de WhatsApp. Por favor, intenta nuevamen
 interface SentMessage {
   to: string;
   text?: string;
+  template?: string;
+  placeholders?: string[];
   messageId: string;
   callbackData?: string;
 }
+
+/** What a message says: its text, or a template's placeholders (outside the recipient's 24-hour window). */
+const said = (message: SentMessage) => message.text ?? (message.placeholders ?? []).join(" | ");
 
 async function sentAtFake(page: Page): Promise<SentMessage[]> {
   const response = await page.request.get(`${whatsAppFakeUrl}/__fake/sent`);
@@ -72,7 +77,7 @@ test("test dashboard: the WhatsApp card in test mode, then against the provider 
   await expect(sendButton).toBeDisabled();
   const log = card.getByTestId("whatsapp-api-log-entry");
   await expect(log).toHaveCount(2);
-  await expect(log.first()).toContainText("/whatsapp/1/message/text");
+  await expect(log.first()).toContainText("/whatsapp/1/message/template"); // nobody wrote in: window closed
   await expect(log.first()).toContainText("(prueba)");
   await expect(log.first()).toContainText(/test-[0-9a-f-]{36}/);
   expect((await sentAtFake(page)).filter((message) => message.callbackData === "test")).toEqual([]);
@@ -97,8 +102,14 @@ test("test dashboard: the WhatsApp card in test mode, then against the provider 
   // messages, the advisor notice to the clinic first. Nothing of the test-mode send.
   const sent = (await sentAtFake(page)).filter((message) => message.callbackData === "test");
   expect(sent.map((message) => message.to)).toEqual([CLINIC_PHONE, CLINIC_PHONE, HOT_PHONE]);
-  expect(sent[1]!.text).toContain("Nuevo lead (Dashboard de Pruebas).");
-  expect(sent[2]!.text).toContain("Hola Carolina");
+  // Neither number wrote to the clinic: outside the 24-hour window the approved templates go.
+  expect(sent.map((message) => message.template)).toEqual([
+    "lead_aviso_asesor",
+    "lead_aviso_asesor",
+    "lead_confirmacion_paciente",
+  ]);
+  expect(said(sent[1]!)).toContain("Dashboard de Pruebas");
+  expect(said(sent[2]!)).toContain("Carolina");
 
   // The API log: the latest calls, the failed one with its reason; kept on the server across a reload.
   await expect(log).toHaveCount(6);
@@ -114,7 +125,7 @@ test("test dashboard: the WhatsApp card in test mode, then against the provider 
   await expect(rows).toHaveCount(6);
   await expect(page.getByTestId("messages-table")).toContainText("Fallido");
   await expect(page.getByTestId("messages-table")).toContainText("Prueba");
-  await expect(rows.filter({ hasText: "Nuevo lead (Dashboard de Pruebas)." }).first()).toContainText(
+  await expect(rows.filter({ hasText: "lead_aviso_asesor" }).first()).toContainText(
     /Aceptado|Entregado|Leído/,
   );
   ({ ids, report } = await blockingViolations(page));
@@ -152,12 +163,12 @@ test("a hot lead from the landing form: two messages at the provider, delivered 
   let ours: SentMessage[] = [];
   await expect(async () => {
     ours = (await sentAtFake(page)).filter(
-      (message) => message.to === phone.slice(1) || (message.text ?? "").includes(name),
+      (message) => message.to === phone.slice(1) || said(message).includes(name),
     );
     expect(ours).toHaveLength(2);
   }).toPass({ timeout: 15_000 });
   expect(ours[0]!.callbackData).toBe("lead-advisor");
-  expect(ours[0]!.text).toContain(`Nombre: ${name}.`);
+  expect(said(ours[0]!)).toContain(name);
   expect(ours[1]).toMatchObject({ to: phone.slice(1), callbackData: "lead-patient" });
 
   // The provider's delivery reports reach the server: 'Entregado' on the staff page.

@@ -1,17 +1,14 @@
+import { renderTemplate, whatsAppTemplates } from "./whatsapp-templates";
 import { clinicDate } from "./clinic-time";
 import { formatClinicTime, formatDateWithWeekday } from "./format";
 
 /**
- * The reminder's WhatsApp template (issue 9). A business-initiated message outside the 24-hour window must be a
- * template approved by Meta, so the text lives at the provider under this name; the portal only fills its
- * placeholders. Register it in the Infobip account (category utility, language `es`) with this body:
+ * The reminder's WhatsApp template (issue 9): a business-initiated message outside the 24-hour window must be a
+ * template approved by Meta, so its text lives at the provider; it is registered with the others in
+ * `whatsapp-templates.ts` (`recordatorio_cita`), and the portal only fills its placeholders.
  */
-export const REMINDER_TEMPLATE_NAME = "recordatorio_cita";
-
-export const REMINDER_TEMPLATE_BODY =
-  "Hola {{1}}, te recordamos tu cita en la clínica el {{2}} a las {{3}}. " +
-  "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
-  "Cancelar con menos de 24 horas de anticipación tiene un cargo del 50% del tratamiento.";
+export const REMINDER_TEMPLATE_NAME = whatsAppTemplates.appointmentReminder.name;
+export const REMINDER_TEMPLATE_BODY = whatsAppTemplates.appointmentReminder.body;
 
 export interface ReminderFacts {
   firstName: string;
@@ -33,8 +30,5 @@ export function reminderPlaceholders(facts: ReminderFacts): string[] {
 
 /** The text the patient reads: the template's body with its placeholders (for previews and tests). */
 export function renderReminder(placeholders: readonly string[]): string {
-  return REMINDER_TEMPLATE_BODY.replace(
-    /\{\{(\d+)\}\}/g,
-    (_, index: string) => placeholders[Number(index) - 1] ?? "",
-  );
+  return renderTemplate("appointmentReminder", placeholders);
 }

@@ -65,6 +65,14 @@ export const whatsAppTemplates = {
     placeholders: ["paciente", "teléfono", "tratamiento", "dentista", "fecha", "hora", "cargo"],
     body: "Cita cancelada en línea. Paciente: {{1}} ({{2}}). Tratamiento: {{3}}, con {{4}}. Fecha: {{5}} a las {{6}}. Cargo por cancelación tardía: {{7}}.",
   },
+  appointmentReminder: {
+    name: "recordatorio_cita",
+    placeholders: ["nombre", "fecha", "hora", "enlace Confirmar", "enlace Cancelar"],
+    body:
+      "Hola {{1}}, te recordamos tu cita en la clínica el {{2}} a las {{3}}. " +
+      "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
+      "Cancelar con menos de 24 horas de anticipación tiene un cargo del 50% del tratamiento.",
+  },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
 
 export type WhatsAppTemplateKey = keyof typeof whatsAppTemplates;

@@ -19,6 +19,9 @@ function areaLinks(roles: readonly string[]) {
   const links: Array<{ to: string; label: string }> = [];
   if (roles.includes("paciente")) links.push({ to: "/paciente", label: "Mi Portal" });
   if (roles.includes("dentista")) links.push({ to: "/dentista", label: "Agenda" });
+  if (roles.some((role) => role === "dentista" || role === "admin" || role === "super_admin")) {
+    links.push({ to: "/dentista/ficha", label: "Fichas" });
+  }
   if (roles.some((role) => role === "asesor" || role === "admin" || role === "super_admin")) {
     links.push({ to: "/funnel", label: "Leads" });
   }

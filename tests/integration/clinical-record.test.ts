@@ -17,6 +17,7 @@ import { action as recordAction, loader as recordLoader } from "~/routes/_patien
 import { loader as fileLoader } from "~/routes/_patient/clinical-record-file";
 import { action as staffAction, loader as staffLoader } from "~/routes/_dentist/clinical-record";
 import { loader as staffFileLoader } from "~/routes/_dentist/clinical-record-file";
+import { loader as auditLoader } from "~/routes/_admin/audit-log";
 import { postAs, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
@@ -420,6 +421,12 @@ describe("staff", () => {
       ),
     );
     expect(fileResult.status).toBe(200);
+    // /admin/auditoria filters the register by patient.
+    const audit = await auditLoader(routeArgs(requestAs(admin.cookie, "/admin/auditoria?rut=12.345.678-5")));
+    expect(audit.register.entries.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(audit.register.entries.map((entry) => entry.rut))).toEqual(new Set(["12.345.678-5"]));
+    expect(audit.register.entries.some((entry) => entry.role === "Paciente")).toBe(true);
+    expect(audit.register.entries.some((entry) => entry.reason === "Revisión de presupuesto")).toBe(true);
     const rows = await registerOf(admin.id);
     expect(rows).toHaveLength(7);
     expect(rows.every((row) => row.reason === "Revisión de presupuesto" && row.actorRole === "admin")).toBe(

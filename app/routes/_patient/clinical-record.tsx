@@ -40,11 +40,14 @@ const PATH = "/paciente/ficha";
 /** 'Cerrar Sesion' closes the portal view in this browser; the binding stays (spec 001 §4). */
 const CLOSED_COOKIE = "ficha_cerrada";
 
+// Path /paciente, not /paciente/ficha: React Router's data requests go to /paciente/ficha.data, outside that path.
+const COOKIE_PATH = "/paciente";
+
 function closedCookie(request: Request, closed: boolean): string {
   const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
   return closed
-    ? `${CLOSED_COOKIE}=1; Path=${PATH}; HttpOnly; SameSite=Lax${secure}`
-    : `${CLOSED_COOKIE}=; Path=${PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+    ? `${CLOSED_COOKIE}=1; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax${secure}`
+    : `${CLOSED_COOKIE}=; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
 }
 
 function isClosed(request: Request): boolean {

@@ -1,10 +1,12 @@
 import { LogOut } from "lucide-react";
+import { useState } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/clinical-record";
 import { FormAlert, InputField, RutField } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { RECORD_CODE_SENT_MESSAGE } from "~/domain/record-code";
+import { validateRut } from "~/domain/rut";
 import {
   PatientSummary,
   RecordOpenings,
@@ -111,6 +113,13 @@ function Heading({ children }: { children: React.ReactNode }) {
 }
 
 function RutView({ result, busy }: { result: AnyActionResult | undefined; busy: boolean }) {
+  // The browser checks with the server's own rules (domain/rut.ts) before sending; without JS the server answers.
+  const [browserError, setBrowserError] = useState<string | undefined>();
+  const checkRut = (event: React.FormEvent<HTMLFormElement>) => {
+    const checked = validateRut(String(new FormData(event.currentTarget).get("rut") ?? ""));
+    setBrowserError(checked.ok ? undefined : checked.message);
+    if (!checked.ok) event.preventDefault();
+  };
   return (
     <div className="mx-auto max-w-md">
       <Heading>Acceso a Portal Paciente</Heading>
@@ -121,11 +130,12 @@ function RutView({ result, busy }: { result: AnyActionResult | undefined; busy: 
       <Form
         method="post"
         noValidate
+        onSubmit={checkRut}
         className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
       >
         <input type="hidden" name="intent" value="rut" />
         <FormAlert message={formLevelMessage(result)} />
-        <RutField label="RUT" error={fieldError(result, "rut")} required />
+        <RutField label="RUT" error={browserError ?? fieldError(result, "rut")} required />
         <Button type="submit" disabled={busy} className="w-full">
           {busy ? "Consultando…" : "Continuar"}
         </Button>

@@ -34,11 +34,15 @@ export default [
       route("citas/horarios", "routes/_patient/appointment-slots.ts"),
       route("asesor", "routes/_patient/advisor.tsx"),
       route("perfil", "routes/_patient/profile.tsx"),
+      route("ficha", "routes/_patient/clinical-record.tsx"),
+      route("ficha/archivo/:id", "routes/_patient/clinical-record-file.ts"),
     ]),
   ]),
 
   // Staff
   route("dentista", "routes/_dentist/agenda.tsx"),
+  route("dentista/ficha", "routes/_dentist/clinical-record.tsx"),
+  route("dentista/ficha/archivo/:id", "routes/_dentist/clinical-record-file.ts"),
   route("funnel", "routes/_staff/funnel.tsx"),
   route("funnel/mensajes", "routes/_staff/messages.tsx"),
   route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),

@@ -11,6 +11,7 @@ const patientLinks = [
   { to: "/paciente/citas", key: "shell.appointments", end: false },
   { to: "/paciente/asesor", key: "shell.advisor", end: false },
   { to: "/paciente/perfil", key: "shell.profile", end: false },
+  { to: "/paciente/ficha", key: "shell.record", end: false },
 ] as const;
 
 /** Links to the areas this person may open (the server checks again on every request). */
@@ -18,6 +19,9 @@ function areaLinks(roles: readonly string[]) {
   const links: Array<{ to: string; label: string }> = [];
   if (roles.includes("paciente")) links.push({ to: "/paciente", label: "Mi Portal" });
   if (roles.includes("dentista")) links.push({ to: "/dentista", label: "Agenda" });
+  if (roles.some((role) => role === "dentista" || role === "admin" || role === "super_admin")) {
+    links.push({ to: "/dentista/ficha", label: "Fichas" });
+  }
   if (roles.some((role) => role === "asesor" || role === "admin" || role === "super_admin")) {
     links.push({ to: "/funnel", label: "Leads" });
   }

@@ -73,6 +73,11 @@ export const whatsAppTemplates = {
       "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
       "Cancelar con menos de 24 horas de anticipación tiene un cargo del 50% del tratamiento.",
   },
+  clinicalRecordCode: {
+    name: "codigo_acceso_ficha",
+    placeholders: ["código"],
+    body: "Tu código de acceso a tu ficha clínica es {{1}}. Vence en 10 minutos. No lo compartas con nadie.",
+  },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
 
 export type WhatsAppTemplateKey = keyof typeof whatsAppTemplates;

@@ -63,8 +63,9 @@ describe("reads", () => {
         firstName: "Catalina",
         lastName: "Soto",
         name: "Catalina Soto",
-        email: "catalina.soto@correo.example",
-        phone: "+56911112222",
+        // The RUT portal's demo record (issue 11): only the demo account's e-mail on file.
+        email: "paciente@clinica.example",
+        phone: null,
         birthDate: "1988-03-14",
         address: "Los Leones 1450, depto 42",
         city: "Providencia",

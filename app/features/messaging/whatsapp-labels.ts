@@ -8,6 +8,7 @@ export const whatsAppPurposes = [
   "appointment-patient",
   "appointment-clinic",
   "reminder",
+  "clinical-record-code",
   "test",
 ] as const;
 export type WhatsAppPurposeName = (typeof whatsAppPurposes)[number];
@@ -18,6 +19,7 @@ export const purposeLabels: Record<WhatsAppPurposeName, string> = {
   "appointment-patient": "Cita: aviso al paciente",
   "appointment-clinic": "Cita: aviso a la clínica",
   reminder: "Recordatorio de cita",
+  "clinical-record-code": "Código de acceso a la ficha",
   test: "Prueba (Dashboard de Pruebas)",
 };
 

@@ -24,13 +24,14 @@ import {
   recordAccepted,
   recordSendKind,
 } from "./whatsapp-repository.server";
+import type { WhatsAppPurposeName } from "./whatsapp-labels";
 import { whatsAppSettings, type WhatsAppSettings } from "./whatsapp-settings.server";
 
 /** The outbox kind of WhatsApp messages (DESIGN decision 13: every send goes through the outbox). */
 export const WHATSAPP_OUTBOX_KIND = "whatsapp";
 
-export type WhatsAppPurpose =
-  "lead-advisor" | "lead-patient" | "appointment-patient" | "appointment-clinic" | "reminder" | "test";
+/** Why a message is sent (`whatsapp_messages.purpose`): the one list is `whatsAppPurposes` in `whatsapp-labels.ts`. */
+export type WhatsAppPurpose = WhatsAppPurposeName;
 
 /**
  * What a message says: its free text, its approved template (`app/domain/whatsapp-templates.ts`), or both. Which one

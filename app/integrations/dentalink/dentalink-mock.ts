@@ -1,4 +1,13 @@
 import {
+  DEMO_FILES_BASE,
+  DEMO_PORTAL_EMAIL,
+  DEMO_RECORD_APPOINTMENTS,
+  DEMO_RECORD_FILES,
+  DEMO_RECORD_PATIENTS,
+  DEMO_RECORD_PAYMENTS,
+  DEMO_RECORD_TREATMENTS,
+} from "./dentalink-demo-records";
+import {
   canonicalRut,
   dentalinkCreateAppointmentRequestSchema,
   dentalinkCreatePatientRequestSchema,
@@ -207,8 +216,8 @@ export const MOCK_PATIENTS: readonly MockPatient[] = [
     rut: "12345678-5",
     nombre: "Catalina",
     apellidos: "Soto",
-    email: "catalina.soto@correo.example",
-    celular: "+56911112222",
+    // The RUT portal's demo record (issue 11): only the demo account's e-mail on file, so the code goes by e-mail.
+    email: DEMO_PORTAL_EMAIL,
     fecha_nacimiento: "14/03/1988",
     direccion: "Los Leones 1450, depto 42",
     ciudad: "Providencia",
@@ -232,6 +241,7 @@ export const MOCK_PATIENTS: readonly MockPatient[] = [
     telefono: "+56222223333",
     fecha_nacimiento: "2001-11-30",
   },
+  ...DEMO_RECORD_PATIENTS,
 ];
 
 export const MOCK_APPOINTMENTS: readonly MockAppointment[] = [
@@ -280,9 +290,10 @@ export const MOCK_APPOINTMENTS: readonly MockAppointment[] = [
     nombre_tratamiento: "Evaluación de implantes",
     comentarios: "Anulada por el paciente",
   },
+  ...DEMO_RECORD_APPOINTMENTS,
 ];
 
-const FILES_BASE = "https://archivos.dentalink.invalid/demo";
+const FILES_BASE = DEMO_FILES_BASE;
 
 /** Read-only per-patient lists (nothing in the portal writes them). */
 export const MOCK_PAYMENTS = [
@@ -322,6 +333,7 @@ export const MOCK_PAYMENTS = [
     concepto: "Consulta de evaluación",
     estado: "pagado",
   },
+  ...DEMO_RECORD_PAYMENTS,
 ] as const;
 
 export const MOCK_TREATMENTS = [
@@ -361,6 +373,7 @@ export const MOCK_TREATMENTS = [
     nombre_dentista: "Tomás Araya",
     nombre_sucursal: "Sucursal Las Condes",
   },
+  ...DEMO_RECORD_TREATMENTS,
 ] as const;
 
 export const MOCK_FILES = [
@@ -385,20 +398,20 @@ export const MOCK_FILES = [
   {
     id: 9003,
     id_paciente: 1001,
-    nombre: "Panorámica inicial.jpg",
+    nombre: "Panorámica inicial.png",
     tipo: "Imagen",
     categoria: "Radiografías",
     fecha: "2025-05-28",
-    url: `${FILES_BASE}/9003.jpg`,
+    url: `${FILES_BASE}/9003.png`,
   },
   {
     id: 9004,
     id_paciente: 1001,
-    nombre: "Periapical pieza 16.jpg",
+    nombre: "Periapical pieza 16.png",
     tipo: "Radiografía",
     categoria: "Radiografías",
     fecha: "2025-11-12",
-    url: `${FILES_BASE}/9004.jpg`,
+    url: `${FILES_BASE}/9004.png`,
   },
   {
     id: 9005,
@@ -409,6 +422,7 @@ export const MOCK_FILES = [
     fecha: "2025-09-18",
     url: `${FILES_BASE}/9005.dcm`,
   },
+  ...DEMO_RECORD_FILES,
 ] as const;
 
 // ---- The simulator --------------------------------------------------------------------------------------------

@@ -1,0 +1,56 @@
+/**
+ * The one-time code that binds an account to a clinical record (issue 11, DESIGN decision 11): 6 digits, valid
+ * 10 minutes, 5 attempts, then a new one is needed. Pure rules; the service draws the code and keeps its hash.
+ */
+
+export const RECORD_CODE_LENGTH = 6;
+export const RECORD_CODE_TTL_MS = 10 * 60_000;
+export const RECORD_CODE_MAX_ATTEMPTS = 5;
+
+/** The verbatim answer to every RUT submitted, known or not (enumeration-safe: it names no destination). */
+export const RECORD_CODE_SENT_MESSAGE =
+  "Si el RUT está registrado en la clínica, enviamos un código de 6 dígitos al teléfono o correo que la clínica tiene registrado.";
+
+export const RECORD_CODE_MESSAGES = {
+  format: "Ingresa el código de 6 dígitos.",
+  wrong: "El código no es correcto.",
+  expired: "El código venció. Solicita uno nuevo.",
+  exhausted: "Superaste los 5 intentos. Solicita un código nuevo.",
+  missing: "Solicita un código ingresando tu RUT.",
+} as const;
+
+export interface RecordCodeState {
+  expiresAt: Date;
+  attempts: number;
+  consumedAt: Date | null;
+}
+
+export type RecordCodeVerdict = "usable" | "expired" | "exhausted" | "consumed";
+
+/** Whether a code may still be tried (before counting this attempt). */
+export function recordCodeVerdict(code: RecordCodeState, now: Date): RecordCodeVerdict {
+  if (code.consumedAt !== null) return "consumed";
+  if (code.attempts >= RECORD_CODE_MAX_ATTEMPTS) return "exhausted";
+  if (now.getTime() >= code.expiresAt.getTime()) return "expired";
+  return "usable";
+}
+
+/** Digits only, as typed with spaces or dashes ("123 456" → "123456"); null unless exactly 6 digits. */
+export function normaliseRecordCode(input: string): string | null {
+  const digits = input.replace(/[\s-]/g, "");
+  return new RegExp(`^\\d{${RECORD_CODE_LENGTH}}$`).test(digits) ? digits : null;
+}
+
+/** How the code reaches the patient: WhatsApp when a mobile is on file, else e-mail, else nothing. */
+export function recordCodeChannel(contact: {
+  mobile: string | null;
+  email: string | null;
+}): "whatsapp" | "email" | null {
+  if (contact.mobile) return "whatsapp";
+  if (contact.email) return "email";
+  return null;
+}
+
+/** The reason staff must give (free text, ≥ 10 characters). */
+export const STAFF_REASON_MIN_LENGTH = 10;
+export const STAFF_REASON_MESSAGE = "Indica el motivo del acceso (al menos 10 caracteres).";

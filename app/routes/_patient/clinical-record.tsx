@@ -1,0 +1,258 @@
+import { LogOut } from "lucide-react";
+import { useState } from "react";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/clinical-record";
+import { FormAlert, InputField, RutField } from "~/components/form-fields";
+import { Button } from "~/components/ui/button";
+import { getDb } from "~/db/client.server";
+import { RECORD_CODE_SENT_MESSAGE } from "~/domain/record-code";
+import { validateRut } from "~/domain/rut";
+import {
+  PatientSummary,
+  RecordOpenings,
+  RecordTabs,
+} from "~/features/clinical-record/components/record-dashboard";
+import {
+  codeFormSchema,
+  rutFormSchema,
+  type PatientRecordPage,
+} from "~/features/clinical-record/record-schema";
+import {
+  hasOpenCode,
+  patientRecord,
+  recordOpenings,
+  requestRecordCode,
+  verifyRecordCode,
+  withdrawRecordCode,
+  type ReadContext,
+} from "~/features/clinical-record/record-service.server";
+import { fieldError, formLevelMessage, type AnyActionResult } from "~/lib/action-result";
+import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { isAppError } from "~/lib/errors";
+import { requireUser } from "~/lib/guards.server";
+import { readForm } from "~/lib/request.server";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Mi Ficha | Río Clínica" },
+  { name: "robots", content: "noindex" },
+];
+
+const PATH = "/paciente/ficha";
+/** 'Cerrar Sesion' closes the portal view in this browser; the binding stays (spec 001 §4). */
+const CLOSED_COOKIE = "ficha_cerrada";
+
+// Path /paciente, not /paciente/ficha: React Router's data requests go to /paciente/ficha.data, outside that path.
+const COOKIE_PATH = "/paciente";
+
+function closedCookie(request: Request, closed: boolean): string {
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  return closed
+    ? `${CLOSED_COOKIE}=1; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax${secure}`
+    : `${CLOSED_COOKIE}=; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+}
+
+function isClosed(request: Request): boolean {
+  return (request.headers.get("cookie") ?? "").split(/;\s*/).includes(`${CLOSED_COOKIE}=1`);
+}
+
+function readContext(request: Request): ReadContext {
+  return { ip: clientIp(request), rateIp: rateLimitIp(request) };
+}
+
+export async function loader(args: Route.LoaderArgs): Promise<PatientRecordPage> {
+  const user = await requireUser(args);
+  if (!user.emailVerified) return { view: "unverified" };
+  const db = await getDb();
+  if (!isClosed(args.request)) {
+    try {
+      const record = await patientRecord(db, user, readContext(args.request));
+      if (record) return { view: "record", record, accesses: await recordOpenings(db, user) };
+    } catch (error) {
+      if (!isAppError(error) || error.code !== "UPSTREAM_FAILED") throw error;
+      return { view: "error", message: error.message };
+    }
+  }
+  if (await hasOpenCode(db, user)) return { view: "code", message: RECORD_CODE_SENT_MESSAGE };
+  return { view: "rut" };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const user = await requireUser(args);
+  const form = await readForm(args.request);
+  const db = await getDb();
+  const context = readContext(args.request);
+  try {
+    if (form.intent === "close") {
+      return redirect(PATH, { headers: { "Set-Cookie": closedCookie(args.request, true) } });
+    }
+    if (form.intent === "restart") {
+      await withdrawRecordCode(db, user);
+      return redirect(PATH);
+    }
+    if (form.intent === "code") {
+      const parsed = codeFormSchema.safeParse(form);
+      if (!parsed.success) return validationResult(parsed.error);
+      await verifyRecordCode(db, user, parsed.data.code, context);
+      return redirect(PATH, { headers: { "Set-Cookie": closedCookie(args.request, false) } });
+    }
+    const parsed = rutFormSchema.safeParse({ ...form, intent: "rut" });
+    if (!parsed.success) return validationResult(parsed.error);
+    const step = await requestRecordCode(db, user, parsed.data.rut, context);
+    return redirect(PATH, {
+      headers: step.view === "record" ? { "Set-Cookie": closedCookie(args.request, false) } : {},
+    });
+  } catch (error) {
+    if (isAppError(error)) return appErrorResult(error);
+    throw error;
+  }
+}
+
+function Heading({ children }: { children: React.ReactNode }) {
+  return <h1 className="text-3xl font-bold">{children}</h1>;
+}
+
+function RutView({ result, busy }: { result: AnyActionResult | undefined; busy: boolean }) {
+  // The browser checks with the server's own rules (domain/rut.ts) before sending; without JS the server answers.
+  const [browserError, setBrowserError] = useState<string | undefined>();
+  const checkRut = (event: React.FormEvent<HTMLFormElement>) => {
+    const checked = validateRut(String(new FormData(event.currentTarget).get("rut") ?? ""));
+    setBrowserError(checked.ok ? undefined : checked.message);
+    if (!checked.ok) event.preventDefault();
+  };
+  return (
+    <div className="mx-auto max-w-md">
+      <Heading>Acceso a Portal Paciente</Heading>
+      <p className="mt-2 text-slate-700">
+        Ingresa tu RUT. Te enviaremos un código al teléfono o correo que la clínica tiene registrado para
+        vincular tu ficha clínica a esta cuenta.
+      </p>
+      <Form
+        method="post"
+        noValidate
+        onSubmit={checkRut}
+        className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+      >
+        <input type="hidden" name="intent" value="rut" />
+        <FormAlert message={formLevelMessage(result)} />
+        <RutField label="RUT" error={browserError ?? fieldError(result, "rut")} required />
+        <Button type="submit" disabled={busy} className="w-full">
+          {busy ? "Consultando…" : "Continuar"}
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
+function CodeView({
+  message,
+  result,
+  busy,
+}: {
+  message: string;
+  result: AnyActionResult | undefined;
+  busy: boolean;
+}) {
+  return (
+    <div className="mx-auto max-w-md">
+      <Heading>Acceso a Portal Paciente</Heading>
+      <p role="status" className="mt-4 rounded-lg bg-brand-50 p-4 text-brand-900 ring-1 ring-brand-100">
+        {message}
+      </p>
+      <Form
+        method="post"
+        noValidate
+        className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+      >
+        <input type="hidden" name="intent" value="code" />
+        <FormAlert message={formLevelMessage(result)} />
+        <InputField
+          label="Código de 6 dígitos"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+          error={fieldError(result, "code")}
+          required
+        />
+        <Button type="submit" disabled={busy} className="w-full">
+          Verificar código
+        </Button>
+      </Form>
+      <Form method="post" className="mt-4 text-center">
+        <input type="hidden" name="intent" value="restart" />
+        <button type="submit" className="text-sm font-semibold text-brand-700 underline">
+          Ingresar otro RUT o pedir un código nuevo
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+function CloseButton() {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="close" />
+      <Button type="submit" variant="secondary">
+        <LogOut aria-hidden className="size-4" /> Cerrar Sesion
+      </Button>
+    </Form>
+  );
+}
+
+export default function ClinicalRecordPage({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state !== "idle";
+  const result = actionData as AnyActionResult | undefined;
+  const page = loaderData;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10">
+      {page.view === "unverified" && (
+        <div className="mx-auto max-w-md">
+          <Heading>Acceso a Portal Paciente</Heading>
+          <p role="alert" className="mt-4 rounded-lg bg-yellow-50 p-4 text-yellow-900 ring-1 ring-yellow-200">
+            Confirma tu correo electrónico antes de abrir tu ficha clínica. Puedes pedir otro enlace desde{" "}
+            <Link to="/paciente" className="font-semibold underline">
+              tu panel
+            </Link>
+            .
+          </p>
+        </div>
+      )}
+      {page.view === "rut" && <RutView result={result} busy={busy} />}
+      {page.view === "code" && <CodeView message={page.message} result={result} busy={busy} />}
+      {page.view === "error" && (
+        <div>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <Heading>Portal Paciente</Heading>
+            <CloseButton />
+          </div>
+          <p role="alert" className="mt-6 rounded-lg bg-red-50 p-4 font-medium text-red-800">
+            {page.message}
+          </p>
+        </div>
+      )}
+      {page.view === "record" && (
+        <div>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <Heading>Portal Paciente</Heading>
+            <CloseButton />
+          </div>
+          <PatientSummary record={page.record} />
+          <RecordTabs record={page.record} />
+          <RecordOpenings accesses={page.accesses} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <div className="mx-auto max-w-md px-4 py-10">
+      <Heading>Acceso a Portal Paciente</Heading>
+      <p role="alert" className="mt-4 rounded-lg bg-red-50 p-4 text-red-800">
+        Error al obtener datos del paciente
+      </p>
+    </div>
+  );
+}

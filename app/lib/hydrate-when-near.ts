@@ -1,10 +1,12 @@
-import { createElement, lazy, useState, type ComponentType } from "react";
+import { createElement, lazy, use, useState, type ComponentType } from "react";
 import { useFetchers, useLocation, useNavigation } from "react-router";
 
 export interface DeferredPart {
   Component: ComponentType;
   /** Starts fetching the code now (idempotent). */
   loadNow: () => void;
+  /** While the page renders without server HTML for the part (a client-side visit) and its code is missing. */
+  pendingOnClient: () => Promise<unknown> | undefined;
 }
 
 /**
@@ -20,7 +22,7 @@ function renderedAtOnce(load: () => Promise<ComponentType>): DeferredPart {
     if (!loaded) throw loading;
     return createElement(loaded);
   }
-  return { Component, loadNow: () => undefined };
+  return { Component, loadNow: () => undefined, pendingOnClient: () => undefined };
 }
 
 /**
@@ -37,7 +39,12 @@ export function hydrateWhenNear(elementId: string, load: () => Promise<Component
   if (import.meta.env.SSR) return renderedAtOnce(load);
   let loading: Promise<{ default: ComponentType }> | undefined;
   let startNow: (() => void) | undefined;
-  const begin = () => (loading ??= load().then((component) => ({ default: component })));
+  let loaded = false;
+  const begin = () =>
+    (loading ??= load().then((component) => {
+      loaded = true;
+      return { default: component };
+    }));
 
   const Component = lazy(() => {
     if (loading) return loading;
@@ -66,14 +73,24 @@ export function hydrateWhenNear(elementId: string, load: () => Promise<Component
       if (startNow) startNow();
       else void begin();
     },
+    pendingOnClient() {
+      if (loaded || document.getElementById(elementId)) return undefined;
+      return begin();
+    },
   };
 }
 
 /**
  * Loads the given parts as soon as the router does anything on this page (a navigation starts, a fetcher runs, the
  * location changes). Called during render on purpose: the render of that update is the one that needs them.
+ * On a client-side visit (no server HTML to keep) the page waits for the parts' code before it renders, so the
+ * navigation shows the whole page at once and a `#hash` target in a part exists when the router scrolls to it.
  */
 export function useLoadOnRouterActivity(...parts: DeferredPart[]) {
+  for (const part of parts) {
+    const pending = part.pendingOnClient();
+    if (pending) use(pending);
+  }
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const { key } = useLocation();

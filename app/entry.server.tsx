@@ -6,7 +6,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
-import { lowPriorityModulePreloads } from "~/lib/head-rewrite.server";
+import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
 import { contentSecurityPolicy } from "~/lib/security-headers.server";
 import { env } from "~/lib/env.server";
@@ -70,7 +70,9 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(lowPriorityModulePreloads()).pipe(body);
+          // Production only: the dev server's own scripts (HMR, React Refresh) must run as Vite wrote them.
+          if (import.meta.env.DEV) pipe(body);
+          else pipe(modulesAfterFirstPaint()).pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -21,6 +21,21 @@ async function initialJsKiB(base, path) {
   }
   for (const match of html.matchAll(/import\("([^"]+\.js)"\)|import \* as \w+ from "([^"]+\.js)"/g))
     urls.add(match[1] ?? match[2]);
+  // Production pages start their modules after the first paint (app/lib/head-rewrite.server.ts, ADR 018): the
+  // inline script's first argument lists the preloads, and its module text imports the route modules.
+  const deferred =
+    /<script[^>]*\sid="modules-after-paint"[^>]*>[^]*?\}\)\((\[[^\]]*\]),("(?:[^"\\]|\\.)*")\)<\/script>/.exec(
+      html,
+    );
+  if (deferred) {
+    for (const url of JSON.parse(deferred[1])) urls.add(url);
+    for (const match of JSON.parse(deferred[2]).matchAll(
+      /import\("([^"]+\.js)"\)|import \* as \w+ from "([^"]+\.js)"/g,
+    ))
+      urls.add(match[1] ?? match[2]);
+  }
+  if (urls.size === 0)
+    throw new Error(`no JavaScript found in ${path}: did the page's script markup change?`);
   let bytes = 0;
   for (const url of urls)
     bytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;

@@ -1,5 +1,4 @@
 import { Field, Input, Select, Textarea } from "~/components/ui/field";
-import { RUT_MAX_LENGTH, formatRut } from "~/domain/rut";
 import { cn } from "~/lib/cn";
 
 /** What every labelled field takes besides its control's own attributes; `className` styles the wrapper. */
@@ -51,23 +50,6 @@ export function PhoneField(props: InputFieldProps) {
       autoComplete="tel"
       placeholder="+56 9 1234 5678"
       maxLength={30}
-      {...props}
-    />
-  );
-}
-
-/** A RUT, formatted as it is typed (digits and K only, thousands dots, dash before the check digit; spec 001 §5). */
-export function RutField(props: InputFieldProps) {
-  return (
-    <InputField
-      name="rut"
-      autoComplete="off"
-      placeholder="12.345.678-5"
-      maxLength={RUT_MAX_LENGTH}
-      onInput={(event) => {
-        const input = event.currentTarget;
-        input.value = formatRut(input.value);
-      }}
       {...props}
     />
   );

@@ -5,8 +5,9 @@
  * runtime's time-zone data (read through @date-fns/tz, DESIGN §2) rather than fixed offsets. Pure.
  */
 import { tzOffset } from "@date-fns/tz";
+import { CLINIC_TIME_ZONE } from "./clinic-zone";
 
-export const CLINIC_TIME_ZONE = "America/Santiago";
+export { CLINIC_TIME_ZONE };
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 /** es-CL formatting and Chilean phone numbers. Pure. */
-import { CLINIC_TIME_ZONE } from "./clinic-time";
+import { CLINIC_TIME_ZONE } from "./clinic-zone";
 
-// Declared once, in clinic-time; re-exported for the formatters' existing importers.
+// Declared once, in clinic-zone; re-exported for the formatters' existing importers.
 export { CLINIC_TIME_ZONE };
 
 /**

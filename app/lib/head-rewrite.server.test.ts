@@ -1,23 +1,125 @@
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
+import { runInNewContext } from "node:vm";
 import { expect, it } from "vitest";
-import { lowPriorityModulePreloads } from "./head-rewrite.server";
+import { MODULES_AFTER_PAINT_ID, modulesAfterFirstPaint } from "./head-rewrite.server";
 
-it("lowers module preloads in the head only, even when split across chunks", async () => {
-  const chunks = [
-    '<html><head><link rel="modulep',
-    'reload" href="/a.js"/></he',
-    'ad><body><link rel="modulepreload" href="/b.js"/></body>',
-  ];
-  const output = await text(
-    Readable.from(chunks.map((chunk) => Buffer.from(chunk))).pipe(lowPriorityModulePreloads()),
-  );
-  expect(output).toBe(
-    '<html><head><link rel="modulepreload" fetchpriority="low" href="/a.js"/></head><body><link rel="modulepreload" href="/b.js"/></body>',
-  );
+const rewrite = (chunks: string[]) =>
+  text(Readable.from(chunks.map((chunk) => Buffer.from(chunk))).pipe(modulesAfterFirstPaint()));
+
+const moduleScript = 'import * as route0 from "/assets/root.js";\nimport("/assets/entry.js");';
+
+const documentChunks = [
+  '<html><head><link rel="stylesheet" href="/app.css"/><link rel="modulep',
+  'reload" href="/assets/entry.js" nonce="abc"/><link rel="modulepreload" href="/assets/root.js" nonce="abc"/></he',
+  'ad><body><main>hola</main><link rel="modulepreload" href="/assets/late.js"/><script nonce="abc" type="mod',
+  `ule" async="">${moduleScript}</script><script nonce="abc">$RC("B:0","S:0")</script>`,
+  "</body></html>",
+];
+
+/** The text of the inline script that replaced the module script. */
+function bootstrapOf(output: string): string {
+  const script = new RegExp(`id="${MODULES_AFTER_PAINT_ID}">([\\s\\S]*?)</script>`).exec(output)?.[1];
+  if (script === undefined) throw new Error("no bootstrap script in the output");
+  return script;
+}
+
+/** Runs the rewritten bootstrap against a minimal DOM and returns what it added, and when. */
+function runBootstrap(bootstrap: string, priorityImage: { complete: boolean } | null) {
+  const added: Array<{ tag: string; props: Record<string, unknown> }> = [];
+  const frames: Array<() => void> = [];
+  const timers: Array<() => void> = [];
+  const imageListeners: Record<string, () => void> = {};
+  const element = (tag: string) => {
+    const props: Record<string, unknown> = {};
+    added.push({ tag, props });
+    return props;
+  };
+  const document = {
+    currentScript: { nonce: "abc" },
+    createElement: element,
+    head: { appendChild: () => undefined },
+    body: { appendChild: () => undefined },
+    querySelector: (selector: string) => {
+      expect(selector).toBe('img[fetchpriority="high"]');
+      return priorityImage
+        ? {
+            ...priorityImage,
+            addEventListener: (type: string, listener: () => void) => (imageListeners[type] = listener),
+          }
+        : null;
+    },
+  };
+  runInNewContext(bootstrap, {
+    document,
+    requestAnimationFrame: (callback: () => void) => frames.push(callback),
+    setTimeout: (callback: () => void) => timers.push(callback),
+  });
+  const paint = () => {
+    for (const frame of frames.splice(0)) frame();
+    for (const timer of timers.splice(0)) timer();
+  };
+  const fire = (type: "load" | "error") => {
+    const listener = imageListeners[type];
+    if (!listener) throw new Error(`no ${type} listener on the priority image`);
+    listener();
+  };
+  return { added, paint, fire };
+}
+
+it("moves the head's module preloads and the module script behind an inline bootstrap, across chunks", async () => {
+  const output = await rewrite(documentChunks);
+  expect(output).toContain('<head><link rel="stylesheet" href="/app.css"/></head>');
+  expect(output).not.toMatch(/<link rel="modulepreload" href="\/assets\/(entry|root)/);
+  // Only the head is cleaned; anything later in the body is left as it was.
+  expect(output).toContain('<main>hola</main><link rel="modulepreload" href="/assets/late.js"/>');
+  expect(output).not.toContain('type="module"');
+  expect(output).toContain(`<script nonce="abc" id="${MODULES_AFTER_PAINT_ID}">`);
+  expect(output).toContain('<script nonce="abc">$RC("B:0","S:0")</script></body></html>');
 });
 
-it("passes a document without a head through", async () => {
-  const output = await text(Readable.from([Buffer.from("<p>hola</p>")]).pipe(lowPriorityModulePreloads()));
-  expect(output).toBe("<p>hola</p>");
+it("adds the same preloads and module script once the priority image has loaded and a frame was painted", async () => {
+  const output = await rewrite(documentChunks);
+  const bootstrap = bootstrapOf(output);
+
+  const loading = runBootstrap(bootstrap, { complete: false });
+  loading.paint();
+  expect(loading.added).toEqual([]);
+  loading.fire("load");
+  expect(loading.added).toEqual([]);
+  loading.paint();
+  expect(loading.added).toEqual([
+    { tag: "link", props: { rel: "modulepreload", href: "/assets/entry.js", nonce: "abc" } },
+    { tag: "link", props: { rel: "modulepreload", href: "/assets/root.js", nonce: "abc" } },
+    { tag: "script", props: { type: "module", nonce: "abc", textContent: moduleScript } },
+  ]);
+
+  // A failed image does not hold the page back, and neither does a page without a priority image.
+  const failed = runBootstrap(bootstrap, { complete: false });
+  failed.fire("error");
+  failed.paint();
+  expect(failed.added).toHaveLength(3);
+  const none = runBootstrap(bootstrap, null);
+  expect(none.added).toEqual([]);
+  none.paint();
+  expect(none.added).toHaveLength(3);
+  const loaded = runBootstrap(bootstrap, { complete: true });
+  loaded.paint();
+  expect(loaded.added).toHaveLength(3);
+});
+
+it("escapes every < of the module text, so nothing in it can end the inline script", async () => {
+  const output = await rewrite([
+    '<html><head></head><body><script type="module">if (a < b) log("<\\/script><!--");</script></body></html>',
+  ]);
+  const bootstrap = bootstrapOf(output);
+  expect(bootstrap).toContain('"if (a \\u003c b) log(\\"\\u003c\\\\/script>\\u003c!--\\");"');
+  expect(bootstrap.slice(bootstrap.indexOf("}([")).includes("<")).toBe(false);
+});
+
+it("passes a document without a head or a module script through", async () => {
+  expect(await rewrite(["<p>hola</p>"])).toBe("<p>hola</p>");
+  expect(await rewrite(["<html><head></head>", "<body><p>hola</p></body></html>"])).toBe(
+    "<html><head></head><body><p>hola</p></body></html>",
+  );
 });

@@ -193,3 +193,44 @@ test.describe("lead capture form", () => {
     await expect(page.getByTestId("lead-success")).toHaveCount(0);
   });
 });
+
+test.describe("lead form code loaded when the form nears the viewport (ADR 022)", () => {
+  test("the form stays server HTML until scrolled near, then hydrates and checks in the browser", async ({
+    page,
+    context,
+  }) => {
+    await useOwnClientIp(context);
+    const chunkRequests: string[] = [];
+    page.on("request", (request) => {
+      if (/\/assets\/lead-capture-section-[\w-]+\.js$/.test(request.url())) chunkRequests.push(request.url());
+    });
+    const posts = recordLeadPosts(page);
+    await page.goto("/");
+    const hasReactProps = (selector: string) =>
+      page
+        .locator(selector)
+        .evaluate((element) => Object.keys(element).some((name) => name.startsWith("__reactProps$")));
+    // The page above the form hydrates (the header's menu button gets React's props)...
+    await expect.poll(() => hasReactProps("header button")).toBe(true);
+    // ...while the form, a screen and more below, is still the server's HTML and its code was not fetched.
+    await page.waitForTimeout(300);
+    expect(await hasReactProps("#lead-capture form")).toBe(false);
+    expect(chunkRequests).toEqual([]);
+
+    await leadForm(page).scrollIntoViewIfNeeded();
+    await expect.poll(() => chunkRequests.length).toBe(1);
+    await expect.poll(() => hasReactProps("#lead-capture form")).toBe(true);
+    // Hydrated: the browser's check answers in Spanish and nothing is sent.
+    await leadForm(page).getByLabel("Nombre completo").fill("Ana Pérez");
+    await leadForm(page).getByLabel("Teléfono").fill("123");
+    await leadForm(page).getByLabel("Tratamiento de interés").selectOption({ label: "Implantes dentales" });
+    await leadForm(page).getByLabel("¿Cuándo te gustaría comenzar?").selectOption({ label: "En 3 meses" });
+    await leadForm(page).getByLabel("Presupuesto estimado").selectOption({ label: "Hasta $500.000" });
+    await leadForm(page)
+      .getByRole("checkbox", { name: /Acepto que la clínica use estos datos/ })
+      .check();
+    await submit(page).click();
+    await expect(leadForm(page).getByText("Ingresa un teléfono chileno válido")).toBeVisible();
+    expect(posts).toEqual([]);
+  });
+});

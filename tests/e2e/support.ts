@@ -1,37 +1,63 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
+/** In the page: every element React rendered carries React's props (see `waitForHydration`). */
+const allHydrated = () => {
+  // This function runs in the page, so its helpers must live inside it.
+  // oxlint-disable-next-line unicorn/consistent-function-scoping
+  const propsOf = (element: Element) => {
+    const key = Object.keys(element).find((name) => name.startsWith("__reactProps$"));
+    return key
+      ? ((element as unknown as Record<string, unknown>)[key] as Record<string, unknown>)
+      : undefined;
+  };
+  const hydrated = (element: Element) => {
+    if (element.tagName === "SCRIPT" || propsOf(element)) return true;
+    for (
+      let parent = element.parentElement;
+      parent && parent !== document.body;
+      parent = parent.parentElement
+    ) {
+      const props = propsOf(parent);
+      if (props) return "dangerouslySetInnerHTML" in props;
+    }
+    return false;
+  };
+  const elements = [...document.body.querySelectorAll("*")];
+  return elements.length > 0 && elements.every(hydrated);
+};
+
+/** In the page: scrolls through the document half a screen at a time, then back to the top. */
+async function scrollThrough() {
+  // This function runs in the page, so its helpers must live inside it.
+  // oxlint-disable-next-line unicorn/consistent-function-scoping
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  for (let top = 0; top < document.documentElement.scrollHeight; top += window.innerHeight / 2) {
+    window.scrollTo({ top, behavior: "instant" });
+    await frame();
+  }
+  window.scrollTo({ top: 0, behavior: "instant" });
+}
+
 /**
  * Resolves once React has hydrated the whole server-rendered document: every element React rendered carries
  * React's props. Not rendered by React: the streaming <script>s and the inside of `dangerouslySetInnerHTML`
  * (articles, legal texts). Interacting earlier clicks on dead HTML, which makes assertions on client behaviour
  * meaningless.
+ * A part marked `data-hydrate="when-near"` hydrates only when it comes near the viewport (the landing's lead form,
+ * ADR 022): on such a page this scrolls through it, again until the app has started and everything is hydrated,
+ * and leaves it scrolled to the top.
  */
 export async function waitForHydration(page: Page) {
-  await page.waitForFunction(() => {
-    // This function runs in the page, so its helpers must live inside it.
-    // oxlint-disable-next-line unicorn/consistent-function-scoping
-    const propsOf = (element: Element) => {
-      const key = Object.keys(element).find((name) => name.startsWith("__reactProps$"));
-      return key
-        ? ((element as unknown as Record<string, unknown>)[key] as Record<string, unknown>)
-        : undefined;
-    };
-    const hydrated = (element: Element) => {
-      if (element.tagName === "SCRIPT" || propsOf(element)) return true;
-      for (
-        let parent = element.parentElement;
-        parent && parent !== document.body;
-        parent = parent.parentElement
-      ) {
-        const props = propsOf(parent);
-        if (props) return "dangerouslySetInnerHTML" in props;
-      }
-      return false;
-    };
-    const elements = [...document.body.querySelectorAll("*")];
-    return elements.length > 0 && elements.every(hydrated);
-  });
+  if ((await page.locator('[data-hydrate="when-near"]').count()) === 0) {
+    await page.waitForFunction(allHydrated);
+    return;
+  }
+  await expect(async () => {
+    if (await page.evaluate(allHydrated)) return;
+    await page.evaluate(scrollThrough);
+    expect(await page.evaluate(allHydrated)).toBe(true);
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Opens a path and waits for hydration. */

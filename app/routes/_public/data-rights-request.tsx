@@ -1,12 +1,6 @@
 import type { Route } from "./+types/data-rights-request";
-import {
-  EmailField,
-  RutField,
-  NameField,
-  PhoneField,
-  SelectField,
-  TextareaField,
-} from "~/components/form-fields";
+import { EmailField, NameField, PhoneField, SelectField, TextareaField } from "~/components/form-fields";
+import { RutField } from "~/components/rut-field";
 import { RequestFormPage } from "~/features/requests/components/request-form-page";
 import { requestFormAction } from "~/features/requests/request-action.server";
 import { dataRightsLabels, dataRightsTypes } from "~/features/requests/request-options";

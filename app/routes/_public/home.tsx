@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/home";
 import { getDb } from "~/db/client.server";
@@ -9,12 +10,13 @@ import { LandingHeader } from "~/features/landing/components/landing-header";
 import { SiteFooter } from "~/features/landing/components/site-footer";
 import { TestimonialsSection } from "~/features/landing/components/testimonials-section";
 import { TreatmentsSection } from "~/features/landing/components/treatments-section";
-import { LeadCaptureSection } from "~/features/leads/components/lead-capture-section";
+import { loadLeadCaptureSection } from "~/features/leads/components/load-lead-capture-section";
 import { leadFormSchema } from "~/features/leads/lead-schema";
 import { captureLead } from "~/features/leads/lead-service.server";
 import { dentistJsonLd } from "~/features/seo/dentist-json-ld";
 import { actionSuccess } from "~/lib/action-result";
 import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { hydrateWhenNear, useLoadOnRouterActivity } from "~/lib/hydrate-when-near";
 import { publicWriter } from "~/lib/public-write-limit.server";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
@@ -44,7 +46,12 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+// The lead form (its fields, checks and fetcher) is the landing's largest interactive part and sits below the first
+// screen: its code comes when the form nears the viewport (ADR 022). The server renders it directly.
+const leadCapture = hydrateWhenNear("lead-capture", loadLeadCaptureSection);
+
 export default function Home() {
+  useLoadOnRouterActivity(leadCapture);
   return (
     <>
       <LandingHeader />
@@ -53,7 +60,9 @@ export default function Home() {
         <TreatmentsSection />
         <TestimonialsSection />
         <EbooksSection />
-        <LeadCaptureSection />
+        <Suspense>
+          <leadCapture.Component />
+        </Suspense>
         <ContactSection />
       </main>
       <SiteFooter />

@@ -22,6 +22,8 @@ export function LeadCaptureSection() {
   return (
     <section
       id="lead-capture"
+      // Its code loads when it nears the viewport (routes/_public/home.tsx, ADR 022); the e2e helpers look for this.
+      data-hydrate="when-near"
       aria-labelledby="lead-capture-titulo"
       className="scroll-mt-20 bg-brand-50 py-20"
     >

@@ -1,6 +1,7 @@
 import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/clinical-record";
-import { FormAlert, RutField, TextareaField } from "~/components/form-fields";
+import { FormAlert, TextareaField } from "~/components/form-fields";
+import { RutField } from "~/components/rut-field";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";

@@ -56,6 +56,7 @@ export default [
   // Technical
   route("healthz", "routes/api/healthz.ts"),
   route("api/whatsapp/reports", "routes/api/whatsapp-reports.ts"),
+  route("api/chat/*", "routes/api/chat.ts"),
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),
   route("*", "routes/_public/not-found.tsx"),

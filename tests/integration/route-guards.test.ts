@@ -40,6 +40,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/api/auth.ts": "Better Auth handler (OAuth callbacks, e-mail links)",
   "routes/api/healthz.ts": "health check",
   "routes/api/whatsapp-reports.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
+  "routes/api/chat.ts":
+    "guest chat platform: ownership by session or guest cookie, rooms by bearer token (chat-platform test)",
   "routes/api/sitemap.ts": "sitemap.xml",
   "routes/api/robots.ts": "robots.txt",
   "routes/_dev/outbox.tsx": "demo-only mail viewer (404 with SMTP or outside demo mode)",

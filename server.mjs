@@ -53,7 +53,8 @@ app.use(compression());
 app.use((req, res, next) => {
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "DENY");
+  // The chat room page may be framed (CSP frame-ancestors lists who); X-Frame-Options cannot express a list.
+  if (!/^\/chat\/sala\/[^/]+\/?$/.test(req.path)) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   // The Google popup comes back from the provider to these pages and must keep its opener to report the result.
   const oauthReturn = req.path.startsWith("/auth/callback") || req.path.startsWith("/api/auth/callback");

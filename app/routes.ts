@@ -37,6 +37,11 @@ export default [
     ]),
   ]),
 
+  // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox (issue 12)
+  route("chat/sala/:roomId", "routes/_chat/room.tsx"),
+  route("equipo/conversaciones", "routes/_staff/conversations.tsx"),
+  route("equipo/conversaciones/eventos", "routes/_staff/conversation-events.ts"),
+
   // Staff
   route("dentista", "routes/_dentist/agenda.tsx"),
   route("funnel", "routes/_staff/funnel.tsx"),

@@ -30,6 +30,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_public/appointment-cancel-link.tsx":
     "a reminder's single-use link; the unguessable token is the credential",
   "routes/_public/not-found.tsx": "404 page",
+  "routes/_chat/room.tsx":
+    "the chat room page the widget frames: no data of its own, the guest's token arrives by postMessage",
   "routes/_auth/auth.tsx": "sign-in / sign-up page",
   "routes/_auth/oauth-callback.tsx": "OAuth landing page (reports success or error)",
   "routes/_auth/google-start.ts": "starts the Google flow",
@@ -61,6 +63,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/profile.tsx": "signed-in",
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_staff/funnel.tsx": "asesor",
+  "routes/_staff/conversations.tsx": "asesor",
+  "routes/_staff/conversation-events.ts": "asesor",
   "routes/_staff/test-dashboard.tsx": "asesor",
   "routes/_admin/admin-layout.tsx": "admin",
   "routes/_admin/users.tsx": "admin",

@@ -49,7 +49,15 @@ app.use((req, res, next) => {
   next();
 });
 app.set("trust proxy", env.TRUST_PROXY || "loopback");
-app.use(compression());
+// Event streams (chat rooms, the staff inbox) must reach the client as they are written, never held in a
+// compression buffer (DESIGN decision 17); the root middleware's Cache-Control rewrite drops their no-transform.
+app.use(
+  compression({
+    filter: (req, res) =>
+      !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
+      compression.filter(req, res),
+  }),
+);
 app.use((req, res, next) => {
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");

@@ -104,6 +104,12 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
     };
   }, []);
 
+  // A sent reply or note empties the box; live updates never do (they would wipe what is being typed).
+  const replyForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (actionData?.ok) replyForm.current?.reset();
+  }, [actionData]);
+
   const message = actionData && ("message" in actionData ? actionData.message : undefined);
   const failure = actionData && !actionData.ok ? actionData.message : undefined;
 
@@ -209,7 +215,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
               )}
             </div>
             {current.status !== "resolved" && (
-              <Form method="post" className="mt-4 space-y-2" key={current.messages.length}>
+              <Form method="post" className="mt-4 space-y-2" ref={replyForm}>
                 <input type="hidden" name="roomId" value={current.id} />
                 <label htmlFor="inbox-reply" className="block text-sm font-semibold">
                   Mensaje

@@ -111,7 +111,7 @@ describe("handoff and the staff inbox", () => {
       staffDo(first.cookie, { intent: "take", roomId }),
       staffDo(second.cookie, { intent: "take", roomId }),
     ]);
-    const statuses = results.map((result) => result.status).sort();
+    const statuses = results.map((result) => result.status).toSorted();
     expect(statuses).toEqual([200, 409]);
     const winner = results[0]!.status === 200 ? first : second;
     const loser = winner === first ? second : first;

@@ -346,7 +346,7 @@ async function getRoom(args: ChatArgs, roomId: string) {
 
 async function publish(values: Parameters<typeof insertMessage>[0]) {
   const result = await insertMessage(values);
-  if (result.created) wake(result.row.roomId);
+  if (result.created) await wake(result.row.roomId);
   return result;
 }
 

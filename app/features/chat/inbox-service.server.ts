@@ -92,7 +92,7 @@ async function post(
   values: { author: "staff" | "system"; kind?: "message" | "note"; content: string; staffUserId?: string },
 ) {
   await insertMessage({ id: randomUUID(), roomId, ...values });
-  wake(roomId);
+  await wake(roomId);
 }
 
 export async function applyInboxAction(staffUserId: string, action: InboxAction): Promise<string> {

@@ -3,10 +3,13 @@ import {
   distressReply,
   emergencyReply,
   NOT_A_DIAGNOSIS,
+  violatesSafety,
   type AgentIntent,
 } from "~/domain/agent-safety";
 import { formatChileanPhone, formatCLP } from "~/domain/format";
-import { clinicFacts } from "~/lib/env.server";
+import { createLlmClient, type LlmClient } from "~/integrations/llm/llm-client.server";
+import { clinicFacts, env } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
 import { catalogueTreatments } from "./agent-repository.server";
 import { retrieve, type Passage } from "./agent-knowledge.server";
 
@@ -39,7 +42,76 @@ export function waitingForPersonText(): string {
   return `Una persona del equipo te responderá en este chat. Horario de atención: ${clinic.hoursLong}. ${clinic.saturday}.`;
 }
 
-export async function agentTurn(input: { text: string; roomId?: string }): Promise<AgentTurn> {
+/** The configured LLM, or null (offline agent only). Built per env object. */
+const llmByEnv = new WeakMap<object, LlmClient | null>();
+function configuredLlm(): LlmClient | null {
+  const current = env();
+  if (!llmByEnv.has(current)) {
+    llmByEnv.set(
+      current,
+      current.LLM_BASE_URL && current.LLM_API_KEY && current.LLM_MODEL
+        ? createLlmClient({
+            baseUrl: current.LLM_BASE_URL,
+            apiKey: current.LLM_API_KEY,
+            model: current.LLM_MODEL,
+            timeoutMs: current.LLM_TIMEOUT_MS,
+          })
+        : null,
+    );
+  }
+  return llmByEnv.get(current) ?? null;
+}
+
+/** The same rules as the offline agent, for the model (DESIGN decision 18). */
+function systemPrompt(passages: Passage[]): string {
+  const clinic = clinicFacts();
+  return [
+    `Eres el Dentista Virtual IA de ${clinic.name}, en Chile. Respondes en español de Chile, breve y amable.`,
+    "Reglas: no diagnosticas, no prometes ni predices resultados, no interpretas imágenes ni radiografías;",
+    `ante dolor intenso, sangrado, hinchazón o trauma indicas llamar a la clínica (${formatChileanPhone(clinic.phone)}) o al ${clinic.emergencyNumber};`,
+    "para agendar, enlaza [Mis Citas](/paciente/citas). Usa solo la información de las fuentes y enlázalas con",
+    "[título](ruta) usando exactamente sus rutas; si no sabes, ofrece hablar con una persona.",
+    "",
+    "Fuentes:",
+    ...passages.map((passage) => `- [${passage.title}](${passage.url}): ${passage.text.slice(0, 700)}`),
+  ].join("\n");
+}
+
+/**
+ * The reply: the LLM when configured (streamed; `onToken` sees each piece), with the retrieved passages as context;
+ * a provider error, a timeout or an unsafe answer falls back to the offline agent. The fixed safety answers
+ * (emergency, distress, a person, booking, prices) never go to the model.
+ */
+export async function agentTurn(input: {
+  text: string;
+  roomId?: string;
+  onToken?: (token: string) => void;
+}): Promise<AgentTurn> {
+  const offline = await offlineTurn(input);
+  const llm = configuredLlm();
+  if (!llm || offline.intent === "emergency" || offline.intent === "distress" || offline.intent === "human") {
+    return offline;
+  }
+  if (offline.intent === "booking" || offline.intent === "prices" || offline.intent === "hours")
+    return offline;
+  const passages = offline.sources.length ? offline.sources : await retrieve(input.text, clinicFacts(), 3);
+  try {
+    const content = await llm.streamChat(
+      [
+        { role: "system", content: systemPrompt(passages) },
+        { role: "user", content: input.text },
+      ],
+      input.onToken,
+    );
+    if (!content.trim() || violatesSafety(content)) throw new Error("empty or unsafe LLM answer");
+    return { intent: offline.intent, content: content.trim().slice(0, 4000), sources: passages };
+  } catch (error) {
+    logger.warn({ err: error, roomId: input.roomId }, "LLM reply failed; using the offline agent");
+    return offline;
+  }
+}
+
+async function offlineTurn(input: { text: string; roomId?: string }): Promise<AgentTurn> {
   const clinic = clinicFacts();
   const safety = {
     phone: formatChileanPhone(clinic.phone),

@@ -49,11 +49,20 @@ app.use((req, res, next) => {
   next();
 });
 app.set("trust proxy", env.TRUST_PROXY || "loopback");
-app.use(compression());
+// Event streams (chat rooms, the staff inbox) must reach the client as they are written, never held in a
+// compression buffer (DESIGN decision 17); the root middleware's Cache-Control rewrite drops their no-transform.
+app.use(
+  compression({
+    filter: (req, res) =>
+      !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") &&
+      compression.filter(req, res),
+  }),
+);
 app.use((req, res, next) => {
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("X-Frame-Options", "DENY");
+  // The chat room page may be framed (CSP frame-ancestors lists who); X-Frame-Options cannot express a list.
+  if (!/^\/chat\/sala\/[^/]+\/?$/.test(req.path)) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
   // The Google popup comes back from the provider to these pages and must keep its opener to report the result.
   const oauthReturn = req.path.startsWith("/auth/callback") || req.path.startsWith("/api/auth/callback");

@@ -8,8 +8,8 @@ import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
-import { contentSecurityPolicy } from "~/lib/security-headers.server";
-import { env } from "~/lib/env.server";
+import { contentSecurityPolicy, frameAncestorsFor } from "~/lib/security-headers.server";
+import { chatAllowedOrigins, env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { appReady, appStopped } from "~/startup/app-ready.server";
 
@@ -42,7 +42,11 @@ export default function handleRequest(
   }
   // A fresh nonce per document; server.mjs swaps it again when it serves a cached copy.
   const nonce = randomBytes(16).toString("base64url");
-  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce, import.meta.env.DEV));
+  const frameAncestors = frameAncestorsFor(new URL(request.url).pathname, chatAllowedOrigins());
+  responseHeaders.set(
+    "Content-Security-Policy",
+    contentSecurityPolicy(nonce, import.meta.env.DEV, frameAncestors),
+  );
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;

@@ -39,6 +39,11 @@ export default [
     ]),
   ]),
 
+  // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox (issue 12)
+  route("chat/sala/:roomId", "routes/_chat/room.tsx"),
+  route("equipo/conversaciones", "routes/_staff/conversations.tsx"),
+  route("equipo/conversaciones/eventos", "routes/_staff/conversation-events.ts"),
+
   // Staff
   route("dentista", "routes/_dentist/agenda.tsx"),
   route("dentista/ficha", "routes/_dentist/clinical-record.tsx"),
@@ -64,6 +69,7 @@ export default [
   route("healthz", "routes/api/healthz.ts"),
   route("api/whatsapp/reports", "routes/api/whatsapp-reports.ts"),
   route("api/whatsapp/inbound", "routes/api/whatsapp-inbound.ts"),
+  route("api/chat/*", "routes/api/chat.ts"),
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),
   route("*", "routes/_public/not-found.tsx"),

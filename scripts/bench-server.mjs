@@ -44,6 +44,7 @@ export async function startBenchServer({ port, env = {}, dataDir: existingDir, k
   return {
     base,
     dataDir,
+    pid: child.pid,
     /** The server process's CPU time so far (user + system, ms; Linux), to report CPU per request. */
     cpuMs() {
       try {

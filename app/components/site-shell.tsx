@@ -34,7 +34,8 @@ function areaLinks(roles: readonly string[]) {
 export function SiteShell({ children }: { children: React.ReactNode }) {
   const { pathname } = useLocation();
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  if (HEADERLESS_PATHS.has(normalized)) return <>{children}</>;
+  // The chat room page is what the widget's iframe loads: it is the whole frame.
+  if (HEADERLESS_PATHS.has(normalized) || normalized.startsWith("/chat/sala/")) return <>{children}</>;
   return (
     <>
       <SiteHeader showPatientNav={normalized.startsWith("/paciente")} />

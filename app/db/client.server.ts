@@ -21,6 +21,8 @@ interface Handle {
   db: Database;
   kind: "pglite" | "postgres";
   close: () => Promise<void>;
+  /** LISTEN on a channel: PostgreSQL on a dedicated connection, PGlite in-process. Returns the unlisten. */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 }
 
 /** How often the embedded database refreshes its planner statistics (PostgreSQL's autovacuum does it there). */
@@ -60,7 +62,30 @@ async function open(): Promise<Handle> {
       connection.release();
     }
     const db = drizzlePg(pool, { schema }) as unknown as Database;
-    return { db, kind: "postgres", close: () => pool.end() };
+    const listeners: pg.Client[] = [];
+    return {
+      db,
+      kind: "postgres",
+      close: async () => {
+        await Promise.all(listeners.map((client) => client.end().catch(() => {})));
+        await pool.end();
+      },
+      listen: async (channel, onPayload) => {
+        // LISTEN holds its connection for good: a client of its own, outside the pool.
+        const client = new pg.Client({ connectionString: current.DATABASE_URL });
+        await client.connect();
+        client.on("notification", (message) => {
+          if (message.channel === channel) onPayload(message.payload ?? "");
+        });
+        client.on("error", (error) => logger.error({ err: error, channel }, "LISTEN connection failed"));
+        await client.query(`listen "${channel.replace(/"/g, "")}"`);
+        listeners.push(client);
+        return async () => {
+          listeners.splice(listeners.indexOf(client), 1);
+          await client.end().catch(() => {});
+        };
+      },
+    };
   }
   const memory = current.DATA_DIR === "memory://";
   const dataDir = memory ? undefined : path.resolve(current.DATA_DIR, "pglite");
@@ -89,6 +114,10 @@ async function open(): Promise<Handle> {
       clearInterval(analyse);
       return client.close();
     },
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(channel, onPayload);
+      return () => unlisten();
+    },
   };
 }
 
@@ -103,6 +132,11 @@ function handle(): Promise<Handle> {
 
 export async function getDb(): Promise<Database> {
   return (await handle()).db;
+}
+
+/** LISTEN/NOTIFY (DESIGN decision 17): wakes other instances on PostgreSQL, this one on PGlite. */
+export async function listenToChannel(channel: string, onPayload: (payload: string) => void) {
+  return (await handle()).listen(channel, onPayload);
 }
 
 export async function databaseStatus(): Promise<{ ok: boolean; kind?: string; latencyMs?: number }> {

@@ -92,6 +92,23 @@ const envSchema = z.object({
     .enum(["0", "1", "true", "false"], { error: "usa 1 (esperas de la especificación) o 0 (sin esperas)" })
     .optional()
     .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
+  // Guest chat platform and virtual dentist (issue 12, DESIGN decisions 14, 17, 18).
+  CHAT_ACCOUNT_ID: z
+    .string()
+    .regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -")
+    .default("clinica-chat"),
+  CHAT_AGENT_ID: z
+    .string()
+    .regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -")
+    .default("dentist-bot"),
+  /** Origins besides our own that may frame the room page, space- or comma-separated. */
+  CHAT_ALLOWED_ORIGINS: z.string().default(""),
+  /** Where the widget finds the platform; empty = this server. */
+  CHAT_BASE_URL: optionalUrl,
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -211,4 +228,18 @@ function buildClinicFacts(current: Env): ClinicFacts {
     reviewsUrl: current.CLINIC_REVIEWS_URL ?? defaultClinic.reviewsUrl,
     siteUrl: publicBaseUrl(current),
   };
+}
+
+/** The origins (besides our own) allowed to frame the chat room page, each a bare `scheme://host[:port]`. */
+export function chatAllowedOrigins(current: Env = env()): string[] {
+  return current.CHAT_ALLOWED_ORIGINS.split(/[\s,]+/)
+    .filter(Boolean)
+    .flatMap((value) => {
+      try {
+        const origin = new URL(value).origin;
+        return origin === "null" ? [] : [origin];
+      } catch {
+        return [];
+      }
+    });
 }

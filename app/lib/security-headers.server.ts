@@ -1,5 +1,5 @@
 /** Content-Security-Policy for documents (DESIGN §6). The nonce is per response. */
-export function contentSecurityPolicy(nonce: string, dev: boolean): string {
+export function contentSecurityPolicy(nonce: string, dev: boolean, frameAncestors = "'none'"): string {
   const directives = [
     "default-src 'self'",
     // Vite's dev server injects inline scripts; a nonce would make 'unsafe-inline' ignored, so dev drops it.
@@ -13,7 +13,14 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
     "form-action 'self'",
     "base-uri 'self'",
     "object-src 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors}`,
   ];
   return directives.join("; ");
+}
+
+/** The chat room page is the one page that may be framed: by our own origin and CHAT_ALLOWED_ORIGINS (issue 12). */
+export const FRAMEABLE_PATH = /^\/chat\/sala\/[^/]+\/?$/;
+
+export function frameAncestorsFor(pathname: string, allowedOrigins: readonly string[]): string {
+  return FRAMEABLE_PATH.test(pathname) ? ["'self'", ...allowedOrigins].join(" ") : "'none'";
 }

@@ -30,6 +30,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_public/appointment-cancel-link.tsx":
     "a reminder's single-use link; the unguessable token is the credential",
   "routes/_public/not-found.tsx": "404 page",
+  "routes/_chat/room.tsx":
+    "the chat room page the widget frames: no data of its own, the guest's token arrives by postMessage",
   "routes/_auth/auth.tsx": "sign-in / sign-up page",
   "routes/_auth/oauth-callback.tsx": "OAuth landing page (reports success or error)",
   "routes/_auth/google-start.ts": "starts the Google flow",
@@ -41,6 +43,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/api/healthz.ts": "health check",
   "routes/api/whatsapp-reports.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
   "routes/api/whatsapp-inbound.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
+  "routes/api/chat.ts":
+    "guest chat platform: ownership by session or guest cookie, rooms by bearer token (chat-platform test)",
   "routes/api/sitemap.ts": "sitemap.xml",
   "routes/api/robots.ts": "robots.txt",
   "routes/_dev/outbox.tsx": "demo-only mail viewer (404 with SMTP or outside demo mode)",
@@ -65,6 +69,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_dentist/clinical-record-file.ts": "dentista",
   "routes/_staff/funnel.tsx": "asesor",
   "routes/_staff/dentalink-mock.tsx": "asesor",
+  "routes/_staff/conversations.tsx": "asesor",
+  "routes/_staff/conversation-events.ts": "asesor",
   "routes/_staff/test-dashboard.tsx": "asesor",
   "routes/_staff/test-whatsapp.ts": "asesor",
   "routes/_staff/messages.tsx": "asesor",

@@ -30,6 +30,11 @@ function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
 
 async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteResult<T>> {
   if (value instanceof Response) {
+    // An event stream never ends on its own: its status and headers are the result.
+    if ((value.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      await value.body?.cancel();
+      return { status: value.status, body: "" as T, headers: value.headers, location: null, thrown };
+    }
     const text = await value.text();
     let body: unknown = text;
     if ((value.headers.get("content-type") ?? "").includes("json")) {

@@ -46,6 +46,12 @@ export function articleHtml(slug: string, clinic: ClinicFacts): string | undefin
   return body === undefined ? undefined : renderOnce(`article:${slug}`, body, clinic);
 }
 
+/** The article's markdown with the clinic's facts filled in (the chat agent indexes it). */
+export function articleMarkdown(slug: string, clinic: ClinicFacts): string | undefined {
+  const body = bodyFor(articleBodies, "articles", slug);
+  return body === undefined ? undefined : markdownSource(body, clinic);
+}
+
 export function findGuide(slug: string): GuideMeta | undefined {
   return guides.find((guide) => guide.slug === slug);
 }

@@ -9,6 +9,8 @@ import {
   ProfileCompletenessCard,
   Shortcuts,
 } from "~/features/patient-dashboard/components/dashboard-sections";
+import { ChatInlineCard } from "~/features/chat/components/chat-launcher";
+import { chatWidgetConfig } from "~/features/chat/chat-widget-config.server";
 import { patientDashboard } from "~/features/patient-dashboard/dashboard-service.server";
 import { requireUser } from "~/lib/guards.server";
 
@@ -17,7 +19,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Mi Portal | Río Clíni
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   const dashboard = await patientDashboard(await getDb(), user.id);
-  return { firstName: user.firstName, emailVerified: user.emailVerified, email: user.email, ...dashboard };
+  return {
+    firstName: user.firstName,
+    emailVerified: user.emailVerified,
+    email: user.email,
+    chat: chatWidgetConfig(user.id),
+    ...dashboard,
+  };
 }
 
 /** Sends the verification e-mail again (rate-limited per IP and per account). */
@@ -72,6 +80,9 @@ export default function PatientDashboard({ loaderData, actionData }: Route.Compo
       <Shortcuts />
       <div className="mt-10">
         <ProfileCompletenessCard completeness={loaderData.completeness} />
+      </div>
+      <div className="mt-10">
+        <ChatInlineCard config={loaderData.chat} />
       </div>
     </div>
   );

@@ -1,13 +1,20 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/patient-layout";
+import { ChatLauncher } from "~/features/chat/components/chat-launcher";
+import { chatWidgetConfig } from "~/features/chat/chat-widget-config.server";
 import { requireUser } from "~/lib/guards.server";
 
 /** Every /paciente page needs a session (DESIGN §4); the children check again in their own loaders/actions. */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUser(args);
-  return null;
+  const user = await requireUser(args);
+  return { chat: chatWidgetConfig(user.id) };
 }
 
-export default function PatientLayout() {
-  return <Outlet />;
+export default function PatientLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <Outlet />
+      <ChatLauncher config={loaderData.chat} />
+    </>
+  );
 }

@@ -1,0 +1,127 @@
+import { normalizeForMatching } from "./helper-replies";
+
+/**
+ * The virtual dentist's rules that do not depend on retrieval (issue 12, DESIGN decision 18): which intent a message
+ * has, in which order they win, and the fixed texts where safety matters (emergencies, diagnosis, outcomes). Pure.
+ * Emergencies come first: someone bleeding who also asks for a price needs the urgent answer.
+ */
+export type AgentIntent =
+  | "emergency"
+  | "distress"
+  | "human"
+  | "xray"
+  | "predict_outcome"
+  | "treatment_advice"
+  | "booking"
+  | "prices"
+  | "hours"
+  | "general";
+
+/** spec 001 §2 "Chat widget": the five suggested prompts, in Spanish. */
+export const SUGGESTED_PROMPTS = [
+  "¿Qué tratamiento necesito?",
+  "¿Pueden predecir el resultado de mi implante?",
+  "Analiza mi radiografía dental",
+  "Quiero agendar una cita",
+  "¿Cuáles son los precios?",
+] as const;
+
+const rules: ReadonlyArray<{ intent: AgentIntent; patterns: readonly RegExp[] }> = [
+  {
+    intent: "emergency",
+    patterns: [
+      /\bsangr/,
+      /\bhinchad|\bhinchazon|\binflamad/,
+      /\bgolpe|\btrauma|\baccidente|\bse me (cayo|quebro|rompio) (un|el|mi) diente/,
+      /dolor (muy )?(intenso|fuerte|insoportable)|mucho dolor|me duele (mucho|demasiado)/,
+      /\burgencia|\bemergencia|\bfiebre|no puedo (respirar|tragar|abrir la boca)/,
+    ],
+  },
+  {
+    intent: "distress",
+    patterns: [/quiero morir|suicid|hacerme dano|no aguanto mas|desesperad|crisis de (panico|angustia)/],
+  },
+  {
+    intent: "human",
+    patterns: [
+      /hablar con (una persona|un humano|alguien|un ejecutivo|un asesor|el equipo)|persona real|humano/,
+    ],
+  },
+  { intent: "xray", patterns: [/radiograf|rayos x|\brx\b|escaner|scanner|panoramica/] },
+  {
+    intent: "predict_outcome",
+    patterns: [/predec|prediccion|resultado|garantiz|cuanto dura(ra)? (mi|el) implante|va a funcionar/],
+  },
+  {
+    intent: "booking",
+    patterns: [/agend|reserv|\bcita|\bhora (para|con)|reprogram|cancelar (mi|la) (cita|hora)/],
+  },
+  {
+    intent: "prices",
+    patterns: [/precio|cuanto (cuesta|vale|sale|cobran)|\bcosto|presupuesto|valor(es)?\b|arancel/],
+  },
+  {
+    intent: "treatment_advice",
+    patterns: [
+      /que tratamiento|tratamiento necesito|que me (recomiendas|recomiendan)|necesito (un|una)|me conviene/,
+    ],
+  },
+  {
+    intent: "hours",
+    patterns: [/horario|a que hora|abren|atienden|direccion|donde (estan|quedan)|telefono/],
+  },
+];
+
+export function classifyIntent(message: string): AgentIntent {
+  const text = normalizeForMatching(message);
+  for (const rule of rules) {
+    if (rule.patterns.some((pattern) => pattern.test(text))) return rule.intent;
+  }
+  return "general";
+}
+
+/** Intents the agent must not handle alone: they go to a person (emergency also gets the phone at once). */
+export function needsHandoff(intent: AgentIntent): boolean {
+  return intent === "emergency" || intent === "distress" || intent === "human";
+}
+
+export interface SafetyFacts {
+  phone: string;
+  emergencyNumber: string;
+  hours: string;
+}
+
+export function emergencyReply(facts: SafetyFacts): string {
+  return [
+    "🚨 Esto puede ser una urgencia.",
+    `Llama ahora a la clínica: ${facts.phone}. Si es grave o estamos fuera de horario, llama al ${facts.emergencyNumber} (SAMU).`,
+    "No esperes la respuesta de este chat. Ya avisé al equipo para que una persona te contacte.",
+  ].join("\n");
+}
+
+export function distressReply(facts: SafetyFacts): string {
+  return [
+    "Lamento que estés pasando por esto. No estás solo/a.",
+    `Si estás en peligro, llama al ${facts.emergencyNumber} (SAMU) o al *4141 (línea de prevención del suicidio, gratuita).`,
+    `Una persona de nuestro equipo te responderá aquí; también puedes llamarnos al ${facts.phone}.`,
+  ].join("\n");
+}
+
+/** What the agent never does, stated where a reply might be read as medical advice. */
+export const NOT_A_DIAGNOSIS =
+  "Soy un asistente virtual: no puedo darte un diagnóstico ni garantizar resultados; eso lo hace tu dentista en una evaluación.";
+
+/** Phrases a reply must never contain (checked in tests and on the LLM's output). */
+const forbidden = [
+  /te garantizo|garantizamos (el|un) resultado|100 ?% (de )?(exito|seguro)|tu diagnostico es|tienes (una )?(caries|periodontitis|infeccion)/,
+];
+
+export function violatesSafety(reply: string): boolean {
+  const text = normalizeForMatching(reply);
+  return forbidden.some((pattern) => pattern.test(text));
+}
+
+/** Only our own pages become links: a relative path, no scheme, no protocol-relative `//`. */
+export function isOwnPagePath(href: string): boolean {
+  return /^\/(?!\/)[\w\-/.#?=&%]*$/.test(href);
+}

@@ -1,0 +1,552 @@
+import { randomUUID } from "node:crypto";
+import type { RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { sessionUser, type SessionUser } from "~/lib/auth/session.server";
+import { env } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { agentTurn, waitingForPersonText } from "~/features/agent/agent-service.server";
+import {
+  findGuest,
+  findGuestByExternalId,
+  findOpenRoom,
+  findRefreshToken,
+  findRoom,
+  consumeRefreshToken,
+  insertGuest,
+  insertMessage,
+  insertRefreshToken,
+  insertRoom,
+  messagesAfter,
+  revokeFamily,
+  transitionRoom,
+  updateGuest,
+  updateRoom,
+  type ChatGuestRow,
+  type ChatMessageRow,
+  type ChatRoomRow,
+} from "./chat-repository.server";
+import {
+  addMemberSchema,
+  consentSchema,
+  createGuestSchema,
+  createRoomSchema,
+  handoffSchema,
+  refreshSchema,
+  sendMessageSchema,
+  updateGuestSchema,
+} from "./chat-schema";
+import { subscribeRoom, wake } from "./chat-hub.server";
+import {
+  ACCESS_TOKEN_TTL_MS,
+  REFRESH_TOKEN_TTL_MS,
+  randomSecret,
+  sha256,
+  signAccessToken,
+  verifyAccessToken,
+} from "./chat-tokens.server";
+
+/**
+ * The guest chat platform under /api/chat/ (spec 001 §7, DESIGN decision 14). Failures answer `{detail}` with their
+ * status, which the widget shows. Ownership of a guest is proven by the session (external_id = the user id) or by
+ * the httpOnly browser cookie set when an anonymous guest was created; never by knowing an id.
+ */
+export interface ChatArgs {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}
+
+class ChatHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+const NO_STORE = { "Cache-Control": "no-store" };
+const GUEST_COOKIE = "chat_guest";
+const HEARTBEAT_MS = 25_000;
+const noop = () => {};
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}) {
+  return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+const fail = (status: number, detail: string) => new ChatHttpError(status, detail);
+
+async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  let body: unknown;
+  try {
+    body = await request.json();
+  } catch {
+    throw fail(400, "The body is not JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw fail(400, `Invalid ${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+function requireAccount(accountId: string | null | undefined) {
+  if (accountId !== env().CHAT_ACCOUNT_ID) throw fail(404, "Account not found");
+}
+
+function cookieName(request: Request) {
+  return new URL(request.url).protocol === "https:" ? `__Host-${GUEST_COOKIE}` : GUEST_COOKIE;
+}
+
+function browserSecret(request: Request): string | undefined {
+  const name = cookieName(request);
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return rest.join("=") || undefined;
+  }
+  return undefined;
+}
+
+function guestCookie(request: Request, secret: string) {
+  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
+  return `${cookieName(request)}=${secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`;
+}
+
+/** Does this request prove it owns the guest? A signed-in user's guest needs that user's session. */
+async function ownsGuest(args: ChatArgs, guest: ChatGuestRow): Promise<boolean> {
+  if (guest.externalId) {
+    const user = await sessionUser(args);
+    return user?.id === guest.externalId;
+  }
+  const secret = browserSecret(args.request);
+  return Boolean(secret && guest.browserKeyHash && sha256(secret) === guest.browserKeyHash);
+}
+
+/** The guest, if it exists in the account and the caller owns it; else 404 (a foreign id reveals nothing). */
+async function ownedGuest(args: ChatArgs, guestId: string, accountId: string): Promise<ChatGuestRow> {
+  const guest = await findGuest(guestId);
+  if (!guest || guest.accountId !== accountId || !(await ownsGuest(args, guest))) {
+    throw fail(404, "Guest not found");
+  }
+  return guest;
+}
+
+export function guestDto(guest: ChatGuestRow) {
+  return {
+    id: guest.id,
+    external_id: guest.externalId,
+    first_name: guest.firstName,
+    last_name: guest.lastName,
+    email: guest.email,
+    phone: guest.phone,
+  };
+}
+
+function agentDto() {
+  return { id: env().CHAT_AGENT_ID, name: "Dentista Virtual IA" };
+}
+
+export function roomUrl(roomId: string) {
+  return `/chat/sala/${roomId}`;
+}
+
+export function roomDto(room: ChatRoomRow, guest: ChatGuestRow) {
+  return {
+    room_id: room.id,
+    agent: agentDto(),
+    guest: guestDto(guest),
+    account_id: room.accountId,
+    url: roomUrl(room.id),
+    status: room.status,
+    ai_consent: room.aiConsentAt
+      ? { version: room.aiConsentVersion, accepted_at: room.aiConsentAt.toISOString() }
+      : null,
+  };
+}
+
+export function messageDto(message: ChatMessageRow) {
+  return {
+    seq: message.seq,
+    id: message.id,
+    room_id: message.roomId,
+    author: message.author,
+    kind: message.kind,
+    content: message.content,
+    created_at: message.createdAt.toISOString(),
+  };
+}
+
+/** "Ana María Pérez" → ["Ana", "María"] (spec 001 §3: the first and second word of the user's name). */
+function namesOf(user: SessionUser): [string, string] {
+  const words = `${user.firstName} ${user.lastName}`.trim().split(/\s+/).filter(Boolean);
+  return [words[0] ?? "Anonymous", words[1] ?? "Visitor"];
+}
+
+// --- guests ---------------------------------------------------------------------------------------------------
+
+async function createGuest(args: ChatArgs) {
+  const body = await readBody(args.request, createGuestSchema);
+  requireAccount(body.account_id);
+  const user = await sessionUser(args);
+  if (body.external_id || user) {
+    if (!user) throw fail(401, "Sign in to create a guest with an external_id");
+    if (body.external_id && body.external_id !== user.id) {
+      throw fail(403, "external_id must be the signed-in user's id");
+    }
+    const existing = await findGuestByExternalId(body.account_id, user.id);
+    if (existing) return json(guestDto(existing));
+    const [firstName, lastName] = namesOf(user);
+    const guest = await insertGuest({
+      accountId: body.account_id,
+      externalId: user.id,
+      firstName,
+      lastName,
+      email: user.email,
+      phone: body.phone ?? null,
+    });
+    return json(guestDto(guest), 201);
+  }
+  // Anonymous: bound to this browser. A browser that already holds a secret keeps it for its new guest.
+  const secret = browserSecret(args.request) ?? randomSecret();
+  const guest = await insertGuest({
+    accountId: body.account_id,
+    browserKeyHash: sha256(secret),
+    firstName: body.first_name ?? "Anonymous",
+    lastName: body.last_name ?? "Visitor",
+    email: body.email ?? null,
+    phone: body.phone ?? null,
+  });
+  return json(guestDto(guest), 201, { "Set-Cookie": guestCookie(args.request, secret) });
+}
+
+async function getGuest(args: ChatArgs) {
+  const url = new URL(args.request.url);
+  const accountId = url.searchParams.get("account_id");
+  const externalId = url.searchParams.get("external_id");
+  if (!accountId || !externalId) throw fail(400, "account_id and external_id are required");
+  requireAccount(accountId);
+  const user = await sessionUser(args);
+  // Another user's external_id answers as if it did not exist.
+  if (!user || user.id !== externalId) throw fail(404, "Guest not found");
+  const guest = await findGuestByExternalId(accountId, externalId);
+  if (!guest) throw fail(404, "Guest not found");
+  return json(guestDto(guest));
+}
+
+async function putGuest(args: ChatArgs, guestId: string) {
+  const body = await readBody(args.request, updateGuestSchema);
+  const accountId = body.account_id ?? env().CHAT_ACCOUNT_ID;
+  requireAccount(accountId);
+  await ownedGuest(args, guestId, accountId);
+  const updated = await updateGuest(guestId, {
+    ...(body.first_name ? { firstName: body.first_name } : {}),
+    ...(body.last_name ? { lastName: body.last_name } : {}),
+    ...(body.email !== undefined ? { email: body.email } : {}),
+    ...(body.phone !== undefined ? { phone: body.phone } : {}),
+  });
+  if (!updated) throw fail(404, "Guest not found");
+  return json(guestDto(updated));
+}
+
+// --- rooms ----------------------------------------------------------------------------------------------------
+
+async function createRoom(args: ChatArgs) {
+  const body = await readBody(args.request, createRoomSchema);
+  requireAccount(body.account_id);
+  if (body.agent_id !== env().CHAT_AGENT_ID) throw fail(404, "Agent not found");
+  const guest = await ownedGuest(args, body.guest_id, body.account_id);
+  const open = await findOpenRoom(guest.id, body.agent_id);
+  if (open) return json(roomDto(open, guest));
+  const room = await insertRoom({ accountId: body.account_id, guestId: guest.id, agentId: body.agent_id });
+  return json(roomDto(room, guest), 201);
+}
+
+async function addMember(args: ChatArgs, roomId: string) {
+  const body = await readBody(args.request, addMemberSchema);
+  requireAccount(body.account_id);
+  const guest = await ownedGuest(args, body.guest_id, body.account_id);
+  const room = await findRoom(roomId);
+  // One guest per room: only the room's own guest may (re)join it.
+  if (!room || room.accountId !== body.account_id || room.guestId !== guest.id)
+    throw fail(404, "Room not found");
+  return json({ room_id: room.id, guest_id: guest.id, joined: true });
+}
+
+// --- tokens ---------------------------------------------------------------------------------------------------
+
+async function issueTokens(guest: ChatGuestRow, familyId: string = randomUUID()) {
+  const now = Date.now();
+  const refreshToken = randomSecret();
+  await insertRefreshToken({
+    familyId,
+    guestId: guest.id,
+    tokenHash: sha256(refreshToken),
+    expiresAt: new Date(now + REFRESH_TOKEN_TTL_MS),
+  });
+  const expiresAt = now + ACCESS_TOKEN_TTL_MS;
+  return {
+    access_token: await signAccessToken({ guestId: guest.id, accountId: guest.accountId, exp: expiresAt }),
+    refresh_token: refreshToken,
+    token_type: "bearer",
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}
+
+async function login(args: ChatArgs) {
+  const url = new URL(args.request.url);
+  const guestId = url.searchParams.get("guest_id") ?? "";
+  const accountId = url.searchParams.get("account_id");
+  requireAccount(accountId);
+  if (!/^[0-9a-f-]{36}$/i.test(guestId)) throw fail(400, "guest_id is required");
+  const guest = await ownedGuest(args, guestId, accountId!);
+  return json({ ...(await issueTokens(guest)), guest: guestDto(guest) });
+}
+
+async function refresh(args: ChatArgs) {
+  const body = await readBody(args.request, refreshSchema);
+  const now = new Date();
+  const row = await findRefreshToken(sha256(body.refresh_token));
+  if (!row || row.revokedAt || row.expiresAt <= now) throw fail(401, "Invalid refresh token");
+  if (row.usedAt || !(await consumeRefreshToken(row.id, now))) {
+    // A used token presented again: someone holds a copy. The whole family goes.
+    await revokeFamily(row.familyId, now);
+    logger.warn({ guestId: row.guestId }, "chat refresh token reuse: family revoked");
+    throw fail(401, "Refresh token reuse detected");
+  }
+  const guest = await findGuest(row.guestId);
+  if (!guest) throw fail(401, "Invalid refresh token");
+  return json(await issueTokens(guest, row.familyId));
+}
+
+// --- the room (access token) -----------------------------------------------------------------------------------
+
+async function bearerGuest(request: Request) {
+  const header = request.headers.get("authorization") ?? "";
+  const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  const claims = token ? await verifyAccessToken(token) : null;
+  if (!claims) throw fail(401, "Invalid or expired access token");
+  requireAccount(claims.accountId);
+  const guest = await findGuest(claims.guestId);
+  if (!guest) throw fail(401, "Invalid or expired access token");
+  return guest;
+}
+
+async function guestRoom(request: Request, roomId: string) {
+  const guest = await bearerGuest(request);
+  const room = /^[0-9a-f-]{36}$/i.test(roomId) ? await findRoom(roomId) : undefined;
+  if (!room || room.guestId !== guest.id) throw fail(404, "Room not found");
+  return { guest, room };
+}
+
+async function getRoom(args: ChatArgs, roomId: string) {
+  const { guest, room } = await guestRoom(args.request, roomId);
+  const messages = await messagesAfter(room.id, 0);
+  return json({ ...roomDto(room, guest), messages: messages.map(messageDto) });
+}
+
+async function publish(values: Parameters<typeof insertMessage>[0]) {
+  const result = await insertMessage(values);
+  if (result.created) await wake(result.row.roomId);
+  return result;
+}
+
+async function postMessage(args: ChatArgs, roomId: string) {
+  const { room } = await guestRoom(args.request, roomId);
+  const body = await readBody(args.request, sendMessageSchema);
+  if (room.status === "resolved") throw fail(409, "This conversation is closed");
+  if (room.status === "bot" && !room.aiConsentAt) {
+    throw fail(409, "Accept the AI-assistance notice first, or ask for a person");
+  }
+  const { row, created } = await publish({
+    id: body.id,
+    roomId: room.id,
+    author: "guest",
+    content: body.content,
+  });
+  if (row.roomId !== room.id) throw fail(409, "Message id already used");
+  if (!created) return json({ message: messageDto(row), duplicate: true });
+  if (room.status === "bot") await runAgent(room, body.content);
+  return json({ message: messageDto(row) }, 201);
+}
+
+/** The agent answers while the room is the bot's; a handoff it asks for moves the room to a person. */
+async function runAgent(room: ChatRoomRow, text: string) {
+  const turn = await agentTurn({ text, roomId: room.id });
+  await publish({ id: randomUUID(), roomId: room.id, author: "agent", content: turn.content });
+  if (turn.handoff) await handOff(room, turn.handoff.reason, turn.handoff.summary);
+}
+
+export async function handOff(room: ChatRoomRow, reason: string, summary: string) {
+  const moved = await transitionRoom(room.id, ["bot"], {
+    status: "pending_human",
+    handoffReason: reason,
+    handoffSummary: summary,
+    handoffAt: new Date(),
+  });
+  if (!moved) return false;
+  await publish({ id: randomUUID(), roomId: room.id, author: "system", content: waitingForPersonText() });
+  return true;
+}
+
+async function consent(args: ChatArgs, roomId: string) {
+  const { guest, room } = await guestRoom(args.request, roomId);
+  const body = await readBody(args.request, consentSchema);
+  const updated = room.aiConsentAt
+    ? room
+    : await updateRoom(room.id, { aiConsentVersion: body.version, aiConsentAt: new Date() });
+  return json(roomDto(updated ?? room, guest));
+}
+
+async function requestHuman(args: ChatArgs, roomId: string) {
+  const { guest, room } = await guestRoom(args.request, roomId);
+  const body = await readBody(args.request, handoffSchema);
+  const recent = await messagesAfter(room.id, 0);
+  const lastGuest = recent.filter((message) => message.author === "guest").slice(-3);
+  const summary = lastGuest.length
+    ? `Últimos mensajes del paciente: ${lastGuest.map((message) => `«${message.content.slice(0, 200)}»`).join(" · ")}`
+    : "El paciente pidió hablar con una persona antes de escribir.";
+  await handOff(room, body.reason || "El paciente pidió hablar con una persona", summary);
+  const after = (await findRoom(room.id)) ?? room;
+  return json(roomDto(after, guest));
+}
+
+/**
+ * Server-Sent Events for one room: the backlog after `Last-Event-ID` first, then every new message as it is
+ * stored. Each event's id is the message's `seq`, so a reconnect resumes without loss or repeats.
+ */
+async function events(args: ChatArgs, roomId: string) {
+  const { room } = await guestRoom(args.request, roomId);
+  const url = new URL(args.request.url);
+  const lastId = Number(
+    args.request.headers.get("last-event-id") ?? url.searchParams.get("last_event_id") ?? 0,
+  );
+  return roomEventStream(
+    room.id,
+    Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0,
+    args.request.signal,
+    {
+      includeNotes: false,
+    },
+  );
+}
+
+export function roomEventStream(
+  roomId: string,
+  afterSeq: number,
+  signal: AbortSignal,
+  options: { includeNotes: boolean },
+) {
+  const encoder = new TextEncoder();
+  let cursor = afterSeq;
+  let pumping = false;
+  let again = false;
+  let unsubscribe: () => void = noop;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const state = { closed: false };
+      const close = () => {
+        if (state.closed) return;
+        state.closed = true;
+        unsubscribe();
+        clearInterval(heartbeat);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      const pump = async () => {
+        if (pumping) {
+          again = true;
+          return;
+        }
+        pumping = true;
+        try {
+          do {
+            again = false;
+            const rows = await messagesAfter(roomId, cursor, { includeNotes: options.includeNotes });
+            for (const row of rows) {
+              if (state.closed) return;
+              cursor = row.seq;
+              controller.enqueue(
+                encoder.encode(
+                  `id: ${row.seq}\nevent: message\ndata: ${JSON.stringify(messageDto(row))}\n\n`,
+                ),
+              );
+            }
+            if (rows.length === 500) again = true;
+          } while (again && !state.closed);
+          const current = await findRoom(roomId);
+          if (current && !state.closed) {
+            controller.enqueue(
+              encoder.encode(`event: status\ndata: ${JSON.stringify({ status: current.status })}\n\n`),
+            );
+          }
+        } catch (error) {
+          logger.error({ err: error, roomId }, "chat stream failed");
+          close();
+        } finally {
+          pumping = false;
+        }
+      };
+      controller.enqueue(encoder.encode(`retry: 2000\n\n`));
+      unsubscribe = subscribeRoom(roomId, () => void pump());
+      heartbeat = setInterval(() => {
+        if (!state.closed) controller.enqueue(encoder.encode(`: keep-alive\n\n`));
+      }, HEARTBEAT_MS);
+      signal.addEventListener("abort", close, { once: true });
+      void pump();
+    },
+    cancel() {
+      unsubscribe();
+      clearInterval(heartbeat);
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      // no-transform: the compression middleware leaves the stream alone instead of buffering it.
+      "Cache-Control": "no-store, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
+// --- dispatch -------------------------------------------------------------------------------------------------
+
+type Handler = (args: ChatArgs, ...params: string[]) => Promise<Response>;
+
+const routes: ReadonlyArray<[method: string, pattern: RegExp, handler: Handler]> = [
+  ["POST", /^guest$/, createGuest],
+  ["GET", /^guest$/, getGuest],
+  ["POST", /^guest\/login$/, login],
+  ["POST", /^guest\/token\/refresh$/, refresh],
+  ["POST", /^guest\/room$/, createRoom],
+  ["POST", /^guest\/room\/([^/]+)\/members$/, addMember],
+  ["PUT", /^guest\/([0-9a-fA-F-]{36})$/, putGuest],
+  ["GET", /^rooms\/([^/]+)$/, getRoom],
+  ["GET", /^rooms\/([^/]+)\/events$/, events],
+  ["POST", /^rooms\/([^/]+)\/messages$/, postMessage],
+  ["POST", /^rooms\/([^/]+)\/consent$/, consent],
+  ["POST", /^rooms\/([^/]+)\/handoff$/, requestHuman],
+];
+
+export async function handleChatApi(args: ChatArgs, path: string): Promise<Response> {
+  const clean = path.replace(/^\/+|\/+$/g, "");
+  const method = args.request.method.toUpperCase();
+  let allowed = false;
+  for (const [routeMethod, pattern, handler] of routes) {
+    const match = pattern.exec(clean);
+    if (!match) continue;
+    allowed = true;
+    if (routeMethod !== method) continue;
+    try {
+      return await handler(args, ...match.slice(1));
+    } catch (error) {
+      if (error instanceof ChatHttpError) return json({ detail: error.detail }, error.status);
+      throw error;
+    }
+  }
+  return allowed ? json({ detail: "Method not allowed" }, 405) : json({ detail: "Not found" }, 404);
+}

@@ -1,0 +1,167 @@
+/**
+ * The widget's client for the guest chat platform (spec 001 §7, §8, §9): every call has a 30 s timeout, a failure
+ * throws the server's `detail` or 'HTTP {status}', and tokens are kept per account id in the browser. Client-safe.
+ */
+export const CHAT_REQUEST_TIMEOUT_MS = 30_000;
+export const TOKEN_PUSH_INTERVAL_MS = 30_000;
+export const MOBILE_MAX_WIDTH = 768;
+export const MOBILE_MAX_HEIGHT = 600;
+export const VIEWPORT_MARGIN_X = 40;
+export const VIEWPORT_MARGIN_Y = 100;
+
+/** spec 001 §9 widget defaults (the product uses bottom-right). */
+export const WIDGET_DEFAULTS = {
+  width: 350,
+  roomWidth: 450,
+  roomHeight: 600,
+  borderRadius: 16,
+  position: "bottom-right",
+  offset: 20,
+  primaryColor: "#DC2626",
+  backgroundColor: "#000000",
+  backgroundBlur: true,
+  inlineHeight: 500,
+} as const;
+
+/** spec 001 §4: the iframe ↔ parent message types. */
+export const CHAT_MESSAGE_TYPES = [
+  "request_guest_auth",
+  "guest_auth_response",
+  "new_access_token",
+  "token_refresh_request",
+  "refresh_token",
+  "widget_close_request",
+  "widget_fullscreen_request",
+  "widget_sidebar_request",
+  "websocket_status",
+  "auth_error",
+  "mobile_mode_status",
+  "activate_interface_parenthood",
+] as const;
+export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
+
+export interface FrameMessage {
+  type: ChatMessageType;
+  [key: string]: unknown;
+}
+
+/** A payload from the other window is only accepted if it has one of the protocol's types. */
+export function parseFrameMessage(data: unknown): FrameMessage | null {
+  if (!data || typeof data !== "object") return null;
+  const type = (data as { type?: unknown }).type;
+  return typeof type === "string" && (CHAT_MESSAGE_TYPES as readonly string[]).includes(type)
+    ? (data as FrameMessage)
+    : null;
+}
+
+export interface ChatTokens {
+  access_token: string;
+  refresh_token: string;
+  expires_at: string;
+}
+
+export const CHAT_ERRORS = {
+  agentRequired: "Agent ID is required for agent mode",
+  roomRequired: "Room ID is required for room mode",
+  unknownMode: "Unknown mode or missing required props",
+  noRefreshToken: "No refresh token available",
+  refreshFailed: (status: number) => `Token refresh failed: ${status}`,
+  timeout: (ms: number) => `Request timeout after ${ms}ms`,
+  http: (status: number) => `HTTP ${status}`,
+} as const;
+
+export function isMobileViewport(width: number, height: number): boolean {
+  return width <= MOBILE_MAX_WIDTH || height <= MOBILE_MAX_HEIGHT;
+}
+
+const storageKey = (accountId: string) => `chat_tokens_${accountId}`;
+
+export function storedTokens(accountId: string): ChatTokens | null {
+  try {
+    const raw = window.localStorage.getItem(storageKey(accountId));
+    return raw ? (JSON.parse(raw) as ChatTokens) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeTokens(accountId: string, tokens: ChatTokens | null) {
+  try {
+    if (tokens) window.localStorage.setItem(storageKey(accountId), JSON.stringify(tokens));
+    else window.localStorage.removeItem(storageKey(accountId));
+  } catch {
+    // private mode: tokens live only in memory
+  }
+}
+
+export class ChatApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function chatRequest<T>(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), CHAT_REQUEST_TIMEOUT_MS);
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (init.body !== undefined) headers["Content-Type"] = "application/json";
+  if (init.token) headers.Authorization = `Bearer ${init.token}`;
+  try {
+    const response = await fetch(`${baseUrl}/api/chat/${path}`, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      credentials: "include",
+      signal: controller.signal,
+    });
+    const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+    if (!response.ok) {
+      const detail = typeof body?.detail === "string" ? body.detail : CHAT_ERRORS.http(response.status);
+      throw new ChatApiError(detail, response.status);
+    }
+    return body as T;
+  } catch (error) {
+    if (controller.signal.aborted) throw new ChatApiError(CHAT_ERRORS.timeout(CHAT_REQUEST_TIMEOUT_MS), 0);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function refreshTokens(baseUrl: string, accountId: string): Promise<ChatTokens> {
+  const current = storedTokens(accountId);
+  if (!current?.refresh_token) throw new ChatApiError(CHAT_ERRORS.noRefreshToken, 0);
+  try {
+    const tokens = await chatRequest<ChatTokens>(baseUrl, "guest/token/refresh", {
+      method: "POST",
+      body: { refresh_token: current.refresh_token, jid: false },
+    });
+    storeTokens(accountId, tokens);
+    return tokens;
+  } catch (error) {
+    storeTokens(accountId, null);
+    const status = error instanceof ChatApiError ? error.status : 0;
+    throw new ChatApiError(CHAT_ERRORS.refreshFailed(status), status);
+  }
+}
+
+/** Segments of an agent's text: `[title](/own/path)` becomes a link; anything else stays text. */
+export function agentTextSegments(text: string): Array<{ text: string; href?: string }> {
+  const segments: Array<{ text: string; href?: string }> = [];
+  const pattern = /\[([^\]\n]{1,200})\]\((\/(?!\/)[\w\-/.#?=&%]*)\)/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) segments.push({ text: text.slice(last, match.index) });
+    segments.push({ text: match[1]!, href: match[2]! });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) segments.push({ text: text.slice(last) });
+  return segments;
+}

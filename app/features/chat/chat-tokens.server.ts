@@ -1,0 +1,61 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { getAuth } from "~/features/auth/auth-instance.server";
+
+/** spec 001 §3 "Chat tokens"; access tokens are short so a leaked one is worth little (issue 12). */
+export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+export interface AccessClaims {
+  guestId: string;
+  accountId: string;
+  /** Expiry, epoch milliseconds. */
+  exp: number;
+}
+
+let keyPromise: Promise<Buffer> | undefined;
+
+/** A key of its own for chat tokens, derived from the auth secret (never the secret itself). */
+function signingKey(): Promise<Buffer> {
+  keyPromise ??= getAuth()
+    .then((auth) => auth.$context)
+    .then((context) => createHmac("sha256", context.secret).update("chat-access-token-v1").digest());
+  return keyPromise;
+}
+
+export function sha256(value: string): string {
+  return createHash("sha256").update(value).digest("base64url");
+}
+
+export function randomSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** `payload.signature`, both base64url: stateless, checked on every API call and stream. */
+export async function signAccessToken(claims: AccessClaims): Promise<string> {
+  const payload = Buffer.from(
+    JSON.stringify({ g: claims.guestId, a: claims.accountId, e: claims.exp }),
+  ).toString("base64url");
+  const signature = createHmac("sha256", await signingKey())
+    .update(payload)
+    .digest("base64url");
+  return `${payload}.${signature}`;
+}
+
+export async function verifyAccessToken(token: string, now = Date.now()): Promise<AccessClaims | null> {
+  const [payload, signature, extra] = token.split(".");
+  if (!payload || !signature || extra !== undefined) return null;
+  const expected = createHmac("sha256", await signingKey())
+    .update(payload)
+    .digest();
+  const given = Buffer.from(signature, "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
+    if (typeof parsed.g !== "string" || typeof parsed.a !== "string" || typeof parsed.e !== "number")
+      return null;
+    if (parsed.e <= now) return null;
+    return { guestId: parsed.g, accountId: parsed.a, exp: parsed.e };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,13 @@
+import { env } from "~/lib/env.server";
+import type { ChatWidgetConfig } from "./components/chat-launcher";
+
+/** spec 001 §3 "Widget configuration": the fixed account and agent ids, and where the platform is. */
+export function chatWidgetConfig(userId: string): ChatWidgetConfig {
+  const current = env();
+  return {
+    accountId: current.CHAT_ACCOUNT_ID,
+    agentId: current.CHAT_AGENT_ID,
+    baseUrl: current.CHAT_BASE_URL ?? "",
+    externalId: userId,
+  };
+}

@@ -1,0 +1,111 @@
+import { MessageCircle } from "lucide-react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+
+/** What the widget needs to find the platform and the guest (from the layout's loader). */
+export interface ChatWidgetConfig {
+  accountId: string;
+  agentId: string;
+  /** Empty = this server (DESIGN decision 14). */
+  baseUrl: string;
+  /** The signed-in user's id: the guest's external_id. */
+  externalId: string;
+}
+
+// The panel (guest flow, iframe, protocol) is a separate chunk, fetched on the first open (DESIGN §5).
+const ChatWidgetPanel = lazy(() => import("./chat-widget-panel"));
+
+/** Compact mode (spec 001 §2): a collapsed input bar that opens the panel on click, on Enter or the open button. */
+export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState("");
+  const bar = useRef<HTMLInputElement>(null);
+  const wasOpen = useRef(false);
+
+  useEffect(() => {
+    if (!open && wasOpen.current) bar.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+
+  return (
+    <div className="chat-widget">
+      {open ? (
+        <Suspense
+          fallback={
+            <div
+              role="status"
+              className="fixed bottom-5 right-5 z-50 rounded-xl bg-white px-4 py-3 text-sm shadow-lg"
+            >
+              Cargando chat...
+            </div>
+          }
+        >
+          <ChatWidgetPanel config={config} mode="compact" onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : (
+        <form
+          role="search"
+          aria-label="Dentista Virtual IA"
+          className="fixed bottom-5 right-5 z-50 flex w-[350px] max-w-[calc(100vw-40px)] items-center gap-2 rounded-2xl bg-slate-950/90 p-2 shadow-xl backdrop-blur"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setOpen(true);
+          }}
+        >
+          <label htmlFor="chat-launcher-input" className="sr-only">
+            Escribe tu consulta al Dentista Virtual IA
+          </label>
+          <input
+            ref={bar}
+            id="chat-launcher-input"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            onClick={() => setOpen(true)}
+            placeholder="Pregúntale al Dentista Virtual IA..."
+            className="min-w-0 flex-1 rounded-xl bg-white/10 px-3 py-2 text-sm text-white placeholder:text-slate-300"
+          />
+          <button
+            type="submit"
+            aria-label="Abrir chat con el Dentista Virtual IA"
+            className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-[#DC2626] text-white hover:bg-red-700"
+          >
+            <MessageCircle aria-hidden className="size-5" />
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** Inline mode (spec 001 §2): the 500 px card 'Dentista Virtual IA'; the room loads when the patient starts. */
+export function ChatInlineCard({ config }: { config: ChatWidgetConfig }) {
+  const [started, setStarted] = useState(false);
+  return (
+    <section
+      aria-labelledby="chat-inline-title"
+      className="flex h-[500px] flex-col overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+    >
+      <h2 id="chat-inline-title" className="border-b border-slate-200 px-5 py-4 font-semibold">
+        Dentista Virtual IA
+      </h2>
+      {started ? (
+        <Suspense fallback={<p className="p-5 text-sm">Cargando chat...</p>}>
+          <ChatWidgetPanel config={config} mode="inline" onClose={() => setStarted(false)} />
+        </Suspense>
+      ) : (
+        <div className="flex flex-1 flex-col items-center justify-center gap-4 p-6 text-center">
+          <p className="text-slate-700">
+            Resuelve dudas sobre tratamientos, precios y citas con nuestro asistente virtual, basado en el
+            contenido de la clínica.
+          </p>
+          <button
+            type="button"
+            onClick={() => setStarted(true)}
+            className="rounded-xl bg-[#DC2626] px-5 py-2.5 font-semibold text-white hover:bg-red-700"
+          >
+            Conversar con el Dentista Virtual
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,279 @@
+import { Loader2 } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import {
+  ChatApiError,
+  chatRequest,
+  isMobileViewport,
+  parseFrameMessage,
+  refreshTokens,
+  storeTokens,
+  storedTokens,
+  TOKEN_PUSH_INTERVAL_MS,
+  VIEWPORT_MARGIN_X,
+  VIEWPORT_MARGIN_Y,
+  WIDGET_DEFAULTS,
+  type ChatTokens,
+  type FrameMessage,
+} from "../chat-client";
+import type { ChatWidgetConfig } from "./chat-launcher";
+
+type Sidebar = "none" | "left" | "right";
+
+interface Guest {
+  id: string;
+}
+interface Room {
+  room_id: string;
+  url: string;
+}
+
+/**
+ * The parent side of the widget (spec 001 §4): find or create the guest, create or rejoin the room, log the guest
+ * in, load the room page in an iframe, and speak the postMessage protocol with it — origin and source checked,
+ * an explicit target origin, tokens pushed at load, again after the load delay and every 30 s.
+ */
+export default function ChatWidgetPanel({
+  config,
+  mode,
+  onClose,
+}: {
+  config: ChatWidgetConfig;
+  mode: "compact" | "inline";
+  onClose: () => void;
+}) {
+  const [room, setRoom] = useState<Room | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [sidebar, setSidebar] = useState<Sidebar>("none");
+  const [mobile, setMobile] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const baseUrl = config.baseUrl.replace(/\/+$/, "");
+  const frameOrigin = baseUrl ? new URL(baseUrl).origin : window.location.origin;
+
+  // The guest flow (spec 001 §4).
+  useEffect(() => {
+    let cancelled = false;
+    void (async () => {
+      try {
+        if (!config.agentId) throw new Error("Agent ID is required for agent mode");
+        let guest: Guest;
+        try {
+          guest = await chatRequest<Guest>(
+            baseUrl,
+            `guest?external_id=${encodeURIComponent(config.externalId)}&account_id=${encodeURIComponent(config.accountId)}`,
+          );
+        } catch (lookup) {
+          if (!(lookup instanceof ChatApiError) || lookup.status !== 404) throw lookup;
+          guest = await chatRequest<Guest>(baseUrl, "guest", {
+            method: "POST",
+            body: { account_id: config.accountId, external_id: config.externalId },
+          });
+        }
+        const created = await chatRequest<Room>(baseUrl, "guest/room", {
+          method: "POST",
+          body: { account_id: config.accountId, guest_id: guest.id, agent_id: config.agentId },
+        });
+        const tokens = await chatRequest<ChatTokens>(
+          baseUrl,
+          `guest/login?guest_id=${guest.id}&account_id=${encodeURIComponent(config.accountId)}`,
+          { method: "POST" },
+        );
+        storeTokens(config.accountId, {
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token,
+          expires_at: tokens.expires_at,
+        });
+        if (!cancelled) setRoom(created);
+      } catch (failure) {
+        if (!cancelled)
+          setError(failure instanceof Error ? failure.message : "Unknown mode or missing required props");
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt, baseUrl, config.accountId, config.agentId, config.externalId]);
+
+  const post = useCallback(
+    (message: FrameMessage) => frame.current?.contentWindow?.postMessage(message, frameOrigin),
+    [frameOrigin],
+  );
+
+  const pushToken = useCallback(() => {
+    const tokens = storedTokens(config.accountId);
+    if (tokens)
+      post({ type: "new_access_token", access_token: tokens.access_token, expires_at: tokens.expires_at });
+  }, [config.accountId, post]);
+
+  // Mobile: ≤ 768 wide or ≤ 600 high (spec 001 §9).
+  useEffect(() => {
+    const update = () => setMobile(isMobileViewport(window.innerWidth, window.innerHeight));
+    update();
+    window.addEventListener("resize", update);
+    return () => window.removeEventListener("resize", update);
+  }, []);
+
+  useEffect(() => {
+    if (room) post({ type: "mobile_mode_status", mobile });
+  }, [mobile, room, post]);
+
+  // Messages from the room page: only from its origin and its window.
+  useEffect(() => {
+    if (!room) return;
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== frameOrigin || event.source !== frame.current?.contentWindow) return;
+      const message = parseFrameMessage(event.data);
+      if (!message) return;
+      switch (message.type) {
+        case "request_guest_auth": {
+          const tokens = storedTokens(config.accountId);
+          post({
+            type: "guest_auth_response",
+            access_token: tokens?.access_token ?? null,
+            account_id: config.accountId,
+          });
+          break;
+        }
+        case "token_refresh_request":
+          refreshTokens(baseUrl, config.accountId).then(
+            (tokens) => post({ type: "refresh_token", success: true, access_token: tokens.access_token }),
+            (failure: unknown) =>
+              post({
+                type: "refresh_token",
+                success: false,
+                error: failure instanceof Error ? failure.message : "",
+              }),
+          );
+          break;
+        case "widget_close_request":
+          onClose();
+          break;
+        case "widget_fullscreen_request":
+          setFullscreen((value) => !value);
+          break;
+        case "widget_sidebar_request":
+          setSidebar((value) => (value === "none" ? "left" : value === "left" ? "right" : "none"));
+          break;
+        case "auth_error":
+          setError(typeof message.error === "string" ? message.error : "No refresh token available");
+          break;
+        default:
+          break;
+      }
+    };
+    window.addEventListener("message", onMessage);
+    // Initial auth at load, again after the load delay (500 ms compact, 2 s otherwise), then every 30 s.
+    const again = setTimeout(pushToken, mode === "compact" ? 500 : 2000);
+    const every = setInterval(pushToken, TOKEN_PUSH_INTERVAL_MS);
+    return () => {
+      window.removeEventListener("message", onMessage);
+      clearTimeout(again);
+      clearInterval(every);
+    };
+  }, [room, frameOrigin, config.accountId, baseUrl, mode, onClose, post, pushToken]);
+
+  useEffect(() => {
+    if (mode !== "compact") return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [mode, onClose]);
+
+  const src = room
+    ? `${baseUrl}${room.url}?${new URLSearchParams({
+        show_close_button: mode === "compact" ? "true" : "false",
+        show_fullscreen_button: mode === "compact" ? "true" : "false",
+        show_sidebar_button: mode === "compact" ? "true" : "false",
+        title: "Dentista Virtual IA",
+        suggestions: "true",
+        primary_color: WIDGET_DEFAULTS.primaryColor,
+        border_radius: String(WIDGET_DEFAULTS.borderRadius),
+        compact: mode === "compact" ? "1" : "0",
+      }).toString()}`
+    : null;
+
+  const body = error ? (
+    <div role="alert" className="flex flex-1 flex-col items-center justify-center gap-3 p-6 text-center">
+      <p className="text-sm text-red-800">{error}</p>
+      <button
+        type="button"
+        onClick={() => {
+          setError(null);
+          setAttempt((value) => value + 1);
+        }}
+        className="rounded-lg bg-slate-900 px-4 py-2 text-sm font-semibold text-white"
+      >
+        Reintentar
+      </button>
+    </div>
+  ) : src ? (
+    // The room is our own page (or the configured platform's) and needs its origin for the API and postMessage
+    // checks, so a sandbox would have to allow scripts and same-origin, which is no sandbox at all.
+    // oxlint-disable-next-line react/iframe-missing-sandbox
+    <iframe
+      ref={frame}
+      src={src}
+      title="Dentista Virtual IA"
+      className="h-full w-full flex-1 border-0"
+      onLoad={pushToken}
+      data-testid="chat-room-frame"
+    />
+  ) : (
+    <div role="status" className="flex flex-1 items-center justify-center gap-2 p-6 text-sm text-slate-600">
+      <Loader2 aria-hidden className="size-4 animate-spin motion-reduce:animate-none" /> Conectando con el
+      chat...
+    </div>
+  );
+
+  if (mode === "inline") return <div className="flex flex-1 flex-col">{body}</div>;
+
+  const size = mobile
+    ? {
+        left: VIEWPORT_MARGIN_X / 2,
+        top: VIEWPORT_MARGIN_Y / 2,
+        width: `calc(100vw - ${VIEWPORT_MARGIN_X}px)`,
+        height: `calc(100dvh - ${VIEWPORT_MARGIN_Y}px)`,
+      }
+    : fullscreen
+      ? { inset: 0, width: "100vw", height: "100dvh" }
+      : sidebar !== "none"
+        ? { top: 0, [sidebar]: 0, width: WIDGET_DEFAULTS.roomWidth, height: "100dvh" }
+        : {
+            right: WIDGET_DEFAULTS.offset,
+            bottom: WIDGET_DEFAULTS.offset,
+            width: `min(${WIDGET_DEFAULTS.roomWidth}px, calc(100vw - ${VIEWPORT_MARGIN_X}px))`,
+            height: `min(${WIDGET_DEFAULTS.roomHeight}px, calc(100dvh - ${VIEWPORT_MARGIN_Y}px))`,
+          };
+
+  return (
+    <>
+      {mobile && (
+        <div
+          aria-hidden
+          data-testid="chat-overlay"
+          className="fixed inset-0 z-40 bg-black/60"
+          onClick={onClose}
+        />
+      )}
+      <div
+        role="dialog"
+        aria-label="Dentista Virtual IA"
+        data-testid="chat-panel"
+        className="fixed z-50 flex flex-col overflow-hidden bg-white shadow-2xl ring-1 ring-slate-900/10"
+        style={{ ...size, borderRadius: fullscreen || sidebar !== "none" ? 0 : WIDGET_DEFAULTS.borderRadius }}
+      >
+        {error && (
+          <div className="flex justify-end p-2">
+            <button type="button" onClick={onClose} className="rounded px-2 py-1 text-sm underline">
+              Cerrar
+            </button>
+          </div>
+        )}
+        {body}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,254 @@
+import { useEffect, useRef } from "react";
+import { data, Form, Link, useNavigation, useRevalidator } from "react-router";
+import type { Route } from "./+types/conversations";
+import { actionSuccess } from "~/lib/action-result";
+import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { requireRole } from "~/lib/guards.server";
+import { readForm } from "~/lib/request.server";
+import {
+  applyInboxAction,
+  conversation,
+  inboxActionSchema,
+  INBOX_ROLES,
+  listInbox,
+  type InboxRoomDto,
+} from "~/features/chat/inbox-service.server";
+
+export const meta: Route.MetaFunction = () => [{ title: "Conversaciones | Río Clínica" }];
+
+const STATUS_LABEL: Record<string, string> = {
+  pending_human: "Esperando a una persona",
+  open: "Abiertas",
+  bot: "Con el asistente",
+  resolved: "Resueltas",
+};
+
+const AUTHOR_LABEL: Record<string, string> = {
+  guest: "Paciente",
+  agent: "Dentista Virtual IA",
+  staff: "Equipo",
+  system: "Sistema",
+};
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireRole(args, INBOX_ROLES);
+  const selected = new URL(args.request.url).searchParams.get("sala");
+  const rooms = await listInbox(user.id);
+  const current =
+    selected && /^[0-9a-f-]{36}$/i.test(selected) ? await conversation(selected).catch(() => null) : null;
+  return data(
+    { rooms, current: current && { ...current, assignedToMe: current.assignedTo === user.id } },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+export async function action(args: Route.ActionArgs) {
+  const user = await requireRole(args, INBOX_ROLES);
+  const parsed = inboxActionSchema.safeParse(await readForm(args.request));
+  if (!parsed.success) return validationResult(parsed.error);
+  try {
+    return actionSuccess(undefined, await applyInboxAction(user.id, parsed.data));
+  } catch (error) {
+    return appErrorResult(error);
+  }
+}
+
+function waited(since: string | null): string {
+  if (!since) return "";
+  const minutes = Math.max(0, Math.round((Date.now() - Date.parse(since)) / 60_000));
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+function RoomLink({ room }: { room: InboxRoomDto }) {
+  return (
+    <li>
+      <Link
+        to={`?sala=${room.id}`}
+        className="block rounded-lg px-3 py-2 text-sm hover:bg-slate-100"
+        data-testid="inbox-room"
+      >
+        <span className="font-semibold">{room.guestName}</span>
+        {room.waitingSince && (
+          <span className="ml-2 text-xs text-amber-800">espera {waited(room.waitingSince)}</span>
+        )}
+        {room.handoffReason && <span className="block text-xs text-slate-600">{room.handoffReason}</span>}
+        <span className="block text-xs text-slate-500">
+          Última actividad:{" "}
+          {new Date(room.lastMessageAt).toLocaleString("es-CL", { timeZone: "America/Santiago" })}
+        </span>
+      </Link>
+    </li>
+  );
+}
+
+export default function Conversations({ loaderData, actionData }: Route.ComponentProps) {
+  const { rooms, current } = loaderData;
+  const revalidator = useRevalidator();
+  const latestRevalidator = useRef(revalidator);
+  useEffect(() => {
+    latestRevalidator.current = revalidator;
+  });
+  const navigation = useNavigation();
+
+  // New messages and waiting conversations appear without reload.
+  useEffect(() => {
+    const source = new EventSource("/equipo/conversaciones/eventos");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    source.addEventListener("changed", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void latestRevalidator.current.revalidate(), 100);
+    });
+    return () => {
+      clearTimeout(timer);
+      source.close();
+    };
+  }, []);
+
+  // A sent reply or note empties the box; live updates never do (they would wipe what is being typed).
+  const replyForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (actionData?.ok) replyForm.current?.reset();
+  }, [actionData]);
+
+  const message = actionData && ("message" in actionData ? actionData.message : undefined);
+  const failure = actionData && !actionData.ok ? actionData.message : undefined;
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 lg:grid-cols-[320px_1fr]">
+      <h1 className="text-2xl font-bold lg:col-span-2">Conversaciones</h1>
+      <nav aria-label="Conversaciones por estado" className="space-y-4">
+        {(["pending_human", "open", "bot", "resolved"] as const).map((status) => {
+          const list = rooms.filter((room) => room.status === status);
+          return (
+            <section key={status} aria-labelledby={`inbox-${status}`}>
+              <h2 id={`inbox-${status}`} className="text-sm font-semibold text-slate-700">
+                {STATUS_LABEL[status]} ({list.length})
+              </h2>
+              <ul className="mt-1">
+                {list.slice(0, 50).map((room) => (
+                  <RoomLink key={room.id} room={room} />
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </nav>
+      <section aria-label="Conversación" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+        {message && (
+          <p role="status" className="mb-3 text-sm text-emerald-800">
+            {message}
+          </p>
+        )}
+        {failure && (
+          <p role="alert" className="mb-3 text-sm text-red-800">
+            {failure}
+          </p>
+        )}
+        {!current ? (
+          <p className="text-slate-600">Elige una conversación.</p>
+        ) : (
+          <>
+            <h2 className="text-lg font-semibold">{current.guestName}</h2>
+            <p className="text-sm text-slate-600">Estado: {STATUS_LABEL[current.status]}</p>
+            {current.handoffSummary && (
+              <p className="mt-2 rounded-lg bg-amber-50 p-3 text-sm">
+                <strong>{current.handoffReason}:</strong> {current.handoffSummary}
+              </p>
+            )}
+            <ol
+              className="mt-4 max-h-[420px] space-y-2 overflow-y-auto"
+              aria-label="Mensajes"
+              data-testid="inbox-messages"
+            >
+              {current.messages.map((item) => (
+                <li
+                  key={item.id}
+                  className={
+                    item.kind === "note"
+                      ? "rounded-lg bg-yellow-50 p-2 text-sm"
+                      : "rounded-lg bg-slate-50 p-2 text-sm"
+                  }
+                >
+                  <span className="block text-xs font-semibold text-slate-700">
+                    {item.kind === "note" ? "Nota interna" : AUTHOR_LABEL[item.author]}
+                  </span>
+                  <span className="whitespace-pre-wrap">{item.content}</span>
+                </li>
+              ))}
+            </ol>
+            <div className="mt-4 flex flex-wrap gap-2">
+              {(current.status === "pending_human" || current.status === "bot") && (
+                <Form method="post">
+                  <input type="hidden" name="roomId" value={current.id} />
+                  <button
+                    name="intent"
+                    value="take"
+                    className="rounded-lg bg-slate-900 px-3 py-2 text-sm font-semibold text-white"
+                  >
+                    Tomar conversación
+                  </button>
+                </Form>
+              )}
+              {(current.status === "open" || current.status === "pending_human") && (
+                <Form method="post">
+                  <input type="hidden" name="roomId" value={current.id} />
+                  <button
+                    name="intent"
+                    value="handback"
+                    className="rounded-lg px-3 py-2 text-sm font-semibold ring-1 ring-slate-300"
+                  >
+                    Devolver al asistente
+                  </button>
+                </Form>
+              )}
+              {current.status !== "resolved" && (
+                <Form method="post">
+                  <input type="hidden" name="roomId" value={current.id} />
+                  <button
+                    name="intent"
+                    value="resolve"
+                    className="rounded-lg px-3 py-2 text-sm font-semibold ring-1 ring-slate-300"
+                  >
+                    Marcar resuelta
+                  </button>
+                </Form>
+              )}
+            </div>
+            {current.status !== "resolved" && (
+              <Form method="post" className="mt-4 space-y-2" ref={replyForm}>
+                <input type="hidden" name="roomId" value={current.id} />
+                <label htmlFor="inbox-reply" className="block text-sm font-semibold">
+                  Mensaje
+                </label>
+                <textarea
+                  id="inbox-reply"
+                  name="content"
+                  rows={3}
+                  maxLength={4000}
+                  className="w-full rounded-lg border border-slate-300 p-2 text-sm"
+                />
+                <div className="flex gap-2">
+                  <button
+                    name="intent"
+                    value="reply"
+                    disabled={!current.assignedToMe || navigation.state !== "idle"}
+                    className="rounded-lg bg-slate-900 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50"
+                  >
+                    Responder al paciente
+                  </button>
+                  <button
+                    name="intent"
+                    value="note"
+                    className="rounded-lg px-3 py-2 text-sm font-semibold ring-1 ring-slate-300"
+                  >
+                    Guardar nota interna
+                  </button>
+                </div>
+              </Form>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, getDb } from "~/db/client.server";
+import { createLlmClient } from "~/integrations/llm/llm-client.server";
+import { startLlmFake, type LlmFake } from "~/integrations/llm/llm-fake";
+
+// The optional LLM path (DESIGN decision 18) against the fake OpenAI-compatible server, which is itself checked with
+// the official `openai` client (7.57.0) so it speaks the real protocol.
+
+const KEY = "sk-test-0123456789";
+let fake: LlmFake;
+
+beforeAll(async () => {
+  fake = await startLlmFake({
+    apiKey: KEY,
+    reply: "Según la guía, los implantes requieren una evaluación. Agenda en [Mis Citas](/paciente/citas).",
+  });
+  // Read once by env() on first use, in this file's own module graph.
+  process.env.LLM_BASE_URL = fake.url;
+  process.env.LLM_API_KEY = KEY;
+  process.env.LLM_MODEL = "fake-model";
+  process.env.LLM_TIMEOUT_MS = "2000";
+  // The agent reads the treatments catalogue: open (and migrate) the database before the timed tests.
+  await getDb();
+}, 120_000);
+
+afterAll(async () => {
+  await fake.close();
+  await closeDb();
+});
+
+describe("the fake speaks the OpenAI protocol", () => {
+  it("streams chunks and [DONE] that the official client reads, and refuses a wrong key", async () => {
+    const client = new OpenAI({ baseURL: fake.url, apiKey: KEY });
+    const stream = await client.chat.completions.create({
+      model: "fake-model",
+      messages: [{ role: "user", content: "hola" }],
+      stream: true,
+    });
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+    expect(text).toBe(fake.reply);
+    const whole = await client.chat.completions.create({
+      model: "fake-model",
+      messages: [{ role: "user", content: "hola" }],
+    });
+    expect(whole.choices[0]?.message.content).toBe(fake.reply);
+    const wrong = new OpenAI({ baseURL: fake.url, apiKey: "sk-wrong", maxRetries: 0 });
+    await expect(
+      wrong.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }] }),
+    ).rejects.toThrow(/401/);
+  });
+});
+
+describe("our LLM client and the agent's LLM path", () => {
+  it("streams token by token", async () => {
+    const client = createLlmClient({ baseUrl: fake.url, apiKey: KEY, model: "fake-model", timeoutMs: 2000 });
+    const tokens: string[] = [];
+    const text = await client.streamChat([{ role: "user", content: "hola" }], (token) => tokens.push(token));
+    expect(text).toBe(fake.reply);
+    expect(tokens.length).toBeGreaterThan(3);
+  });
+
+  it("answers with the model, grounded in retrieved passages, and falls back offline on a mid-stream failure", async () => {
+    const { agentTurn } = await import("~/features/agent/agent-service.server");
+    fake.failMidStream = false;
+    const streamed: string[] = [];
+    const turn = await agentTurn({
+      text: "¿Qué tratamiento necesito para mis dientes amarillos?",
+      onToken: (t) => streamed.push(t),
+    });
+    expect(turn.content).toBe(fake.reply);
+    expect(streamed.join("")).toBe(fake.reply);
+    const system = fake.requests.at(-1)!.messages[0]!;
+    expect(system.role).toBe("system");
+    expect(system.content).toContain("no diagnosticas");
+    expect(system.content).toMatch(/\(\/blog\/|\(\/guias\//);
+
+    fake.failMidStream = true;
+    const fallback = await agentTurn({ text: "¿Qué tratamiento necesito para mis dientes amarillos?" });
+    expect(fallback.content).toContain("depende de una evaluación clínica");
+    fake.failMidStream = false;
+
+    // Emergencies never go to the model.
+    const before = fake.requests.length;
+    const emergency = await agentTurn({ text: "me sangra mucho la encía" });
+    expect(emergency.intent).toBe("emergency");
+    expect(fake.requests.length).toBe(before);
+  });
+});

@@ -10,7 +10,7 @@ import { startBenchServer } from "./bench-server.mjs";
 const rooms = Number(process.env.BENCH_ROOMS ?? 50);
 const clients = Number(process.env.BENCH_CLIENTS ?? 500);
 const seconds = Number(process.env.BENCH_SECONDS ?? 60);
-const port = 3316;
+const port = Number(process.env.BENCH_PORT ?? 3316);
 
 function rssMb(pid) {
   try {

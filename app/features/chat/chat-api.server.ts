@@ -35,7 +35,8 @@ import {
   sendMessageSchema,
   updateGuestSchema,
 } from "./chat-schema";
-import { subscribeRoom, wake } from "./chat-hub.server";
+import { wake } from "./chat-hub.server";
+import { roomFeeds } from "./chat-room-feed.server";
 import {
   ACCESS_TOKEN_TTL_MS,
   REFRESH_TOKEN_TTL_MS,
@@ -430,17 +431,26 @@ async function events(args: ChatArgs, roomId: string) {
   );
 }
 
+/** A row's SSE frame, encoded once however many streams of the room it goes to. */
+const frames = new WeakMap<ChatMessageRow, Uint8Array>();
+const encoder = new TextEncoder();
+
+function messageFrame(row: ChatMessageRow) {
+  let frame = frames.get(row);
+  if (!frame) {
+    frame = encoder.encode(`id: ${row.seq}\nevent: message\ndata: ${JSON.stringify(messageDto(row))}\n\n`);
+    frames.set(row, frame);
+  }
+  return frame;
+}
+
 export function roomEventStream(
   roomId: string,
   afterSeq: number,
   signal: AbortSignal,
   options: { includeNotes: boolean },
 ) {
-  const encoder = new TextEncoder();
-  let cursor = afterSeq;
-  let pumping = false;
-  let again = false;
-  let unsubscribe: () => void = noop;
+  let leave: () => void = noop;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -448,7 +458,7 @@ export function roomEventStream(
       const close = () => {
         if (state.closed) return;
         state.closed = true;
-        unsubscribe();
+        leave();
         clearInterval(heartbeat);
         try {
           controller.close();
@@ -456,50 +466,26 @@ export function roomEventStream(
           // already closed by the client
         }
       };
-      const pump = async () => {
-        if (pumping) {
-          again = true;
-          return;
-        }
-        pumping = true;
-        try {
-          do {
-            again = false;
-            const rows = await messagesAfter(roomId, cursor, { includeNotes: options.includeNotes });
-            for (const row of rows) {
-              if (state.closed) return;
-              cursor = row.seq;
-              controller.enqueue(
-                encoder.encode(
-                  `id: ${row.seq}\nevent: message\ndata: ${JSON.stringify(messageDto(row))}\n\n`,
-                ),
-              );
-            }
-            if (rows.length === 500) again = true;
-          } while (again && !state.closed);
-          const current = await findRoom(roomId);
-          if (current && !state.closed) {
-            controller.enqueue(
-              encoder.encode(`event: status\ndata: ${JSON.stringify({ status: current.status })}\n\n`),
-            );
-          }
-        } catch (error) {
-          logger.error({ err: error, roomId }, "chat stream failed");
-          close();
-        } finally {
-          pumping = false;
-        }
-      };
       controller.enqueue(encoder.encode(`retry: 2000\n\n`));
-      unsubscribe = subscribeRoom(roomId, () => void pump());
+      // The room's feed reads each new message once for all of the room's streams (chat-room-feed.server.ts).
+      leave = roomFeeds.join(roomId, afterSeq, options.includeNotes, {
+        messages(rows) {
+          if (state.closed) return;
+          for (const row of rows) controller.enqueue(messageFrame(row));
+        },
+        status(status) {
+          if (!state.closed)
+            controller.enqueue(encoder.encode(`event: status\ndata: ${JSON.stringify({ status })}\n\n`));
+        },
+        close,
+      });
       heartbeat = setInterval(() => {
         if (!state.closed) controller.enqueue(encoder.encode(`: keep-alive\n\n`));
       }, HEARTBEAT_MS);
       signal.addEventListener("abort", close, { once: true });
-      void pump();
     },
     cancel() {
-      unsubscribe();
+      leave();
       clearInterval(heartbeat);
     },
   });

@@ -1,0 +1,209 @@
+import { logger } from "~/lib/logger.server";
+import { subscribeRoom } from "./chat-hub.server";
+import { findRoom, messagesAfter, type ChatMessageRow } from "./chat-repository.server";
+
+/**
+ * One in-process feed per room (and per audience: the patient's feed never reads internal notes). On a wake the
+ * feed reads the room's new messages once — after the highest `seq` it has delivered — and pushes them to every
+ * stream of the room, instead of every stream re-reading the room. Wakes that arrive while a read runs are
+ * coalesced into one follow-up read.
+ *
+ * A stream joins with its own cursor (`Last-Event-ID`): it is subscribed first, so nothing the feed reads from then
+ * on escapes it, then it reads its own backlog once while the feed's pushes wait in its buffer; the buffer is then
+ * flushed through the stream's cursor, which drops what the backlog already sent. Nothing is shared as a promise:
+ * a failed read closes the streams it was for (their clients reconnect and resume with `Last-Event-ID`) and the
+ * feed goes away, so no stream waits on anything that may never settle.
+ */
+export interface FeedReader {
+  messagesAfter(roomId: string, afterSeq: number, includeNotes: boolean): Promise<readonly ChatMessageRow[]>;
+  roomStatus(roomId: string): Promise<string | undefined>;
+}
+
+/** What a stream does with the feed's output: rows in `seq` order, never twice; `close` ends it. */
+export interface FeedSink {
+  messages(rows: readonly ChatMessageRow[]): void;
+  status(status: string): void;
+  close(error?: unknown): void;
+}
+
+export const READ_LIMIT = 500;
+
+const repositoryReader: FeedReader = {
+  messagesAfter: (roomId, afterSeq, includeNotes) =>
+    messagesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT }),
+  roomStatus: async (roomId) => (await findRoom(roomId))?.status,
+};
+
+type Batch = { rows: readonly ChatMessageRow[]; status: string | undefined };
+
+class Member {
+  cursor: number;
+  /** Pushes held while the member reads its own backlog; undefined once it is live. */
+  pending: Batch[] | undefined = [];
+  closed = false;
+
+  constructor(
+    afterSeq: number,
+    readonly sink: FeedSink,
+  ) {
+    this.cursor = afterSeq;
+  }
+
+  deliver(batch: Batch) {
+    if (this.closed) return;
+    if (this.pending) {
+      this.pending.push(batch);
+      return;
+    }
+    const fresh = batch.rows.filter((row) => row.seq > this.cursor);
+    if (fresh.length) {
+      this.cursor = fresh.at(-1)!.seq;
+      this.sink.messages(fresh);
+    }
+    if (batch.status !== undefined) this.sink.status(batch.status);
+  }
+
+  goLive() {
+    const held = this.pending ?? [];
+    this.pending = undefined;
+    for (const batch of held) this.deliver(batch);
+  }
+
+  close(error?: unknown) {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = undefined;
+    this.sink.close(error);
+  }
+}
+
+class RoomFeed {
+  readonly members = new Set<Member>();
+  private reading = false;
+  private again = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly roomId: string,
+    private readonly includeNotes: boolean,
+    /** The highest seq pushed so far. */
+    private seq: number,
+    private readonly reader: FeedReader,
+    private readonly onEmpty: (feed: RoomFeed) => void,
+  ) {
+    this.unsubscribe = subscribeRoom(roomId, () => void this.read());
+  }
+
+  remove(member: Member) {
+    if (!this.members.delete(member)) return;
+    if (this.members.size === 0) this.dispose();
+  }
+
+  private disposed = false;
+
+  dispose() {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.unsubscribe();
+    this.onEmpty(this);
+  }
+
+  async read(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      do {
+        this.again = false;
+        const rows: ChatMessageRow[] = [];
+        for (;;) {
+          const page = await this.reader.messagesAfter(this.roomId, this.seq, this.includeNotes);
+          rows.push(...page);
+          if (page.length) this.seq = page.at(-1)!.seq;
+          if (page.length < READ_LIMIT) break;
+        }
+        const status = await this.reader.roomStatus(this.roomId);
+        const batch = { rows, status };
+        for (const member of this.members) {
+          try {
+            member.deliver(batch);
+          } catch (error) {
+            this.remove(member);
+            member.close(error);
+          }
+        }
+      } while (this.again && this.members.size > 0);
+    } catch (error) {
+      logger.error({ err: error, roomId: this.roomId }, "chat room feed read failed");
+      // Every stream of the room ends (its client resumes from its Last-Event-ID); a new feed starts on the next join.
+      const members = [...this.members];
+      this.members.clear();
+      this.dispose();
+      for (const member of members) member.close(error);
+    } finally {
+      this.reading = false;
+    }
+  }
+}
+
+export function createRoomFeeds(reader: FeedReader = repositoryReader) {
+  const feeds = new Map<string, RoomFeed>();
+
+  /** Subscribes a stream to the room after `afterSeq`; returns the unsubscribe. */
+  function join(roomId: string, afterSeq: number, includeNotes: boolean, sink: FeedSink): () => void {
+    const key = `${includeNotes ? "staff" : "guest"}:${roomId}`;
+    const member = new Member(afterSeq, sink);
+    const existing = feeds.get(key);
+    const feed =
+      existing ??
+      // The first stream's cursor is the feed's: the feed's first read is that stream's backlog.
+      new RoomFeed(roomId, includeNotes, afterSeq, reader, (gone) => {
+        if (feeds.get(key) === gone) feeds.delete(key);
+      });
+    feeds.set(key, feed);
+    feed.members.add(member);
+    const leave = () => {
+      member.closed = true;
+      member.pending = undefined;
+      feed.remove(member);
+    };
+    if (!existing) {
+      member.goLive();
+      void feed.read();
+      return leave;
+    }
+    // Joined after the feed's start: the stream's own backlog once (the feed's pushes wait meanwhile), then live.
+    void (async () => {
+      try {
+        for (;;) {
+          const page = await reader.messagesAfter(roomId, member.cursor, includeNotes);
+          if (member.closed) return;
+          if (page.length) {
+            member.cursor = page.at(-1)!.seq;
+            sink.messages(page);
+          }
+          if (page.length < READ_LIMIT) break;
+        }
+        const status = await reader.roomStatus(roomId);
+        if (member.closed) return;
+        if (status !== undefined) sink.status(status);
+        member.goLive();
+      } catch (error) {
+        logger.error({ err: error, roomId }, "chat stream backlog read failed");
+        feed.remove(member);
+        member.close(error);
+      }
+    })();
+    return leave;
+  }
+
+  return {
+    join,
+    /** Open feeds (tests and the bench check that closed streams leave nothing behind). */
+    size: () => feeds.size,
+  };
+}
+
+export const roomFeeds = createRoomFeeds();

@@ -11,6 +11,7 @@ import {
   rescheduleAppointment,
 } from "~/features/appointments/appointment-service.server";
 import { buildDentalinkClient } from "~/features/dentalink-sync/dentalink-settings.server";
+import { loadSyncTab } from "~/features/dentalink-sync/dentalink-sync-service.server";
 import {
   createDentalinkWriteThroughHandler,
   DENTALINK_APPOINTMENT_KIND,
@@ -279,6 +280,13 @@ describe("portal bookings written through to Dentalink", () => {
       action: "book",
       reason: WRITE_THROUGH_SLOT_TAKEN,
     });
+    // Listed on the staff's Dentalink tab.
+    const tab = await loadSyncTab(db, {
+      client,
+      settings: { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 400, mockDelays: false },
+      leadId: null,
+    });
+    expect(tab.failedWriteThroughs.map((item) => item.appointmentId)).toContain(booked.id);
     // The patient's booking stands.
     expect((await ours(booked.id)).status).toBe("scheduled");
   });

@@ -10,6 +10,7 @@ import {
   isMockMode,
   type DentalinkSettings,
 } from "./dentalink-settings.server";
+import type { FailedWriteThroughView } from "./sync-dto";
 import {
   DENTALINK_APPOINTMENT_KIND,
   appointmentForWriteThrough,
@@ -208,15 +209,6 @@ export function createDentalinkWriteThroughHandler(
       permanent(error);
     }
   };
-}
-
-export interface FailedWriteThroughView {
-  id: string;
-  appointmentId: string;
-  action: WriteThroughAction;
-  startsAt: string;
-  reason: string;
-  at: string;
 }
 
 /** The write-throughs that failed for good, for staff (the Dentalink tab). */

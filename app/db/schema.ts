@@ -332,6 +332,9 @@ export const appointments = pgTable(
     /** CLP charged for a late cancellation (50% of the treatment) or a no-show. */
     cancellationFee: integer("cancellation_fee"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** Set by the Dentalink write-through (issue 10): the appointment and patient at Dentalink, once created. */
+    dentalinkAppointmentId: text("dentalink_appointment_id"),
+    dentalinkPatientId: text("dentalink_patient_id"),
     ...timestamps,
   },
   (table) => [

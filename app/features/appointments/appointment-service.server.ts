@@ -36,6 +36,7 @@ import {
   scheduleBlocks,
   treatmentBySlug,
 } from "./appointment-repository.server";
+import { queueDentalinkWriteThrough } from "~/features/dentalink-sync/dentalink-writethrough.server";
 import { notifyAppointment } from "./appointment-notifications.server";
 import { ANY_DENTIST } from "./appointment-schema";
 import type { BookingAvailability } from "./components/appointment-types";
@@ -246,6 +247,7 @@ export async function bookAppointment(
           treatment: treatment.name,
           startsAt,
         });
+        await queueDentalinkWriteThrough(tx, { appointmentId: row.id, action: "book", startsAt, endsAt });
         return row;
       });
       logger.info({ appointmentId: created.id, dentistId }, "appointment booked");
@@ -467,6 +469,13 @@ export async function rescheduleAppointment(
         // An appointment may be moved more than once; each move is its own event.
         occurrence: changedAt.toISOString(),
       });
+      await queueDentalinkWriteThrough(tx, {
+        appointmentId,
+        action: "reschedule",
+        startsAt,
+        endsAt,
+        occurrence: changedAt.toISOString(),
+      });
     });
   } catch (error) {
     throw overlapError(error) ?? error;
@@ -498,6 +507,12 @@ export async function cancelAppointment(
       treatment: current.treatmentName ?? "tu tratamiento",
       startsAt: current.startsAt,
       fee: decision.fee,
+    });
+    await queueDentalinkWriteThrough(tx, {
+      appointmentId,
+      action: "cancel",
+      startsAt: current.startsAt,
+      endsAt: current.endsAt,
     });
   });
   return { fee: decision.fee, late: decision.late };

@@ -28,6 +28,7 @@ import {
   takeOverStaleSync,
   type SyncRow,
 } from "./dentalink-sync-repository.server";
+import { loadFailedWriteThroughs } from "./dentalink-writethrough.server";
 import type { SyncPrefill, SyncResult, SyncTabData } from "./sync-dto";
 import { classifySyncError } from "./sync-errors.server";
 import { syncTreatmentForLead, syncTreatmentLabels, SYNC_FAILURE_MESSAGE } from "./sync-options";
@@ -76,7 +77,7 @@ export async function loadSyncTab(
   input: { client: DentalinkClient; settings: DentalinkSettings; leadId: string | null; now?: Date },
 ): Promise<SyncTabData> {
   const { client, settings } = input;
-  const [dentists, prefill] = await Promise.all([
+  const [dentists, prefill, failedWriteThroughs] = await Promise.all([
     client.listDentists().then(
       (list) => ({ list, error: null }),
       (error: unknown) => {
@@ -89,6 +90,7 @@ export async function loadSyncTab(
       },
     ),
     input.leadId ? prefillFromLead(db, input.leadId) : Promise.resolve(null),
+    loadFailedWriteThroughs(db),
   ]);
   const mock = client.mode === "mock" || isMockMode(settings);
   return {
@@ -101,6 +103,7 @@ export async function loadSyncTab(
     today: clinicDate(input.now ?? new Date()),
     submissionId: randomUUID(),
     prefill,
+    failedWriteThroughs,
   };
 }
 

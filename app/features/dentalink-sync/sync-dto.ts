@@ -48,6 +48,20 @@ export interface SyncTabData {
   /** A fresh idempotency key for the form (the browser makes a new one after 'Nueva Sincronizacion'). */
   submissionId: string;
   prefill: SyncPrefill | null;
+  /** Portal bookings whose write-through to Dentalink failed for good (issue 10), newest first. */
+  failedWriteThroughs: FailedWriteThroughView[];
+}
+
+/** A portal booking, reschedule or cancellation that could not be applied at Dentalink, and why. */
+export interface FailedWriteThroughView {
+  id: string;
+  appointmentId: string;
+  action: "book" | "reschedule" | "cancel";
+  /** ISO instant of the appointment's start when the change was made. */
+  startsAt: string;
+  reason: string;
+  /** ISO instant the change was queued. */
+  at: string;
 }
 
 /** One line of the Overview's system status list (spec 001 §2: WhatsApp API, Dentalink API, Bot IA, Lead Scoring). */

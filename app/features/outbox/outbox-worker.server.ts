@@ -1,5 +1,9 @@
 import { getDb } from "~/db/client.server";
 import {
+  createDentalinkWriteThroughHandler,
+  DENTALINK_APPOINTMENT_KIND,
+} from "~/features/dentalink-sync/dentalink-writethrough.server";
+import {
   createWhatsAppOutboxHandler,
   WHATSAPP_OUTBOX_KIND,
 } from "~/features/messaging/whatsapp-outbox.server";
@@ -22,6 +26,7 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
       return via;
     },
     [WHATSAPP_OUTBOX_KIND]: createWhatsAppOutboxHandler(),
+    [DENTALINK_APPOINTMENT_KIND]: createDentalinkWriteThroughHandler(),
   };
 }
 

@@ -6,7 +6,14 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { RUT_MAX_LENGTH, formatRut } from "~/domain/rut";
 import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";
-import type { SyncActionData, SyncPrefill, SyncResult, SyncTabData } from "../sync-dto";
+import { formatClinicDateTime } from "~/domain/format";
+import type {
+  FailedWriteThroughView,
+  SyncActionData,
+  SyncPrefill,
+  SyncResult,
+  SyncTabData,
+} from "../sync-dto";
 import {
   SYNC_INTENT,
   SYNC_OVERALL_MESSAGE,
@@ -87,6 +94,8 @@ export function DentalinkSyncTab({ data }: { data: SyncTabData }) {
           onBack={result.success ? undefined : backToForm}
         />
       )}
+
+      {data.failedWriteThroughs.length > 0 && <FailedWriteThroughs items={data.failedWriteThroughs} />}
 
       <div hidden={view !== "form"}>
         <SyncForm
@@ -452,5 +461,35 @@ function ResultView({
         </Button>
       </div>
     </div>
+  );
+}
+
+const writeThroughActions: Record<FailedWriteThroughView["action"], string> = {
+  book: "Reserva",
+  reschedule: "Cambio de hora",
+  cancel: "Cancelación",
+};
+
+/** Portal bookings Dentalink did not take (issue 10): staff enter them by hand in Dentalink. */
+function FailedWriteThroughs({ items }: { items: FailedWriteThroughView[] }) {
+  return (
+    <section
+      aria-labelledby="dentalink-writethrough-failed"
+      className="rounded-lg border border-red-200 bg-red-50 p-4"
+      data-testid="dentalink-writethrough-failed"
+    >
+      <h3 id="dentalink-writethrough-failed" className="flex items-center gap-2 font-semibold text-red-900">
+        <AlertTriangle aria-hidden className="size-4" />
+        Citas del portal que no llegaron a Dentalink
+      </h3>
+      <ul className="mt-2 space-y-1 text-sm text-red-900">
+        {items.map((item) => (
+          <li key={item.id}>
+            {writeThroughActions[item.action]} del {formatClinicDateTime(new Date(item.startsAt))}:{" "}
+            {item.reason}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,0 +1,84 @@
+import { aliasedTable, and, desc, eq, lt, ne, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { appointments, outbox, treatmentsCatalog, users } from "~/db/schema";
+
+/** The outbox kind of a portal booking's write-through to Dentalink (issue 10). */
+export const DENTALINK_APPOINTMENT_KIND = "dentalink-appointment";
+
+const dentists = aliasedTable(users, "dentists");
+
+/** What the write-through needs of one of our appointments: the patient, the dentist's name, the treatment. */
+export async function appointmentForWriteThrough(db: Database, appointmentId: string) {
+  const [row] = await db
+    .select({
+      id: appointments.id,
+      status: appointments.status,
+      dentalinkAppointmentId: appointments.dentalinkAppointmentId,
+      dentalinkPatientId: appointments.dentalinkPatientId,
+      patient: {
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        phone: users.phone,
+        rut: users.rut,
+      },
+      dentistFirstName: dentists.firstName,
+      dentistLastName: dentists.lastName,
+      treatment: treatmentsCatalog.name,
+    })
+    .from(appointments)
+    .innerJoin(users, eq(users.id, appointments.patientId))
+    .innerJoin(dentists, eq(dentists.id, appointments.dentistId))
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .where(eq(appointments.id, appointmentId));
+  return row ?? null;
+}
+
+export async function storeDentalinkIds(
+  db: Database,
+  appointmentId: string,
+  ids: { appointmentId: string; patientId: string },
+) {
+  await db
+    .update(appointments)
+    .set({ dentalinkAppointmentId: ids.appointmentId, dentalinkPatientId: ids.patientId })
+    .where(eq(appointments.id, appointmentId));
+}
+
+/**
+ * Whether an earlier write-through of the same appointment is still waiting to be delivered (its booking not yet
+ * created at Dentalink): a later change must wait for it, not be applied out of order or dropped.
+ */
+export async function hasEarlierPendingWriteThrough(db: Database, outboxId: string, appointmentId: string) {
+  const [current] = await db.select({ seq: outbox.seq }).from(outbox).where(eq(outbox.id, outboxId));
+  if (!current) return false;
+  const [earlier] = await db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(
+      and(
+        eq(outbox.kind, DENTALINK_APPOINTMENT_KIND),
+        eq(outbox.status, "pending"),
+        ne(outbox.id, outboxId),
+        lt(outbox.seq, current.seq),
+        sql`${outbox.payload}->>'appointmentId' = ${appointmentId}`,
+      ),
+    )
+    .limit(1);
+  return Boolean(earlier);
+}
+
+/** The write-throughs that failed for good, newest first, for the staff's Dentalink tab. */
+export async function failedWriteThroughs(db: Database, limit = 20) {
+  return db
+    .select({
+      id: outbox.id,
+      payload: outbox.payload,
+      lastError: outbox.lastError,
+      createdAt: outbox.createdAt,
+    })
+    .from(outbox)
+    .where(and(eq(outbox.kind, DENTALINK_APPOINTMENT_KIND), eq(outbox.status, "failed")))
+    .orderBy(desc(outbox.seq))
+    .limit(limit);
+}

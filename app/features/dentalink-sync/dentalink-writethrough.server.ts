@@ -1,0 +1,228 @@
+import { getDb, type Database } from "~/db/client.server";
+import { clinicDate, clinicTime } from "~/domain/clinic-time";
+import { PermanentDeliveryError, enqueue, type OutboxHandler } from "~/features/outbox/outbox.server";
+import { DentalinkInputError, type DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
+import type { DentalinkDentist } from "~/integrations/dentalink/dentalink-mapping";
+import { isIntegrationError } from "~/integrations/http.server";
+import {
+  dentalinkClient,
+  dentalinkSettings,
+  isMockMode,
+  type DentalinkSettings,
+} from "./dentalink-settings.server";
+import type { FailedWriteThroughView } from "./sync-dto";
+import {
+  DENTALINK_APPOINTMENT_KIND,
+  appointmentForWriteThrough,
+  failedWriteThroughs,
+  hasEarlierPendingWriteThrough,
+  storeDentalinkIds,
+} from "./dentalink-writethrough-repository.server";
+
+/**
+ * Portal bookings written through to Dentalink (issue 10): a booking, reschedule or cancellation in Mis Citas queues
+ * one outbox row in its own transaction; the outbox worker applies it at Dentalink. Only in live mode (a real
+ * `DENTALINK_API_KEY`): the mock stands for a Dentalink the clinic does not have yet, so nothing is mirrored there.
+ */
+
+export { DENTALINK_APPOINTMENT_KIND };
+
+export type WriteThroughAction = "book" | "reschedule" | "cancel";
+
+export interface WriteThroughPayload {
+  appointmentId: string;
+  action: WriteThroughAction;
+  /** The appointment's start and length when the change was made (a book or reschedule creates that one). */
+  startsAt: string;
+  durationMinutes: number;
+  [key: string]: unknown;
+}
+
+/**
+ * Queues the write-through of one change in the caller's transaction; nothing in mock mode. `occurrence` tells
+ * apart the changes of one appointment of the same action (a second reschedule).
+ */
+export async function queueDentalinkWriteThrough(
+  tx: Pick<Database, "insert">,
+  change: {
+    appointmentId: string;
+    action: WriteThroughAction;
+    startsAt: Date;
+    endsAt: Date;
+    occurrence?: string;
+  },
+  settings: DentalinkSettings = dentalinkSettings(),
+) {
+  if (isMockMode(settings)) return;
+  const payload: WriteThroughPayload = {
+    appointmentId: change.appointmentId,
+    action: change.action,
+    startsAt: change.startsAt.toISOString(),
+    durationMinutes: Math.round((change.endsAt.getTime() - change.startsAt.getTime()) / 60_000),
+  };
+  await enqueue(tx, {
+    kind: DENTALINK_APPOINTMENT_KIND,
+    idempotencyKey: `dentalink:${change.appointmentId}:${change.action}${change.occurrence ? `:${change.occurrence}` : ""}`,
+    payload,
+  });
+}
+
+const normalise = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/^dra?\.?\s+/, "")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/**
+ * Our dentist at Dentalink: the active dentist of the same name (the demo dentists are named alike), else the first
+ * active one — the appointment's comment then names the portal's dentist so the clinic can reassign it.
+ */
+export function matchDentalinkDentist(
+  list: readonly DentalinkDentist[],
+  name: string,
+): { dentist: DentalinkDentist; exact: boolean } | null {
+  const active = list.filter((dentist) => dentist.active);
+  const wanted = normalise(name);
+  const exact = active.find((dentist) => normalise(dentist.name) === wanted);
+  if (exact) return { dentist: exact, exact: true };
+  return active[0] ? { dentist: active[0], exact: false } : null;
+}
+
+export const WRITE_THROUGH_SLOT_TAKEN =
+  "Dentalink rechazó la cita: ese horario ya está ocupado en Dentalink (409). Agéndela a mano en Dentalink.";
+
+/** Turns what can never succeed on a retry into a failure for good; the rest is retried with backoff. */
+function permanent(error: unknown): never {
+  if (isIntegrationError(error) && error.code === "SLOT_TAKEN") {
+    throw new PermanentDeliveryError(WRITE_THROUGH_SLOT_TAKEN, { cause: error });
+  }
+  if (error instanceof DentalinkInputError) {
+    throw new PermanentDeliveryError(`Dentalink no aceptó los datos: ${error.message}`, { cause: error });
+  }
+  if (
+    isIntegrationError(error) &&
+    error.status !== null &&
+    [400, 401, 403, 404, 422].includes(error.status)
+  ) {
+    throw new PermanentDeliveryError(`Dentalink respondió ${error.status}: ${error.message}`, {
+      cause: error,
+    });
+  }
+  throw error;
+}
+
+type Row = NonNullable<Awaited<ReturnType<typeof appointmentForWriteThrough>>>;
+
+/**
+ * Creates the appointment at Dentalink (patient found by RUT, e-mail, phone, or created) and keeps its ids on our
+ * row. Idempotent: a live appointment of that patient, dentist, date and time already at Dentalink (a retry after
+ * a create whose answer was lost) is reused, not created twice.
+ */
+async function createAtDentalink(
+  db: Database,
+  client: DentalinkClient,
+  row: Row,
+  payload: WriteThroughPayload,
+) {
+  const startsAt = new Date(payload.startsAt);
+  const date = clinicDate(startsAt);
+  const time = clinicTime(startsAt);
+  const dentistName = [row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ");
+  const match = matchDentalinkDentist(await client.listDentists(), dentistName);
+  if (!match) throw new PermanentDeliveryError("Dentalink no tiene dentistas activos.");
+  const found = await client.findOrCreatePatient({
+    firstName: row.patient.firstName,
+    lastName: row.patient.lastName,
+    rut: row.patient.rut ?? undefined,
+    email: row.patient.email,
+    phone: row.patient.phone ?? undefined,
+  });
+  const patientId = found.patient.id;
+  const existing = (await client.listAppointments(patientId)).find(
+    (candidate) =>
+      candidate.date === date &&
+      candidate.time === time &&
+      candidate.dentistId === match.dentist.id &&
+      candidate.statusKind !== "cancelled",
+  );
+  const created =
+    existing ??
+    (await client.createAppointment({
+      patientId,
+      dentistId: match.dentist.id,
+      date,
+      time,
+      durationMinutes: payload.durationMinutes,
+      comment: [
+        `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
+        match.exact ? null : `Dentista en el portal: ${dentistName}.`,
+      ]
+        .filter(Boolean)
+        .join(" "),
+    }));
+  await storeDentalinkIds(db, row.id, { appointmentId: created.id, patientId });
+  return existing ? `dentalink:reused:${created.id}` : `dentalink:created:${created.id}`;
+}
+
+const WAITING = "Esperando que se envíe antes la cita original a Dentalink.";
+
+/** The outbox handler of `DENTALINK_APPOINTMENT_KIND`. */
+export function createDentalinkWriteThroughHandler(
+  options: { client?: () => DentalinkClient; database?: () => Promise<Database> } = {},
+): OutboxHandler {
+  const client = options.client ?? dentalinkClient;
+  const database = options.database ?? getDb;
+  return async (raw, delivery) => {
+    const payload = raw as WriteThroughPayload;
+    const db = await database();
+    const row = await appointmentForWriteThrough(db, payload.appointmentId);
+    if (!row) return "dentalink:skipped:appointment-gone";
+    const dentalink = client();
+    try {
+      if (payload.action === "book") {
+        if (row.dentalinkAppointmentId) return `dentalink:already:${row.dentalinkAppointmentId}`;
+        return await createAtDentalink(db, dentalink, row, payload);
+      }
+      if (!row.dentalinkAppointmentId) {
+        // Its booking is not at Dentalink yet: wait for it (rows of one appointment apply in order) …
+        if (await hasEarlierPendingWriteThrough(db, delivery.id, row.id)) throw new Error(WAITING);
+        // … or it never will be (failed for good, or booked before Dentalink was configured).
+        if (payload.action === "cancel") return "dentalink:skipped:never-created";
+        return await createAtDentalink(db, dentalink, row, payload);
+      }
+      // Dentalink's API has no reliable move (research §1): a reschedule cancels the old one and creates the new.
+      await dentalink.cancelAppointment(row.dentalinkAppointmentId, {
+        comment:
+          payload.action === "cancel"
+            ? "Cancelada por el paciente en el portal."
+            : "Reagendada en el portal.",
+      });
+      if (payload.action === "cancel") return `dentalink:cancelled:${row.dentalinkAppointmentId}`;
+      return await createAtDentalink(db, dentalink, row, payload);
+    } catch (error) {
+      if (error instanceof PermanentDeliveryError || (error instanceof Error && error.message === WAITING)) {
+        throw error;
+      }
+      permanent(error);
+    }
+  };
+}
+
+/** The write-throughs that failed for good, for staff (the Dentalink tab). */
+export async function loadFailedWriteThroughs(db: Database): Promise<FailedWriteThroughView[]> {
+  const rows = await failedWriteThroughs(db);
+  return rows.map((row) => {
+    const payload = row.payload as WriteThroughPayload;
+    return {
+      id: row.id,
+      appointmentId: payload.appointmentId,
+      action: payload.action,
+      startsAt: payload.startsAt,
+      reason: row.lastError ?? "Error desconocido",
+      at: row.createdAt.toISOString(),
+    };
+  });
+}

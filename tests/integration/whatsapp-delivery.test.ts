@@ -7,6 +7,7 @@ import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/wh
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
+import { clearWhatsAppEnv, setWhatsAppEnv } from "../setup/whatsapp-env";
 
 // WhatsApp through the outbox (issue 9): enqueue in the business transaction, delivery by the worker's handler to
 // the fake provider over HTTP with messageId = the outbox id, and the provider's reports through the webhook route.
@@ -94,12 +95,7 @@ beforeAll(async () => {
     reportsSecret: SECRET,
     reportDelayMs: 150,
   });
-  Object.assign(process.env, {
-    WHATSAPP_BASE_URL: fake.url,
-    WHATSAPP_API_KEY: API_KEY,
-    WHATSAPP_SENDER: SENDER,
-    WHATSAPP_WEBHOOK_SECRET: SECRET,
-  });
+  setWhatsAppEnv({ baseUrl: fake.url, apiKey: API_KEY, sender: SENDER, secret: SECRET });
   app = await importApp();
   await app.getDb();
 });
@@ -108,14 +104,7 @@ afterAll(async () => {
   await fake?.close();
   await relay?.close();
   await app?.closeDb();
-  for (const name of [
-    "WHATSAPP_BASE_URL",
-    "WHATSAPP_API_KEY",
-    "WHATSAPP_SENDER",
-    "WHATSAPP_WEBHOOK_SECRET",
-  ]) {
-    delete process.env[name];
-  }
+  clearWhatsAppEnv();
 });
 
 beforeEach(async () => {

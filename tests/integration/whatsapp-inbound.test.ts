@@ -15,6 +15,7 @@ import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/wh
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { clientForm, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
+import { clearWhatsAppEnv, setWhatsAppEnv } from "../setup/whatsapp-env";
 
 // Issue 9: the inbound WhatsApp webhook (a person writing to the clinic: their 24-hour window, a lead or its
 // history), the window choosing text or template when a message is sent, and the delivery order of a lead's two
@@ -108,12 +109,7 @@ beforeAll(async () => {
     reportsSecret: SECRET,
     reportDelayMs: 50,
   });
-  Object.assign(process.env, {
-    WHATSAPP_BASE_URL: fake.url,
-    WHATSAPP_API_KEY: API_KEY,
-    WHATSAPP_SENDER: SENDER,
-    WHATSAPP_WEBHOOK_SECRET: SECRET,
-  });
+  setWhatsAppEnv({ baseUrl: fake.url, apiKey: API_KEY, sender: SENDER, secret: SECRET });
   app = await importApp();
   await app.getDb();
 });
@@ -122,14 +118,7 @@ afterAll(async () => {
   await fake?.close();
   await relay?.close();
   await app?.closeDb();
-  for (const name of [
-    "WHATSAPP_BASE_URL",
-    "WHATSAPP_API_KEY",
-    "WHATSAPP_SENDER",
-    "WHATSAPP_WEBHOOK_SECRET",
-  ]) {
-    delete process.env[name];
-  }
+  clearWhatsAppEnv();
 });
 
 beforeEach(async () => {

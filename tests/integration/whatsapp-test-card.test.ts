@@ -14,6 +14,7 @@ import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser, type TestUser } from "../setup/users";
+import { clearWhatsAppEnv, setWhatsAppEnv } from "../setup/whatsapp-env";
 
 // Issue 9, the test dashboard's WhatsApp card: the action queues the spec's two messages for the current test lead
 // through the outbox (never calling the provider itself) and answers their ids; the card polls their status from
@@ -80,12 +81,7 @@ async function startRelay(): Promise<string> {
 beforeAll(async () => {
   const reportsUrl = await startRelay();
   fake = await startWhatsAppFake({ apiKey: API_KEY, reportsUrl, reportsSecret: SECRET, reportDelayMs: 100 });
-  Object.assign(process.env, {
-    WHATSAPP_BASE_URL: fake.url,
-    WHATSAPP_API_KEY: API_KEY,
-    WHATSAPP_SENDER: "56900000002",
-    WHATSAPP_WEBHOOK_SECRET: SECRET,
-  });
+  setWhatsAppEnv({ baseUrl: fake.url, apiKey: API_KEY, sender: "56900000002", secret: SECRET });
   app = await importApp();
   asesor = await createStaff(["asesor"]);
 });
@@ -94,14 +90,7 @@ afterAll(async () => {
   await fake?.close();
   await new Promise((resolve) => relay?.close(resolve));
   await app?.closeDb();
-  for (const name of [
-    "WHATSAPP_BASE_URL",
-    "WHATSAPP_API_KEY",
-    "WHATSAPP_SENDER",
-    "WHATSAPP_WEBHOOK_SECRET",
-  ]) {
-    delete process.env[name];
-  }
+  clearWhatsAppEnv();
 });
 
 beforeEach(async () => {

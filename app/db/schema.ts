@@ -45,10 +45,17 @@ export const leads = pgTable(
     source: text("source").notNull(),
     consentAt: timestamp("consent_at", { withTimezone: true }).notNull(),
     lastContactAt: timestamp("last_contact_at", { withTimezone: true }),
+    /** The first time staff contacted the lead: 'Tiempo Respuesta' is measured from creation to this (issue 13). */
+    firstContactAt: timestamp("first_contact_at", { withTimezone: true }),
+    /** The asesor who owns the lead (issue 13: round-robin at creation, an admin can reassign). */
+    assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
+    /** Why a lead was marked lost (one of the pipeline's reasons); null unless status is 'lost'. */
+    lostReason: text("lost_reason"),
     ...timestamps,
   },
   (table) => [
     index("leads_created_at_idx").on(table.createdAt),
+    index("leads_assigned_to_idx").on(table.assignedTo, table.createdAt),
     index("leads_level_idx").on(table.level),
     // An inbound WhatsApp message is filed under the latest lead with its number.
     index("leads_phone_idx").on(table.phone, table.createdAt),

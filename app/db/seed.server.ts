@@ -76,6 +76,7 @@ export async function seedDemoData(db: Database, now = new Date()) {
       createdAt,
       updatedAt: createdAt,
       lastContactAt,
+      firstContactAt: lastContactAt,
     };
   });
   await db.insert(leads).values(rows).onConflictDoNothing({ target: leads.submissionId });

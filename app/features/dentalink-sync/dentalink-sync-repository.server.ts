@@ -165,7 +165,12 @@ export async function finishSync(db: Database, finish: SyncFinish): Promise<void
     if (finish.outcome !== "success" || !finish.leadId) return;
     const [lead] = await tx
       .update(leads)
-      .set({ status: "scheduled", lastContactAt: finish.at, updatedAt: finish.at })
+      .set({
+        status: "scheduled",
+        lastContactAt: finish.at,
+        firstContactAt: sql`coalesce(${leads.firstContactAt}, ${finish.at})`,
+        updatedAt: finish.at,
+      })
       .where(eq(leads.id, finish.leadId))
       .returning({ id: leads.id });
     if (lead) {

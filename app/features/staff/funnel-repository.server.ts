@@ -105,7 +105,12 @@ export async function changeLeadStatus(
   return db.transaction(async (tx) => {
     const [updated] = await tx
       .update(leads)
-      .set({ status: change.status, lastContactAt: change.at, updatedAt: change.at })
+      .set({
+        status: change.status,
+        lastContactAt: change.at,
+        firstContactAt: sql`coalesce(${leads.firstContactAt}, ${change.at})`,
+        updatedAt: change.at,
+      })
       .where(eq(leads.id, change.leadId))
       .returning({ name: leads.name });
     if (!updated) return null;

@@ -1,9 +1,14 @@
 import { getDb, type Database } from "~/db/client.server";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
-import { PermanentDeliveryError, enqueue, type OutboxHandler } from "~/features/outbox/outbox.server";
+import {
+  OUTBOX_MAX_ATTEMPTS,
+  PermanentDeliveryError,
+  enqueue,
+  type OutboxHandler,
+} from "~/features/outbox/outbox.server";
 import { DentalinkInputError, type DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
-import type { DentalinkDentist } from "~/integrations/dentalink/dentalink-mapping";
 import { isIntegrationError } from "~/integrations/http.server";
+import { dentalinkDentistFor } from "./dentalink-dentist-links.server";
 import {
   dentalinkClient,
   dentalinkSettings,
@@ -67,30 +72,6 @@ export async function queueDentalinkWriteThrough(
   });
 }
 
-const normalise = (name: string) =>
-  name
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/^dra?\.?\s+/, "")
-    .replace(/\s+/g, " ")
-    .trim();
-
-/**
- * Our dentist at Dentalink: the active dentist of the same name (the demo dentists are named alike), else the first
- * active one — the appointment's comment then names the portal's dentist so the clinic can reassign it.
- */
-export function matchDentalinkDentist(
-  list: readonly DentalinkDentist[],
-  name: string,
-): { dentist: DentalinkDentist; exact: boolean } | null {
-  const active = list.filter((dentist) => dentist.active);
-  const wanted = normalise(name);
-  const exact = active.find((dentist) => normalise(dentist.name) === wanted);
-  if (exact) return { dentist: exact, exact: true };
-  return active[0] ? { dentist: active[0], exact: false } : null;
-}
-
 export const WRITE_THROUGH_SLOT_TAKEN =
   "Dentalink rechazó la cita: ese horario ya está ocupado en Dentalink (409). Agéndela a mano en Dentalink.";
 
@@ -131,8 +112,11 @@ async function createAtDentalink(
   const date = clinicDate(startsAt);
   const time = clinicTime(startsAt);
   const dentistName = [row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ");
-  const match = matchDentalinkDentist(await client.listDentists(), dentistName);
-  if (!match) throw new PermanentDeliveryError("Dentalink no tiene dentistas activos.");
+  // Only the dentist's own agenda: an unlinked dentist fails here, before anything is created at Dentalink.
+  const dentist = await dentalinkDentistFor(db, await client.listDentists(), {
+    id: row.dentistId,
+    name: dentistName,
+  });
   const found = await client.findOrCreatePatient({
     firstName: row.patient.firstName,
     lastName: row.patient.lastName,
@@ -145,23 +129,18 @@ async function createAtDentalink(
     (candidate) =>
       candidate.date === date &&
       candidate.time === time &&
-      candidate.dentistId === match.dentist.id &&
+      candidate.dentistId === dentist.id &&
       candidate.statusKind !== "cancelled",
   );
   const created =
     existing ??
     (await client.createAppointment({
       patientId,
-      dentistId: match.dentist.id,
+      dentistId: dentist.id,
       date,
       time,
       durationMinutes: payload.durationMinutes,
-      comment: [
-        `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
-        match.exact ? null : `Dentista en el portal: ${dentistName}.`,
-      ]
-        .filter(Boolean)
-        .join(" "),
+      comment: `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
     }));
   await storeDentalinkIds(db, row.id, { appointmentId: created.id, patientId });
   return existing ? `dentalink:reused:${created.id}` : `dentalink:created:${created.id}`;
@@ -211,18 +190,34 @@ export function createDentalinkWriteThroughHandler(
   };
 }
 
-/** The write-throughs that failed for good, for staff (the Dentalink tab). */
+/** Shown for a row still being retried: its technical last error is for logs, the reason is for staff. */
+export const WRITE_THROUGH_RETRYING =
+  "Dentalink no respondió o falló; el envío se reintentará automáticamente.";
+
+const personName = (first: string | null, last: string | null) =>
+  [first, last].filter(Boolean).join(" ") || null;
+
+/** The write-throughs staff must see (failed for good, or waiting for a retry after a failure). */
 export async function loadFailedWriteThroughs(db: Database): Promise<FailedWriteThroughView[]> {
   const rows = await failedWriteThroughs(db);
   return rows.map((row) => {
     const payload = row.payload as WriteThroughPayload;
+    const failed = row.status === "failed";
     return {
       id: row.id,
       appointmentId: payload.appointmentId,
       action: payload.action,
       startsAt: payload.startsAt,
-      reason: row.lastError ?? "Error desconocido",
+      reason: failed
+        ? (row.lastError ?? "Error desconocido")
+        : `${WRITE_THROUGH_RETRYING} Último error: ${row.lastError ?? "desconocido"}`,
       at: row.createdAt.toISOString(),
+      state: failed ? "failed" : "retrying",
+      attempts: row.attempts,
+      maxAttempts: OUTBOX_MAX_ATTEMPTS,
+      nextAttemptAt: failed ? null : row.nextAttemptAt.toISOString(),
+      patientName: personName(row.patientFirstName, row.patientLastName),
+      dentistName: personName(row.dentistFirstName, row.dentistLastName),
     };
   });
 }

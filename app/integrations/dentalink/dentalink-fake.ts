@@ -25,7 +25,7 @@ import {
  * Control routes under `/__fake/` (no key; the fake only listens on loopback) let another process (Playwright)
  * read the state and inject failures: `GET /__fake/state`, `POST /__fake/fail {times,status,body?,method?,path?}`
  * (with `method`/`path`, only matching requests fail: other tests using the same fake are not disturbed),
- * `POST /__fake/recover` (drops the failures still queued), `POST /__fake/hang {times}`,
+ * `POST /__fake/recover {path?}` (drops the failures still queued, or only those injected for `path`), `POST /__fake/hang {times}`,
  * `POST /__fake/latency {ms}`, `POST /__fake/reset`.
  */
 
@@ -249,7 +249,11 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
       return send(response, 200, { ok: true });
     }
     if (path === "/__fake/recover") {
-      failures.length = 0;
+      // With a `path`, only the failures injected for it (another test's stay).
+      const scoped = typeof input.path === "string" ? input.path : undefined;
+      for (let index = failures.length - 1; index >= 0; index--) {
+        if (scoped === undefined || failures[index]!.match?.path === scoped) failures.splice(index, 1);
+      }
       return send(response, 200, { ok: true });
     }
     if (path === "/__fake/hang") {

@@ -608,7 +608,9 @@ function DentistLinkRow({
   return (
     <li className="flex flex-wrap items-end justify-between gap-3 py-3" data-testid="dentist-link">
       <div>
-        <p className="font-medium">{link.name}</p>
+        <p className="font-medium" data-testid="dentist-link-name">
+          {link.name}
+        </p>
         <p
           className={cn("text-sm", link.problem ? "text-red-800" : "text-slate-700")}
           data-testid="dentist-link-state"

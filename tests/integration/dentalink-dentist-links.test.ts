@@ -4,7 +4,7 @@ import { closeDb, getDb } from "~/db/client.server";
 import { appointments, auditLog, dentalinkDentistLinks, outbox, users } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
-import { bookAppointment } from "~/features/appointments/appointment-service.server";
+import { bookAppointment, rescheduleAppointment } from "~/features/appointments/appointment-service.server";
 import {
   changeDentistLink,
   missingDentistMessage,
@@ -293,5 +293,41 @@ describe("dentists linked to Dentalink's", () => {
     const db = await getDb();
     const [still] = await db.select().from(outbox).where(eq(outbox.id, failed.id));
     expect(still!.status).toBe("failed");
+  });
+
+  it("a reschedule for a dentist unlinked meanwhile leaves the old appointment at Dentalink and records why", async () => {
+    const dentist = await dentistNamed("Lucía", "Ortiz");
+    const db = await getDb();
+    await changeDentistLink(db, {
+      client,
+      dentistId: dentist.id,
+      dentalinkDentistId: "dr-vidal",
+      actor: actor(),
+    });
+    const booked = await bookWith(dentist, "16:00");
+    await deliver();
+    const before = await ours(booked.id);
+    expect(
+      fake.state.appointments.find((item) => String(item.id) === before.dentalinkAppointmentId),
+    ).toMatchObject({
+      id_dentista: "dr-vidal",
+    });
+
+    await changeDentistLink(db, { client, dentistId: dentist.id, dentalinkDentistId: null, actor: actor() });
+    const patientId = (await ours(booked.id)).patientId;
+    await rescheduleAppointment(db, patientId, booked.id, { date: nextDay(), time: "16:30" });
+    const puts = fake.state.calls.filter((call) => call.method === "PUT").length;
+    await deliver();
+    const rows = await db
+      .select()
+      .from(outbox)
+      .where(sql`${outbox.payload}->>'appointmentId' = ${booked.id}`)
+      .orderBy(outbox.seq);
+    expect(rows.map((row) => row.status)).toEqual(["sent", "failed"]);
+    expect(rows[1]!.lastError).toBe(unlinkedDentistMessage("Lucía Ortiz"));
+    // Nothing was cancelled at Dentalink: the old appointment stands until staff fix the link and retry.
+    expect(fake.state.calls.filter((call) => call.method === "PUT").length).toBe(puts);
+    const old = fake.state.appointments.find((item) => String(item.id) === before.dentalinkAppointmentId);
+    expect(old?.id_estado).not.toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import {
   type OutboxHandler,
 } from "~/features/outbox/outbox.server";
 import { DentalinkInputError, type DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
+import type { DentalinkDentist } from "~/integrations/dentalink/dentalink-mapping";
 import { isIntegrationError } from "~/integrations/http.server";
 import { dentalinkDentistFor } from "./dentalink-dentist-links.server";
 import {
@@ -97,6 +98,14 @@ function permanent(error: unknown): never {
 
 type Row = NonNullable<Awaited<ReturnType<typeof appointmentForWriteThrough>>>;
 
+/** Only the dentist's own agenda: an unlinked dentist fails here, before anything is changed at Dentalink. */
+async function linkedDentist(db: Database, client: DentalinkClient, row: Row) {
+  return dentalinkDentistFor(db, await client.listDentists(), {
+    id: row.dentistId,
+    name: [row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" "),
+  });
+}
+
 /**
  * Creates the appointment at Dentalink (patient found by RUT, e-mail, phone, or created) and keeps its ids on our
  * row. Idempotent: a live appointment of that patient, dentist, date and time already at Dentalink (a retry after
@@ -107,16 +116,12 @@ async function createAtDentalink(
   client: DentalinkClient,
   row: Row,
   payload: WriteThroughPayload,
+  linked?: DentalinkDentist,
 ) {
   const startsAt = new Date(payload.startsAt);
   const date = clinicDate(startsAt);
   const time = clinicTime(startsAt);
-  const dentistName = [row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ");
-  // Only the dentist's own agenda: an unlinked dentist fails here, before anything is created at Dentalink.
-  const dentist = await dentalinkDentistFor(db, await client.listDentists(), {
-    id: row.dentistId,
-    name: dentistName,
-  });
+  const dentist = linked ?? (await linkedDentist(db, client, row));
   const found = await client.findOrCreatePatient({
     firstName: row.patient.firstName,
     lastName: row.patient.lastName,
@@ -172,7 +177,9 @@ export function createDentalinkWriteThroughHandler(
         if (payload.action === "cancel") return "dentalink:skipped:never-created";
         return await createAtDentalink(db, dentalink, row, payload);
       }
-      // Dentalink's API has no reliable move (research §1): a reschedule cancels the old one and creates the new.
+      // Dentalink's API has no reliable move (research §1): a reschedule cancels the old one and creates the new,
+      // in the linked dentist's agenda, checked first so an unlinked dentist leaves the old one in place.
+      const dentist = payload.action === "reschedule" ? await linkedDentist(db, dentalink, row) : undefined;
       await dentalink.cancelAppointment(row.dentalinkAppointmentId, {
         comment:
           payload.action === "cancel"
@@ -180,7 +187,7 @@ export function createDentalinkWriteThroughHandler(
             : "Reagendada en el portal.",
       });
       if (payload.action === "cancel") return `dentalink:cancelled:${row.dentalinkAppointmentId}`;
-      return await createAtDentalink(db, dentalink, row, payload);
+      return await createAtDentalink(db, dentalink, row, payload, dentist);
     } catch (error) {
       if (error instanceof PermanentDeliveryError || (error instanceof Error && error.message === WAITING)) {
         throw error;

@@ -534,6 +534,11 @@ function FailedWriteThrough({ item }: { item: FailedWriteThroughView }) {
         <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
           <RotateCcw aria-hidden className="size-4" />
           Reintentar ahora
+          <span className="sr-only">
+            {" "}
+            {writeThroughActions[item.action].toLowerCase()} del{" "}
+            {formatClinicDateTime(new Date(item.startsAt))}
+          </span>
         </Button>
         {answer && (
           <span role="status" className={answer.ok ? "text-emerald-900" : "text-red-900"}>
@@ -641,7 +646,7 @@ function DentistLinkRow({
             </select>
           </div>
           <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
-            Guardar
+            Guardar<span className="sr-only"> el vínculo de {link.name}</span>
           </Button>
           {answer && (
             <span

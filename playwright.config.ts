@@ -10,6 +10,12 @@ const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
 export const whatsAppFakePort = Number(process.env.E2E_WHATSAPP_PORT ?? 3294);
 export const whatsAppFakeUrl = `http://127.0.0.1:${whatsAppFakePort}`;
 const whatsAppKey = "fake-whatsapp-key-e2e";
+// The fake Dentalink API (app/integrations/dentalink/dentalink-fake.ts) with mock mode's demo records: the server
+// runs in live mode against it (the client over HTTP, bookings written through); tests inject failures through its
+// /__fake routes (scoped to their own patient, so parallel tests are not disturbed).
+export const dentalinkFakePort = Number(process.env.E2E_DENTALINK_PORT ?? 3295);
+export const dentalinkFakeOrigin = `http://127.0.0.1:${dentalinkFakePort}`;
+const dentalinkKey = "fake-dentalink-key-e2e";
 const whatsAppWebhookSecret = "e2e-webhook-secret-0123456789";
 
 // Debian's Chromium, never a downloaded browser (STACK-NOTES 5).
@@ -67,6 +73,18 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: "exec node tests/setup/run-dentalink-fake.mjs",
+      env: {
+        DENTALINK_FAKE_PORT: String(dentalinkFakePort),
+        DENTALINK_API_KEY: dentalinkKey,
+        // The real call takes a moment, so the sync tab's processing view is really there.
+        DENTALINK_FAKE_LATENCY_MS: "300",
+      },
+      url: `${dentalinkFakeOrigin}/__fake/state`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       // The production build on a fresh embedded database with demo data (demo mode, as `npm run demo`).
       command: `rm -rf data/e2e && exec node server.mjs`,
       env: {
@@ -82,6 +100,9 @@ export default defineConfig({
         WHATSAPP_API_KEY: whatsAppKey,
         WHATSAPP_SENDER: "56226543210",
         WHATSAPP_WEBHOOK_SECRET: whatsAppWebhookSecret,
+        DENTALINK_API_KEY: dentalinkKey,
+        DENTALINK_BASE_URL: `${dentalinkFakeOrigin}/api/v1`,
+        DENTALINK_DASHBOARD_URL: `${dentalinkFakeOrigin}/`,
       },
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,

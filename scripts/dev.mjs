@@ -1,18 +1,26 @@
-// `npm run dev`: the fake WhatsApp provider on 127.0.0.1, then `react-router dev` with demo data, sending to it.
-// Messages really travel through the outbox and the client; the fake posts delivery reports back to the dev
-// server's webhook. Set WHATSAPP_API_KEY yourself (and WHATSAPP_BASE_URL) to use a real account instead.
+// `npm run dev`: the fake WhatsApp provider and the fake Dentalink API on 127.0.0.1, then `react-router dev` with
+// demo data, talking to them. Messages really travel through the outbox and the client; the WhatsApp fake posts
+// delivery reports back to the dev server's webhook. The Dentalink fake serves the same demo records as mock mode
+// (the four dentists, the RUT portal's demo patients) over HTTP, so the app runs in live mode ("Conectado") and Mis
+// Citas bookings are written through to it; what is created there is kept in data/dentalink-fake.json.
+// Set WHATSAPP_API_KEY (and WHATSAPP_BASE_URL) or DENTALINK_API_KEY (and DENTALINK_BASE_URL) yourself to use a real
+// account instead; DENTALINK_FAKE=0 runs Dentalink in mock mode (in process, no HTTP) instead of the fake.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 
 const devPort = Number(process.env.PORT ?? 5173);
-const fakePort = Number(process.env.WHATSAPP_FAKE_PORT ?? 3292);
+const whatsAppFakePort = Number(process.env.WHATSAPP_FAKE_PORT ?? 3292);
+const dentalinkFakePort = Number(process.env.DENTALINK_FAKE_PORT ?? 3293);
 const devUrl = `http://localhost:${devPort}`;
-const useFake = !process.env.WHATSAPP_API_KEY;
+const useWhatsAppFake = !process.env.WHATSAPP_API_KEY;
+const useDentalinkFake =
+  !process.env.DENTALINK_API_KEY && !/^(0|false)$/i.test(process.env.DENTALINK_FAKE ?? "");
 
-const fakeEnv = {
+const whatsAppEnv = {
   WHATSAPP_API_KEY: "fake-whatsapp-key-dev",
   WHATSAPP_WEBHOOK_SECRET: process.env.WHATSAPP_WEBHOOK_SECRET ?? "dev-webhook-secret-0123456789",
 };
+const dentalinkKey = "fake-dentalink-key-dev";
 const children = [];
 
 function start(command, args, env) {
@@ -31,6 +39,13 @@ function start(command, args, env) {
   return child;
 }
 
+/** Waits for a fake's "ready" line before the app starts. */
+async function ready(child) {
+  let seen = "";
+  child.stdout.on("data", (chunk) => (seen += chunk));
+  while (!seen.includes("ready")) await once(child.stdout, "data");
+}
+
 let stopping = false;
 function stop(code = 0) {
   stopping = true;
@@ -40,18 +55,29 @@ function stop(code = 0) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-if (useFake) {
-  const fake = start(process.execPath, ["tests/setup/run-whatsapp-fake.mjs"], {
-    ...fakeEnv,
-    WHATSAPP_FAKE_PORT: String(fakePort),
-    WHATSAPP_FAKE_REPORTS_URL: `${devUrl}/api/whatsapp/reports`,
-    WHATSAPP_FAKE_INBOUND_URL: `${devUrl}/api/whatsapp/inbound`,
-  });
-  // Wait for its "ready" line before starting the app.
-  let seen = "";
-  fake.stdout.on("data", (chunk) => (seen += chunk));
-  while (!seen.includes("ready")) await once(fake.stdout, "data");
+const fakes = [];
+if (useWhatsAppFake) {
+  fakes.push(
+    start(process.execPath, ["tests/setup/run-whatsapp-fake.mjs"], {
+      ...whatsAppEnv,
+      WHATSAPP_FAKE_PORT: String(whatsAppFakePort),
+      WHATSAPP_FAKE_REPORTS_URL: `${devUrl}/api/whatsapp/reports`,
+      WHATSAPP_FAKE_INBOUND_URL: `${devUrl}/api/whatsapp/inbound`,
+    }),
+  );
 }
+if (useDentalinkFake) {
+  fakes.push(
+    start(process.execPath, ["tests/setup/run-dentalink-fake.mjs"], {
+      DENTALINK_API_KEY: dentalinkKey,
+      DENTALINK_FAKE_PORT: String(dentalinkFakePort),
+      // A little latency, so the sync tab's processing view is seen as with the real API.
+      DENTALINK_FAKE_LATENCY_MS: process.env.DENTALINK_FAKE_LATENCY_MS ?? "250",
+      DENTALINK_FAKE_STATE_FILE: process.env.DENTALINK_FAKE_STATE_FILE ?? "data/dentalink-fake.json",
+    }),
+  );
+}
+await Promise.all(fakes.map(ready));
 
 start(
   process.execPath,
@@ -59,11 +85,19 @@ start(
   {
     SEED_DEMO: "1",
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? devUrl,
-    ...(useFake
+    ...(useWhatsAppFake
       ? {
-          ...fakeEnv,
-          WHATSAPP_BASE_URL: `http://127.0.0.1:${fakePort}`,
+          ...whatsAppEnv,
+          WHATSAPP_BASE_URL: `http://127.0.0.1:${whatsAppFakePort}`,
           WHATSAPP_SENDER: process.env.WHATSAPP_SENDER ?? "56226543210",
+        }
+      : {}),
+    ...(useDentalinkFake
+      ? {
+          DENTALINK_API_KEY: dentalinkKey,
+          DENTALINK_BASE_URL: `http://127.0.0.1:${dentalinkFakePort}/api/v1`,
+          // 'Ver en Dentalink': the fake's page of what was created in it.
+          DENTALINK_DASHBOARD_URL: `http://127.0.0.1:${dentalinkFakePort}/`,
         }
       : {}),
   },

@@ -534,6 +534,37 @@ export const dentalinkMockAppointments = pgTable("dentalink_mock_appointments", 
   ...timestamps,
 });
 
+export const dentalinkDentistLinkSources = ["name", "admin"] as const;
+
+/**
+ * Which Dentalink dentist (`/dentistas` id) is each of our dentists: the agenda a portal booking is written to.
+ * Filled once by matching normalised full names (`source` 'name'), set or cleared by an admin ('admin'). A row
+ * with a null `dentalink_dentist_id` is a dentist an admin left unlinked on purpose (no name match is tried again).
+ * No row, or a null id: the write-through fails with a recorded reason instead of booking another dentist.
+ */
+export const dentalinkDentistLinks = pgTable(
+  "dentalink_dentist_links",
+  {
+    dentistId: text("dentist_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dentalinkDentistId: text("dentalink_dentist_id"),
+    source: text("source").notNull(),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (table) => [
+    // One Dentalink agenda per dentist of ours.
+    uniqueIndex("dentalink_dentist_links_dentalink_id_unique")
+      .on(table.dentalinkDentistId)
+      .where(sql`${table.dentalinkDentistId} is not null`),
+    check(
+      "dentalink_dentist_links_source_values",
+      sql`${table.source} in (${quotedList(dentalinkDentistLinkSources)})`,
+    ),
+  ],
+);
+
 /**
  * Whoever wrote to the clinic's WhatsApp number, by number (digits with the country code, as `to_phone`): the
  * time of their last message opens WhatsApp's 24-hour customer-care window, within which free text may be sent

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { dentalinkFakeOrigin } from "../../playwright.config";
 import {
   blockingViolations,
   DEMO_PASSWORD,
@@ -8,8 +9,9 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// The Dentalink sync tab on /funnel (issue 10), in mock mode (the e2e server has no Dentalink key, demo mode: the
-// mock answers with the spec's delays, so the processing view is really there while the server waits).
+// The Dentalink sync tab on /funnel (issue 10), in live mode against the fake Dentalink API that playwright.config.ts
+// starts (with some latency, so the processing view is really there while the server waits for the real calls).
+// Mock mode (no key) is covered by tests/integration/dentalink-sync.test.ts and dentalink-mock-mode.test.ts.
 
 const DEMO_ADVISOR = "asesor@clinica.example";
 
@@ -62,7 +64,8 @@ test("an asesor syncs a patient: every required message, the processing view, th
     .getByRole("tablist", { name: "Secciones del dashboard" })
     .getByRole("tab", { name: "Dentalink" });
   await expect(tab).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByTestId("dentalink-mode")).toHaveText("Modo demostración");
+  // Live mode: no "modo demostración" badge; the dentists come from the fake's /dentistas.
+  await expect(page.getByTestId("dentalink-mode")).toHaveCount(0);
   const { ids, report } = await blockingViolations(page);
   expect(ids, `axe on the Dentalink tab:\n${report}`).toEqual([]);
 
@@ -96,18 +99,18 @@ test("an asesor syncs a patient: every required message, the processing view, th
   await expect(result.getByTestId("sync-appointment-id")).toHaveText(/^\d+$/);
   await expect(result).toContainText("Paciente y cita creados en Dentalink.");
   const view = result.getByRole("link", { name: /Ver en Dentalink/ });
-  await expect(view).toHaveAttribute("href", "/funnel/dentalink");
+  await expect(view).toHaveAttribute("href", `${dentalinkFakeOrigin}/`);
   await expect(view).toHaveAttribute("target", "_blank");
   await expect(view).toHaveAttribute("rel", /noopener/);
   const afterResult = await blockingViolations(page);
   expect(afterResult.ids, `axe on the sync result:\n${afterResult.report}`).toEqual([]);
 
-  // 'Ver en Dentalink' in mock mode: our read-only page of the mock, with the new patient.
-  const [mockPage] = await Promise.all([page.context().waitForEvent("page"), view.click()]);
-  await mockPage.waitForLoadState();
-  await expect(mockPage.getByRole("heading", { level: 1 })).toContainText("Dentalink (modo demostración)");
-  await expect(mockPage.getByTestId("mock-patients")).toContainText(`Ignacia Prueba ${suffix}`);
-  await mockPage.close();
+  // 'Ver en Dentalink': DENTALINK_DASHBOARD_URL, here the fake's page of what was created in it.
+  const [dashboard] = await Promise.all([page.context().waitForEvent("page"), view.click()]);
+  await dashboard.waitForLoadState();
+  await expect(dashboard.getByRole("heading", { level: 1 })).toContainText("Dentalink");
+  await expect(dashboard.getByTestId("fake-patients")).toContainText(`Ignacia Prueba ${suffix}`);
+  await dashboard.close();
 
   await result.getByRole("button", { name: "Nueva Sincronizacion" }).click();
   await expect(page.getByTestId("sync-result")).toHaveCount(0);

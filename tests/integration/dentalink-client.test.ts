@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
 import http from "node:http";
+import os from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import {
   type DentalinkClientOptions,
 } from "~/integrations/dentalink/dentalink-client.server";
 import { startDentalinkFake, type DentalinkFake } from "~/integrations/dentalink/dentalink-fake";
+import { createDentalinkFileFetcher } from "~/integrations/dentalink/dentalink-files.server";
 import { IntegrationError } from "~/integrations/http.server";
 
 // The Dentalink client against the fake API over real HTTP: reads with mapping, each error class, retries,
@@ -413,6 +416,75 @@ describe("the standalone fake (npm run dev, Playwright)", () => {
     } finally {
       child.kill("SIGTERM");
       await exited;
+    }
+  });
+});
+
+describe("the fake as npm run dev and the e2e server use it", () => {
+  it("serves mock mode's demo records: the four dentists and the RUT portal's demo patients with their files", async () => {
+    const dentalink = client({ retries: 0 });
+    expect((await dentalink.listDentists()).map((dentist) => dentist.id)).toEqual([
+      "dr-morales",
+      "dr-vidal",
+      "dr-araya",
+      "dr-campos",
+    ]);
+    const catalina = await dentalink.findPatient({ rut: "12.345.678-5" });
+    expect(catalina?.patient).toMatchObject({ id: "1001", email: "paciente@clinica.example" });
+    const jorge = await dentalink.findPatient({ rut: "12678579-8" });
+    expect(jorge?.patient.id).toBe("1000");
+    const [first] = await dentalink.listDocuments("1000");
+    const url = first!.url!;
+    expect(url.startsWith(`${fake.origin}/archivos/`)).toBe(true);
+    // The portal's file proxy downloads it from the fake, as from Dentalink (the token goes to the API's origin).
+    const files = createDentalinkFileFetcher({ mode: "live", baseUrl: fake.url, apiKey: API_KEY });
+    const downloaded = await files.fetchFile(url);
+    expect(downloaded.contentType).toBe("application/pdf");
+    const bytes = new Uint8Array(await new Response(downloaded.body as ReadableStream).arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("fails only the requests a failure matches, until it recovers", async () => {
+    const dentalink = client({ retries: 0 });
+    fake.failNext(100, 503, undefined, { path: "paciente-que-falla@correo.example" });
+    await expect(
+      dentalink.findPatients({ email: "paciente-que-falla@correo.example" }),
+    ).rejects.toMatchObject({
+      status: 503,
+    });
+    // Another patient, another request: untouched.
+    await expect(dentalink.findPatients({ email: "otra@correo.example" })).resolves.toEqual([]);
+    await expect(dentalink.listBranches()).resolves.not.toHaveLength(0);
+    fake.recover();
+    await expect(dentalink.findPatients({ email: "paciente-que-falla@correo.example" })).resolves.toEqual([]);
+  });
+
+  it("keeps what is created in its state file across a restart, and its panel escapes what it shows", async () => {
+    const stateFile = path.join(os.tmpdir(), `dentalink-fake-${randomUUID()}.json`);
+    const first = await startDentalinkFake({ apiKey: API_KEY, stateFile });
+    let created: string;
+    try {
+      const patient = await client({ baseUrl: first.url }).createPatient({
+        firstName: "<script>alert(1)</script>",
+        lastName: "Reinicio",
+        email: `reinicio-${randomUUID()}@correo.example`,
+      });
+      created = patient.id;
+      const panel = await (await fetch(`${first.origin}/`)).text();
+      expect(panel).toContain("&#60;script&#62;alert(1)&#60;/script&#62; Reinicio");
+      expect(panel).not.toContain("<script>");
+    } finally {
+      await first.close();
+    }
+    const second = await startDentalinkFake({ apiKey: API_KEY, stateFile });
+    try {
+      const found = await client({ baseUrl: second.url }).getPatient(created);
+      expect(found.lastName).toBe("Reinicio");
+    } finally {
+      await second.close();
+      await rm(stateFile, { force: true });
     }
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, outbox, users } from "~/db/schema";
+import { appointments, dentalinkDentistLinks, outbox, users } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { openDays, DEFAULT_WEEK } from "~/domain/slots";
 import {
@@ -77,7 +77,14 @@ async function people(
     .set({ lastName: "Rojas", phone: uniquePhone(), ...options.patient })
     .where(eq(users.id, patient.id));
   if (options.dentistName) {
+    // Linked by its name, as the demo dentists are.
     await db.update(users).set({ lastName: options.dentistName[1] }).where(eq(users.id, dentist.id));
+  } else {
+    // Each test's dentist takes over Dentalink's first dentist (one agenda is linked to one dentist of ours).
+    await db.delete(dentalinkDentistLinks).where(eq(dentalinkDentistLinks.dentalinkDentistId, "dr-morales"));
+    await db
+      .insert(dentalinkDentistLinks)
+      .values({ dentistId: dentist.id, dentalinkDentistId: "dr-morales", source: "admin" });
   }
   return { patient, dentist };
 }
@@ -229,6 +236,14 @@ describe("portal bookings written through to Dentalink", () => {
     expect(waiting!.status).toBe("pending");
     expect(waiting!.lastError).toBeTruthy();
     expect((await ours(booked.id)).dentalinkAppointmentId).toBeNull();
+    // Staff see it waiting for its retry, with the attempt count and the next try.
+    const db = await getDb();
+    const listed = (await loadFailedWriteThroughs(db)).find((item) => item.appointmentId === booked.id);
+    expect(listed).toMatchObject({ state: "retrying", attempts: 1, maxAttempts: 8 });
+    expect(listed!.reason).toMatch(
+      /^Dentalink no respondió o falló; el envío se reintentará automáticamente\. Último error: /,
+    );
+    expect(new Date(listed!.nextAttemptAt!).getTime()).toBeGreaterThan(Date.now());
 
     await deliver(60);
     const row = await ours(booked.id);
@@ -236,6 +251,7 @@ describe("portal bookings written through to Dentalink", () => {
     expect(createdAtFake(row.dentalinkPatientId!)).toHaveLength(1);
     expect(postsToCitas().length).toBe(postsBefore + 1);
     expect((await rowsOf(booked.id))[0]!.status).toBe("sent");
+    expect((await loadFailedWriteThroughs(db)).map((item) => item.appointmentId)).not.toContain(booked.id);
   });
 
   it("a retried create whose answer was lost finds the appointment instead of creating it twice", async () => {
@@ -259,7 +275,7 @@ describe("portal bookings written through to Dentalink", () => {
   it("a slot taken at Dentalink (409) fails for good, with its reason listed for staff", async () => {
     const { patient, dentist } = await people();
     const date = nextDay();
-    // Someone took the slot at Dentalink (our dentist is not named like any of theirs: the first active one).
+    // Someone took the slot at Dentalink in the agenda our dentist is linked to (the first active one).
     const client = freshClient();
     const [first] = (await client.listDentists()).filter((item) => item.active);
     const other = await client.createPatient({

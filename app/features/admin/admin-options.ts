@@ -52,6 +52,8 @@ export const auditActionLabels: Record<string, string> = {
   "appointment.confirmed_by_link": "Cita confirmada con el enlace del recordatorio",
   "appointment.cancelled_by_link": "Cita cancelada con el enlace del recordatorio",
   "dentalink.sync": "Sincronización con Dentalink",
+  "dentalink.dentist_linked": "Dentista vinculado a Dentalink",
+  "dentalink.writethrough_retried": "Reintento de envío a Dentalink",
 };
 
 /** Actions written by other areas are shown with their code until they get a label here. */

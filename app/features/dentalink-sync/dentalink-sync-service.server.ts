@@ -28,6 +28,7 @@ import {
   takeOverStaleSync,
   type SyncRow,
 } from "./dentalink-sync-repository.server";
+import { loadDentistLinks } from "./dentalink-dentist-links.server";
 import { loadFailedWriteThroughs } from "./dentalink-writethrough.server";
 import type { SyncPrefill, SyncResult, SyncTabData } from "./sync-dto";
 import { classifySyncError } from "./sync-errors.server";
@@ -74,17 +75,24 @@ async function prefillFromLead(db: Database, leadId: string): Promise<SyncPrefil
 /** The sync tab: the dentists from Dentalink's `/dentistas`, where 'Ver en Dentalink' goes, a lead's prefill. */
 export async function loadSyncTab(
   db: Database,
-  input: { client: DentalinkClient; settings: DentalinkSettings; leadId: string | null; now?: Date },
+  input: {
+    client: DentalinkClient;
+    settings: DentalinkSettings;
+    leadId: string | null;
+    /** Admins may change which Dentalink dentist each of ours books into. */
+    canEditLinks?: boolean;
+    now?: Date;
+  },
 ): Promise<SyncTabData> {
   const { client, settings } = input;
   const [dentists, prefill, failedWriteThroughs] = await Promise.all([
     client.listDentists().then(
-      (list) => ({ list, error: null }),
+      (list) => ({ list, error: null as string | null }),
       (error: unknown) => {
         const failure = classifySyncError(error);
         logger.warn({ err: failure.detail }, "dentalink: could not list the dentists");
         return {
-          list: [],
+          list: null,
           error: `No pudimos leer los dentistas de Dentalink: ${failure.errors.join(", ")}.`,
         };
       },
@@ -93,10 +101,12 @@ export async function loadSyncTab(
     loadFailedWriteThroughs(db),
   ]);
   const mock = client.mode === "mock" || isMockMode(settings);
+  // The links matter where bookings are written through: live mode (the mock's ids are not the clinic's).
+  const dentistLinks = mock ? [] : await loadDentistLinks(db, dentists.list);
   return {
     mode: mock ? "mock" : "live",
     dashboardUrl: mock ? DENTALINK_MOCK_PAGE : (settings.dashboardUrl ?? null),
-    dentists: dentists.list
+    dentists: (dentists.list ?? [])
       .filter((dentist) => dentist.active)
       .map((dentist) => ({ id: dentist.id, name: dentist.name, specialty: dentist.specialty })),
     dentistsError: dentists.error,
@@ -104,6 +114,8 @@ export async function loadSyncTab(
     submissionId: randomUUID(),
     prefill,
     failedWriteThroughs,
+    dentistLinks,
+    canEditLinks: input.canEditLinks ?? false,
   };
 }
 

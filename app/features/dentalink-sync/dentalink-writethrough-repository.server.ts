@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, lt, ne, sql } from "drizzle-orm";
+import { aliasedTable, and, desc, eq, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { appointments, outbox, treatmentsCatalog, users } from "~/db/schema";
 
@@ -22,6 +22,7 @@ export async function appointmentForWriteThrough(db: Database, appointmentId: st
         phone: users.phone,
         rut: users.rut,
       },
+      dentistId: appointments.dentistId,
       dentistFirstName: dentists.firstName,
       dentistLastName: dentists.lastName,
       treatment: treatmentsCatalog.name,
@@ -68,17 +69,37 @@ export async function hasEarlierPendingWriteThrough(db: Database, outboxId: stri
   return Boolean(earlier);
 }
 
-/** The write-throughs that failed for good, newest first, for the staff's Dentalink tab. */
+const patients = aliasedTable(users, "patients");
+
+/**
+ * The write-throughs staff must see, newest first: those that failed for good, and those waiting for a retry after
+ * a failure (a `last_error` on a pending row), with the appointment's patient and dentist.
+ */
 export async function failedWriteThroughs(db: Database, limit = 20) {
   return db
     .select({
       id: outbox.id,
+      status: outbox.status,
+      attempts: outbox.attempts,
+      nextAttemptAt: outbox.nextAttemptAt,
       payload: outbox.payload,
       lastError: outbox.lastError,
       createdAt: outbox.createdAt,
+      patientFirstName: patients.firstName,
+      patientLastName: patients.lastName,
+      dentistFirstName: dentists.firstName,
+      dentistLastName: dentists.lastName,
     })
     .from(outbox)
-    .where(and(eq(outbox.kind, DENTALINK_APPOINTMENT_KIND), eq(outbox.status, "failed")))
+    .leftJoin(appointments, sql`${appointments.id}::text = ${outbox.payload}->>'appointmentId'`)
+    .leftJoin(patients, eq(patients.id, appointments.patientId))
+    .leftJoin(dentists, eq(dentists.id, appointments.dentistId))
+    .where(
+      and(
+        eq(outbox.kind, DENTALINK_APPOINTMENT_KIND),
+        or(eq(outbox.status, "failed"), and(eq(outbox.status, "pending"), isNotNull(outbox.lastError))),
+      ),
+    )
     .orderBy(desc(outbox.seq))
     .limit(limit);
 }

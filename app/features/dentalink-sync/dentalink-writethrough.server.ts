@@ -1,9 +1,15 @@
 import { getDb, type Database } from "~/db/client.server";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
-import { PermanentDeliveryError, enqueue, type OutboxHandler } from "~/features/outbox/outbox.server";
+import {
+  OUTBOX_MAX_ATTEMPTS,
+  PermanentDeliveryError,
+  enqueue,
+  type OutboxHandler,
+} from "~/features/outbox/outbox.server";
 import { DentalinkInputError, type DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import type { DentalinkDentist } from "~/integrations/dentalink/dentalink-mapping";
 import { isIntegrationError } from "~/integrations/http.server";
+import { dentalinkDentistFor } from "./dentalink-dentist-links.server";
 import {
   dentalinkClient,
   dentalinkSettings,
@@ -67,30 +73,6 @@ export async function queueDentalinkWriteThrough(
   });
 }
 
-const normalise = (name: string) =>
-  name
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/^dra?\.?\s+/, "")
-    .replace(/\s+/g, " ")
-    .trim();
-
-/**
- * Our dentist at Dentalink: the active dentist of the same name (the demo dentists are named alike), else the first
- * active one — the appointment's comment then names the portal's dentist so the clinic can reassign it.
- */
-export function matchDentalinkDentist(
-  list: readonly DentalinkDentist[],
-  name: string,
-): { dentist: DentalinkDentist; exact: boolean } | null {
-  const active = list.filter((dentist) => dentist.active);
-  const wanted = normalise(name);
-  const exact = active.find((dentist) => normalise(dentist.name) === wanted);
-  if (exact) return { dentist: exact, exact: true };
-  return active[0] ? { dentist: active[0], exact: false } : null;
-}
-
 export const WRITE_THROUGH_SLOT_TAKEN =
   "Dentalink rechazó la cita: ese horario ya está ocupado en Dentalink (409). Agéndela a mano en Dentalink.";
 
@@ -116,6 +98,14 @@ function permanent(error: unknown): never {
 
 type Row = NonNullable<Awaited<ReturnType<typeof appointmentForWriteThrough>>>;
 
+/** Only the dentist's own agenda: an unlinked dentist fails here, before anything is changed at Dentalink. */
+async function linkedDentist(db: Database, client: DentalinkClient, row: Row) {
+  return dentalinkDentistFor(db, await client.listDentists(), {
+    id: row.dentistId,
+    name: [row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" "),
+  });
+}
+
 /**
  * Creates the appointment at Dentalink (patient found by RUT, e-mail, phone, or created) and keeps its ids on our
  * row. Idempotent: a live appointment of that patient, dentist, date and time already at Dentalink (a retry after
@@ -126,13 +116,12 @@ async function createAtDentalink(
   client: DentalinkClient,
   row: Row,
   payload: WriteThroughPayload,
+  linked?: DentalinkDentist,
 ) {
   const startsAt = new Date(payload.startsAt);
   const date = clinicDate(startsAt);
   const time = clinicTime(startsAt);
-  const dentistName = [row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ");
-  const match = matchDentalinkDentist(await client.listDentists(), dentistName);
-  if (!match) throw new PermanentDeliveryError("Dentalink no tiene dentistas activos.");
+  const dentist = linked ?? (await linkedDentist(db, client, row));
   const found = await client.findOrCreatePatient({
     firstName: row.patient.firstName,
     lastName: row.patient.lastName,
@@ -145,23 +134,18 @@ async function createAtDentalink(
     (candidate) =>
       candidate.date === date &&
       candidate.time === time &&
-      candidate.dentistId === match.dentist.id &&
+      candidate.dentistId === dentist.id &&
       candidate.statusKind !== "cancelled",
   );
   const created =
     existing ??
     (await client.createAppointment({
       patientId,
-      dentistId: match.dentist.id,
+      dentistId: dentist.id,
       date,
       time,
       durationMinutes: payload.durationMinutes,
-      comment: [
-        `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
-        match.exact ? null : `Dentista en el portal: ${dentistName}.`,
-      ]
-        .filter(Boolean)
-        .join(" "),
+      comment: `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
     }));
   await storeDentalinkIds(db, row.id, { appointmentId: created.id, patientId });
   return existing ? `dentalink:reused:${created.id}` : `dentalink:created:${created.id}`;
@@ -193,7 +177,9 @@ export function createDentalinkWriteThroughHandler(
         if (payload.action === "cancel") return "dentalink:skipped:never-created";
         return await createAtDentalink(db, dentalink, row, payload);
       }
-      // Dentalink's API has no reliable move (research §1): a reschedule cancels the old one and creates the new.
+      // Dentalink's API has no reliable move (research §1): a reschedule cancels the old one and creates the new,
+      // in the linked dentist's agenda, checked first so an unlinked dentist leaves the old one in place.
+      const dentist = payload.action === "reschedule" ? await linkedDentist(db, dentalink, row) : undefined;
       await dentalink.cancelAppointment(row.dentalinkAppointmentId, {
         comment:
           payload.action === "cancel"
@@ -201,7 +187,7 @@ export function createDentalinkWriteThroughHandler(
             : "Reagendada en el portal.",
       });
       if (payload.action === "cancel") return `dentalink:cancelled:${row.dentalinkAppointmentId}`;
-      return await createAtDentalink(db, dentalink, row, payload);
+      return await createAtDentalink(db, dentalink, row, payload, dentist);
     } catch (error) {
       if (error instanceof PermanentDeliveryError || (error instanceof Error && error.message === WAITING)) {
         throw error;
@@ -211,18 +197,34 @@ export function createDentalinkWriteThroughHandler(
   };
 }
 
-/** The write-throughs that failed for good, for staff (the Dentalink tab). */
+/** Shown for a row still being retried: its technical last error is for logs, the reason is for staff. */
+export const WRITE_THROUGH_RETRYING =
+  "Dentalink no respondió o falló; el envío se reintentará automáticamente.";
+
+const personName = (first: string | null, last: string | null) =>
+  [first, last].filter(Boolean).join(" ") || null;
+
+/** The write-throughs staff must see (failed for good, or waiting for a retry after a failure). */
 export async function loadFailedWriteThroughs(db: Database): Promise<FailedWriteThroughView[]> {
   const rows = await failedWriteThroughs(db);
   return rows.map((row) => {
     const payload = row.payload as WriteThroughPayload;
+    const failed = row.status === "failed";
     return {
       id: row.id,
       appointmentId: payload.appointmentId,
       action: payload.action,
       startsAt: payload.startsAt,
-      reason: row.lastError ?? "Error desconocido",
+      reason: failed
+        ? (row.lastError ?? "Error desconocido")
+        : `${WRITE_THROUGH_RETRYING} Último error: ${row.lastError ?? "desconocido"}`,
       at: row.createdAt.toISOString(),
+      state: failed ? "failed" : "retrying",
+      attempts: row.attempts,
+      maxAttempts: OUTBOX_MAX_ATTEMPTS,
+      nextAttemptAt: failed ? null : row.nextAttemptAt.toISOString(),
+      patientName: personName(row.patientFirstName, row.patientLastName),
+      dentistName: personName(row.dentistFirstName, row.dentistLastName),
     };
   });
 }

@@ -48,8 +48,25 @@ export interface SyncTabData {
   /** A fresh idempotency key for the form (the browser makes a new one after 'Nueva Sincronizacion'). */
   submissionId: string;
   prefill: SyncPrefill | null;
-  /** Portal bookings whose write-through to Dentalink failed for good (issue 10), newest first. */
+  /** Portal bookings whose write-through to Dentalink failed for good or waits for a retry (issue 10), newest first. */
   failedWriteThroughs: FailedWriteThroughView[];
+  /** Each of our dentists and the Dentalink dentist its bookings go to. */
+  dentistLinks: DentistLinkView[];
+  /** Admins may change the links (asesores see them). */
+  canEditLinks: boolean;
+}
+
+/** One of our dentists and its Dentalink dentist. */
+export interface DentistLinkView {
+  dentistId: string;
+  name: string;
+  dentalinkDentistId: string | null;
+  /** The linked dentist's name at Dentalink; null when unlinked or Dentalink could not be read. */
+  dentalinkName: string | null;
+  /** How the link was made: by name (once, automatically) or by an admin; null when there is no link row. */
+  source: "name" | "admin" | null;
+  /** unlinked: bookings with this dentist are not sent; missing: linked to a dentist Dentalink lacks (or inactive). */
+  problem: "unlinked" | "missing" | null;
 }
 
 /** A portal booking, reschedule or cancellation that could not be applied at Dentalink, and why. */
@@ -62,6 +79,14 @@ export interface FailedWriteThroughView {
   reason: string;
   /** ISO instant the change was queued. */
   at: string;
+  /** failed: no more automatic tries; retrying: the outbox tries again at `nextAttemptAt`. */
+  state: "failed" | "retrying";
+  attempts: number;
+  /** The outbox's attempts per row before it gives up. */
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  patientName: string | null;
+  dentistName: string | null;
 }
 
 /** One line of the Overview's system status list (spec 001 §2: WhatsApp API, Dentalink API, Bot IA, Lead Scoring). */

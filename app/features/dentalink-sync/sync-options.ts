@@ -96,3 +96,9 @@ export const syncFormFields = [
 export type SyncFormField = (typeof syncFormFields)[number];
 
 export const SYNC_INTENT = "dentalink-sync";
+/** An admin links one of our dentists to a Dentalink dentist (or leaves it unlinked). */
+export const DENTIST_LINK_INTENT = "dentalink-dentist-link";
+/** Staff put a failed or waiting write-through back in the queue now. */
+export const WRITE_THROUGH_RETRY_INTENT = "dentalink-writethrough-retry";
+/** The links' choice that means "no Dentalink dentist". */
+export const NO_DENTALINK_DENTIST = "";

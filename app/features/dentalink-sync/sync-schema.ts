@@ -3,7 +3,10 @@ import { clinicDate } from "~/domain/clinic-time";
 import { parseChileanPhone } from "~/domain/format";
 import { optionalRut, PHONE_ERROR } from "~/lib/validation";
 import {
+  DENTIST_LINK_INTENT,
+  NO_DENTALINK_DENTIST,
   SYNC_INTENT,
+  WRITE_THROUGH_RETRY_INTENT,
   SYNC_PAST_DATE_MESSAGE,
   SYNC_REQUIRED_MESSAGES as REQUIRED,
   syncAppointmentTimes,
@@ -157,3 +160,19 @@ export const syncActionSchema = syncFormSchema.extend({
 });
 
 export type SyncActionInput = z.output<typeof syncActionSchema>;
+
+/** An admin's link of one of our dentists: a Dentalink dentist id, or "" for none. */
+export const dentistLinkActionSchema = z.object({
+  intent: z.literal(DENTIST_LINK_INTENT),
+  dentistId: z.string().trim().min(1, "Falta el dentista.").max(64, "Dentista inválido."),
+  dentalinkDentistId: z
+    .string()
+    .trim()
+    .max(64, "Dentista de Dentalink inválido.")
+    .transform((value) => (value === NO_DENTALINK_DENTIST ? null : value)),
+});
+
+export const writeThroughRetrySchema = z.object({
+  intent: z.literal(WRITE_THROUGH_RETRY_INTENT),
+  outboxId: z.uuid("Envío inválido."),
+});

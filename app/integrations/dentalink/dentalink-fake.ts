@@ -1,5 +1,8 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
+import { DEMO_FILE_CONTENTS, DEMO_FILES_BASE } from "./dentalink-demo-records";
 import {
   createDentalinkSimulator,
   createMemoryMockStore,
@@ -16,9 +19,14 @@ import {
  * (the simulator of `dentalink-mock.ts`), under `/api/v1`. Failures and latency are injected per test. Node
  * built-ins only, so `tests/setup/run-dentalink-fake.mjs` runs it with Node's own TypeScript support.
  *
+ * The demo patients' files (documents, x-rays) are served by the fake itself under `/archivos/…` (with the token,
+ * as the API's own origin), so the RUT portal's file proxy works against it as against Dentalink.
+ *
  * Control routes under `/__fake/` (no key; the fake only listens on loopback) let another process (Playwright)
- * read the state and inject failures: `GET /__fake/state`, `POST /__fake/fail {times,status,body?}`,
- * `POST /__fake/hang {times}`, `POST /__fake/latency {ms}`, `POST /__fake/reset`.
+ * read the state and inject failures: `GET /__fake/state`, `POST /__fake/fail {times,status,body?,method?,path?}`
+ * (with `method`/`path`, only matching requests fail: other tests using the same fake are not disturbed),
+ * `POST /__fake/recover {path?}` (drops the failures still queued, or only those injected for `path`), `POST /__fake/hang {times}`,
+ * `POST /__fake/latency {ms}`, `POST /__fake/reset`.
  */
 
 export const DENTALINK_FAKE_BASE_PATH = "/api/v1";
@@ -40,6 +48,18 @@ export interface DentalinkFakeOptions {
   latencyMs?: number;
   /** Records per list page (default 50). */
   pageSize?: number;
+  /**
+   * A JSON file keeping what is created in the fake across restarts (`npm run dev`: the portal's database keeps the
+   * Dentalink ids of its appointments, so the fake must still have them). Read at start, written after each change.
+   */
+  stateFile?: string;
+}
+
+/** Which requests an injected failure applies to (all when empty). */
+export interface DentalinkFailureMatch {
+  method?: string;
+  /** A substring of the request's decoded path and query, e.g. `/citas` or a patient's e-mail. */
+  path?: string;
 }
 
 export interface DentalinkFakeState {
@@ -58,8 +78,13 @@ export interface DentalinkFake {
   origin: string;
   port: number;
   state: DentalinkFakeState;
-  /** The next `times` API requests answer `status` with `body` (default the vendor's `{error:{message}}`). */
-  failNext(times: number, status: number, body?: unknown): void;
+  /**
+   * The next `times` API requests (those matching `match`, if given) answer `status` with `body` (default the
+   * vendor's `{error:{message}}`).
+   */
+  failNext(times: number, status: number, body?: unknown, match?: DentalinkFailureMatch): void;
+  /** Drops the failures still queued: the service "recovers". */
+  recover(): void;
   /** The next `times` API requests never answer (the client's timeout fires). */
   hang(times: number): void;
   setLatency(ms: number): void;
@@ -69,6 +94,15 @@ export interface DentalinkFake {
 }
 
 const BODY_LIMIT = 1024 * 1024;
+/** Where the fake serves the demo files (outside the API's base path, as a storage URL would be). */
+const FILES_PATH = "/archivos";
+
+interface Failure {
+  times: number;
+  status: number | "hang";
+  body?: unknown;
+  match?: DentalinkFailureMatch;
+}
 
 const defaultMessages: Record<number, string> = {
   400: "Solicitud inválida",
@@ -117,6 +151,24 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+function tableRows(cells: unknown[][]): string {
+  return cells
+    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(String(cell ?? ""))}</td>`).join("")}</tr>`)
+    .join("");
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path.replace(/\+/g, " "));
+  } catch {
+    return path;
+  }
+}
+
 function count(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
@@ -126,21 +178,45 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
   const initialPageSize = options.pageSize ?? 50;
   let latencyMs = initialLatency;
   const store = createMemoryMockStore();
+  let origin = "";
   const simulator = createDentalinkSimulator({
     store,
     pageSize: initialPageSize,
     basePath: DENTALINK_FAKE_BASE_PATH,
+    fileUrl: (demoUrl) => demoUrl.replace(DEMO_FILES_BASE, `${origin}${FILES_PATH}`),
   });
   const calls: DentalinkFakeCall[] = [];
-  const failures: Array<{ times: number; status: number | "hang"; body?: unknown }> = [];
+  const failures: Failure[] = [];
   const hanging = new Set<http.ServerResponse>();
-  let origin = "";
 
-  function takeFailure() {
-    const failure = failures[0];
+  if (options.stateFile) {
+    let saved: { patients?: MockPatient[]; appointments?: MockAppointment[] } = {};
+    try {
+      saved = JSON.parse(readFileSync(options.stateFile, "utf8")) as typeof saved;
+    } catch {
+      // No file yet (or unreadable): start from the demo data alone.
+    }
+    for (const patient of saved.patients ?? []) await store.savePatient(patient);
+    for (const appointment of saved.appointments ?? []) await store.saveAppointment(appointment);
+  }
+
+  function persist() {
+    if (!options.stateFile) return;
+    mkdirSync(dirname(options.stateFile), { recursive: true });
+    const state = { patients: store.patients, appointments: store.appointments };
+    writeFileSync(options.stateFile, JSON.stringify(state, null, 2));
+  }
+
+  function takeFailure(method: string, path: string) {
+    const index = failures.findIndex(
+      (failure) =>
+        (!failure.match?.method || failure.match.method.toUpperCase() === method) &&
+        (!failure.match?.path || path.includes(failure.match.path)),
+    );
+    const failure = failures[index];
     if (!failure) return undefined;
     failure.times -= 1;
-    if (failure.times <= 0) failures.shift();
+    if (failure.times <= 0) failures.splice(index, 1);
     return failure;
   }
 
@@ -150,6 +226,7 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     failures.length = 0;
     latencyMs = initialLatency;
     simulator.setPageSize(initialPageSize);
+    persist();
   }
 
   async function control(path: string, method: string, body: unknown, response: http.ServerResponse) {
@@ -164,7 +241,19 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     }
     if (path === "/__fake/fail") {
       const status = count(input.status, 500);
-      failures.push({ times: Math.max(1, count(input.times, 1)), status, body: input.body });
+      const match = {
+        ...(typeof input.method === "string" ? { method: input.method } : {}),
+        ...(typeof input.path === "string" ? { path: input.path } : {}),
+      };
+      failures.push({ times: Math.max(1, count(input.times, 1)), status, body: input.body, match });
+      return send(response, 200, { ok: true });
+    }
+    if (path === "/__fake/recover") {
+      // With a `path`, only the failures injected for it (another test's stay).
+      const scoped = typeof input.path === "string" ? input.path : undefined;
+      for (let index = failures.length - 1; index >= 0; index--) {
+        if (scoped === undefined || failures[index]!.match?.path === scoped) failures.splice(index, 1);
+      }
       return send(response, 200, { ok: true });
     }
     if (path === "/__fake/hang") {
@@ -193,6 +282,8 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
       }
     }
     if (url.pathname.startsWith("/__fake/")) return control(url.pathname, method, body, response);
+    if (url.pathname.startsWith(`${FILES_PATH}/`) && method === "GET") return file(url, request, response);
+    if (url.pathname === "/" && method === "GET") return panel(response);
 
     const log: DentalinkFakeCall = {
       method,
@@ -211,7 +302,7 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     if (request.headers.authorization !== `Token ${options.apiKey}`) {
       return answer(401, { error: { message: "Token inválido o ausente" } });
     }
-    const failure = takeFailure();
+    const failure = takeFailure(method, decoded(log.path));
     if (failure?.status === "hang") {
       log.status = "hang";
       hanging.add(response);
@@ -221,7 +312,43 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     if (failure) return answer(failure.status, failure.body ?? defaultErrorBody(failure.status));
     if (body === Symbol.for("malformed")) return answer(400, { error: { message: "JSON inválido" } });
     const result = await simulator.handle({ method, url, body });
+    if (method !== "GET" && result.status < 300) persist();
     return answer(result.status, result.body);
+  }
+
+  /** A stand-in for the clinic's Dentalink dashboard ('Ver en Dentalink'): what was created in the fake. */
+  function panel(response: http.ServerResponse) {
+    const rows = tableRows;
+    const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Dentalink (fake)</title></head><body>
+<h1>Dentalink (servidor de prueba)</h1>
+<h2>Pacientes creados</h2><table data-testid="fake-patients"><tr><th>ID</th><th>Nombre</th><th>RUT</th><th>E-mail</th></tr>${rows(
+      store.patients.map((item) => [item.id, `${item.nombre} ${item.apellidos}`, item.rut, item.email]),
+    )}</table>
+<h2>Citas creadas o cambiadas</h2><table data-testid="fake-appointments"><tr><th>ID</th><th>Paciente</th><th>Dentista</th><th>Fecha</th><th>Hora</th><th>Estado</th></tr>${rows(
+      store.appointments.map((item) => [
+        item.id,
+        item.id_paciente,
+        item.id_dentista,
+        item.fecha,
+        item.hora_inicio,
+        item.id_estado,
+      ]),
+    )}</table></body></html>`;
+    response.writeHead(200, {
+      "content-type": "text/html; charset=utf-8",
+      "content-length": Buffer.byteLength(html),
+    });
+    response.end(html);
+  }
+
+  function file(url: URL, request: http.IncomingMessage, response: http.ServerResponse) {
+    if (request.headers.authorization !== `Token ${options.apiKey}`) {
+      return send(response, 401, { error: { message: "Token inválido o ausente" } });
+    }
+    const demo = DEMO_FILE_CONTENTS.get(`${DEMO_FILES_BASE}${url.pathname.slice(FILES_PATH.length)}`);
+    if (!demo) return send(response, 404, defaultErrorBody(404));
+    response.writeHead(200, { "content-type": demo.contentType, "content-length": demo.bytes.byteLength });
+    response.end(demo.bytes);
   }
 
   const server = http.createServer((request, response) => {
@@ -242,8 +369,11 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     origin,
     port,
     state: { patients: store.patients, appointments: store.appointments, calls },
-    failNext(times, status, body) {
-      failures.push({ times: Math.max(1, times), status, body });
+    failNext(times, status, body, match) {
+      failures.push({ times: Math.max(1, times), status, body, match });
+    },
+    recover() {
+      failures.length = 0;
     },
     hang(times) {
       failures.push({ times: Math.max(1, times), status: "hang" });

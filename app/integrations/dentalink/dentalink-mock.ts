@@ -446,6 +446,11 @@ export interface DentalinkSimulatorOptions {
   pageSize?: number;
   /** The API's path prefix before `/pacientes` etc. (default `/api/v1`). */
   basePath?: string;
+  /**
+   * Where the demo files are served (the fake: its own `/archivos/…`); default the demo URLs, which mock mode
+   * answers in process (`dentalink-files.server.ts`).
+   */
+  fileUrl?: (demoUrl: string) => string;
 }
 
 export interface DentalinkSimulator {
@@ -742,7 +747,14 @@ export function createDentalinkSimulator(options: DentalinkSimulatorOptions): De
       }
       if (sub === "pagos") return list(url, own(MOCK_PAYMENTS as unknown as Row[]));
       if (sub === "tratamientos") return list(url, own(MOCK_TREATMENTS as unknown as Row[]));
-      if (sub === "archivos") return list(url, own(MOCK_FILES as unknown as Row[]));
+      if (sub === "archivos") {
+        const files = own(MOCK_FILES as unknown as Row[]);
+        const { fileUrl } = options;
+        return list(
+          url,
+          fileUrl ? files.map((file) => ({ ...file, url: fileUrl(String(file.url)) })) : files,
+        );
+      }
       return notFound();
     }
 

@@ -2,12 +2,25 @@ import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/funnel";
 import { getDb } from "~/db/client.server";
-import { STAFF_ROLES } from "~/domain/roles";
+import { ADMIN_ROLES, STAFF_ROLES } from "~/domain/roles";
+import {
+  changeDentistLink,
+  retryWriteThrough,
+} from "~/features/dentalink-sync/dentalink-dentist-links.server";
 import { dentalinkClient, dentalinkSettings } from "~/features/dentalink-sync/dentalink-settings.server";
 import { loadSyncTab, runSync } from "~/features/dentalink-sync/dentalink-sync-service.server";
 import type { SyncActionData } from "~/features/dentalink-sync/sync-dto";
-import { SYNC_INTENT, SYNC_OVERALL_MESSAGE } from "~/features/dentalink-sync/sync-options";
-import { syncActionSchema } from "~/features/dentalink-sync/sync-schema";
+import {
+  DENTIST_LINK_INTENT,
+  SYNC_INTENT,
+  SYNC_OVERALL_MESSAGE,
+  WRITE_THROUGH_RETRY_INTENT,
+} from "~/features/dentalink-sync/sync-options";
+import {
+  dentistLinkActionSchema,
+  syncActionSchema,
+  writeThroughRetrySchema,
+} from "~/features/dentalink-sync/sync-schema";
 import { systemStatus } from "~/features/dentalink-sync/system-status.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
@@ -33,7 +46,7 @@ const leadParam = z.uuid().nullable().catch(null);
 
 // DESIGN decision 10: staff only.
 export async function loader(args: Route.LoaderArgs) {
-  await requireRole(args, STAFF_ROLES);
+  const user = await requireRole(args, STAFF_ROLES);
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
@@ -44,6 +57,7 @@ export async function loader(args: Route.LoaderArgs) {
           client: dentalinkClient(),
           settings: dentalinkSettings(),
           leadId: leadParam.parse(params.get("lead")),
+          canEditLinks: user.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role)),
         })
       : null,
   ]);
@@ -84,6 +98,30 @@ export async function action(args: Route.ActionArgs) {
     try {
       const result = await runSync(await getDb(), { client: dentalinkClient(), form: parsed.data, actor });
       return data<SyncActionData>(actionSuccess({ result }, result.message));
+    } catch (error) {
+      return appErrorResult(error);
+    }
+  }
+
+  if (form.intent === DENTIST_LINK_INTENT) {
+    // Which agenda the portal's bookings go to: admins only, checked here on the server.
+    await requireRole(args, ADMIN_ROLES);
+    const parsed = dentistLinkActionSchema.safeParse(form);
+    if (!parsed.success) return validationResult(parsed.error);
+    try {
+      await changeDentistLink(await getDb(), { client: dentalinkClient(), ...parsed.data, actor });
+      return data(actionSuccess({ dentistId: parsed.data.dentistId }, "Vínculo con Dentalink guardado."));
+    } catch (error) {
+      return appErrorResult(error);
+    }
+  }
+
+  if (form.intent === WRITE_THROUGH_RETRY_INTENT) {
+    const parsed = writeThroughRetrySchema.safeParse(form);
+    if (!parsed.success) return validationResult(parsed.error);
+    try {
+      await retryWriteThrough(await getDb(), { outboxId: parsed.data.outboxId, actor });
+      return data(actionSuccess({ outboxId: parsed.data.outboxId }, "Reintento en curso."));
     } catch (error) {
       return appErrorResult(error);
     }

@@ -7,14 +7,20 @@ import { RUT_MAX_LENGTH, formatRut } from "~/domain/rut";
 import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";
 import { formatClinicDateTime } from "~/domain/format";
+import type { ActionResult } from "~/lib/action-result";
 import type {
+  DentistLinkView,
   FailedWriteThroughView,
+  SyncDentistOption,
   SyncActionData,
   SyncPrefill,
   SyncResult,
   SyncTabData,
 } from "../sync-dto";
 import {
+  DENTIST_LINK_INTENT,
+  NO_DENTALINK_DENTIST,
+  WRITE_THROUGH_RETRY_INTENT,
   SYNC_INTENT,
   SYNC_OVERALL_MESSAGE,
   SYNC_SUCCESS_TITLE,
@@ -96,6 +102,9 @@ export function DentalinkSyncTab({ data }: { data: SyncTabData }) {
       )}
 
       {data.failedWriteThroughs.length > 0 && <FailedWriteThroughs items={data.failedWriteThroughs} />}
+      {data.dentistLinks.length > 0 && (
+        <DentistLinks links={data.dentistLinks} dentists={data.dentists} canEdit={data.canEditLinks} />
+      )}
 
       <div hidden={view !== "form"}>
         <SyncForm
@@ -470,7 +479,10 @@ const writeThroughActions: Record<FailedWriteThroughView["action"], string> = {
   cancel: "Cancelación",
 };
 
-/** Portal bookings Dentalink did not take (issue 10): staff enter them by hand in Dentalink. */
+/**
+ * Portal bookings Dentalink did not take (issue 10): those that failed for good (staff enter them by hand, or fix
+ * the cause — e.g. a dentist's link — and retry) and those the outbox is still retrying after a failure.
+ */
 function FailedWriteThroughs({ items }: { items: FailedWriteThroughView[] }) {
   return (
     <section
@@ -482,14 +494,170 @@ function FailedWriteThroughs({ items }: { items: FailedWriteThroughView[] }) {
         <AlertTriangle aria-hidden className="size-4" />
         Citas del portal que no llegaron a Dentalink
       </h3>
-      <ul className="mt-2 space-y-1 text-sm text-red-900">
+      <ul className="mt-2 space-y-3 text-sm text-red-900">
         {items.map((item) => (
-          <li key={item.id}>
-            {writeThroughActions[item.action]} del {formatClinicDateTime(new Date(item.startsAt))}:{" "}
-            {item.reason}
-          </li>
+          <FailedWriteThrough key={item.id} item={item} />
         ))}
       </ul>
     </section>
+  );
+}
+
+function FailedWriteThrough({ item }: { item: FailedWriteThroughView }) {
+  const fetcher = useFetcher<ActionResult<{ outboxId: string }>>();
+  const answer = fetcher.data;
+  const who = [item.patientName, item.dentistName ? `con ${item.dentistName}` : null]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <li data-testid="writethrough-item" data-state={item.state} className="rounded-md bg-white/70 p-3">
+      <p>
+        <strong>{writeThroughActions[item.action]}</strong> del{" "}
+        {formatClinicDateTime(new Date(item.startsAt))}
+        {who ? ` · ${who}` : ""}
+      </p>
+      <p className="mt-1 font-medium" data-testid="writethrough-state">
+        {item.state === "failed"
+          ? "Falló: no se reintentará sola."
+          : `Reintentando (intento ${item.attempts} de ${item.maxAttempts})${
+              item.nextAttemptAt
+                ? `; próximo intento ${formatClinicDateTime(new Date(item.nextAttemptAt))}`
+                : ""
+            }.`}
+      </p>
+      <p className="mt-1" data-testid="writethrough-reason">
+        {item.reason}
+      </p>
+      <fetcher.Form method="post" className="mt-2 flex flex-wrap items-center gap-3">
+        <input type="hidden" name="intent" value={WRITE_THROUGH_RETRY_INTENT} />
+        <input type="hidden" name="outboxId" value={item.id} />
+        <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
+          <RotateCcw aria-hidden className="size-4" />
+          Reintentar ahora
+          <span className="sr-only">
+            {" "}
+            {writeThroughActions[item.action].toLowerCase()} del{" "}
+            {formatClinicDateTime(new Date(item.startsAt))}
+          </span>
+        </Button>
+        {answer && (
+          <span role="status" className={answer.ok ? "text-emerald-900" : "text-red-900"}>
+            {answer.message}
+          </span>
+        )}
+      </fetcher.Form>
+    </li>
+  );
+}
+
+const linkSources: Record<NonNullable<DentistLinkView["source"]>, string> = {
+  name: "por nombre",
+  admin: "por un administrador",
+};
+
+/**
+ * Which Dentalink dentist each of ours books into: linked once by name, editable by an admin. A dentist without a
+ * link gets no write-through (its bookings appear above with the reason) instead of another dentist's agenda.
+ */
+function DentistLinks({
+  links,
+  dentists,
+  canEdit,
+}: {
+  links: DentistLinkView[];
+  dentists: SyncDentistOption[];
+  canEdit: boolean;
+}) {
+  return (
+    <section
+      aria-labelledby="dentalink-dentist-links"
+      className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+      data-testid="dentalink-dentist-links"
+    >
+      <h3 id="dentalink-dentist-links" className="text-lg font-semibold">
+        Dentistas del portal en Dentalink
+      </h3>
+      <p className="mt-1 text-sm text-slate-700">
+        Las citas de Mis Citas se envían a la agenda del dentista vinculado.
+        {canEdit ? "" : " Solo un administrador puede cambiar los vínculos."}
+      </p>
+      <ul className="mt-3 divide-y divide-slate-200">
+        {links.map((link) => (
+          <DentistLinkRow key={link.dentistId} link={link} dentists={dentists} canEdit={canEdit} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DentistLinkRow({
+  link,
+  dentists,
+  canEdit,
+}: {
+  link: DentistLinkView;
+  dentists: SyncDentistOption[];
+  canEdit: boolean;
+}) {
+  const fetcher = useFetcher<ActionResult<{ dentistId: string }>>();
+  const answer = fetcher.data;
+  const selectId = `dentalink-link-${link.dentistId}`;
+  const state =
+    link.problem === "unlinked"
+      ? "Sin vincular: sus citas no se envían a Dentalink."
+      : link.problem === "missing"
+        ? `Vinculado a ${link.dentalinkDentistId}, que Dentalink no tiene activo.`
+        : `${link.dentalinkName ?? link.dentalinkDentistId} (${link.dentalinkDentistId})${
+            link.source ? `, vinculado ${linkSources[link.source]}` : ""
+          }.`;
+  return (
+    <li className="flex flex-wrap items-end justify-between gap-3 py-3" data-testid="dentist-link">
+      <div>
+        <p className="font-medium" data-testid="dentist-link-name">
+          {link.name}
+        </p>
+        <p
+          className={cn("text-sm", link.problem ? "text-red-800" : "text-slate-700")}
+          data-testid="dentist-link-state"
+        >
+          {state}
+        </p>
+      </div>
+      {canEdit && (
+        <fetcher.Form method="post" className="flex flex-wrap items-end gap-2">
+          <input type="hidden" name="intent" value={DENTIST_LINK_INTENT} />
+          <input type="hidden" name="dentistId" value={link.dentistId} />
+          <div className="flex flex-col gap-1">
+            <label htmlFor={selectId} className="text-sm font-medium text-slate-800">
+              Dentista de Dentalink para {link.name}
+            </label>
+            <select
+              id={selectId}
+              name="dentalinkDentistId"
+              defaultValue={link.dentalinkDentistId ?? NO_DENTALINK_DENTIST}
+              className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+            >
+              <option value={NO_DENTALINK_DENTIST}>Sin vincular</option>
+              {dentists.map((dentist) => (
+                <option key={dentist.id} value={dentist.id}>
+                  {dentist.name} ({dentist.id})
+                </option>
+              ))}
+            </select>
+          </div>
+          <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
+            Guardar<span className="sr-only"> el vínculo de {link.name}</span>
+          </Button>
+          {answer && (
+            <span
+              role={answer.ok ? "status" : "alert"}
+              className={answer.ok ? "text-emerald-900" : "text-red-800"}
+            >
+              {answer.message}
+            </span>
+          )}
+        </fetcher.Form>
+      )}
+    </li>
   );
 }

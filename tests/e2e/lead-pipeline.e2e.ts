@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { blockingViolations, DEMO_PASSWORD, openLanding, openPage, signInThroughScreen } from "./support";
+import {
+  blockingViolations,
+  DEMO_ADMIN,
+  DEMO_PASSWORD,
+  openLanding,
+  openPage,
+  signInThroughScreen,
+} from "./support";
 
 // Issue 13 part B: an asesor opens a lead from the panel, adds a note, walks it through the pipeline to converted
 // and sees each step in the history; the lead page passes axe.
@@ -49,8 +56,15 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page.getByLabel("Nueva nota")).toHaveValue("");
 
   const stage = page.getByRole("region", { name: "Etapa del lead" });
+  // From 'Nuevo' the contact is the card action 'Marcar contactado' (spec 001 §2), in the Contacto section.
+  await expect(stage.getByRole("button", { name: "Marcar contactado" })).toHaveCount(0);
+  await page
+    .getByRole("region", { name: "Contacto" })
+    .getByRole("button", { name: "Marcar contactado" })
+    .click();
+  await expect(page.getByTestId("lead-status")).toHaveText("Contactado");
+  await expect(history.locator('[data-kind="status"]').first()).toContainText("Estado: Nuevo → Contactado");
   const steps: Array<[string, string, string]> = [
-    ["Marcar contactado", "Nuevo", "Contactado"],
     ["Marcar calificado", "Contactado", "Calificado"],
     ["Marcar agendado", "Calificado", "Agendado"],
     ["Marcar convertido", "Agendado", "Convertido"],
@@ -81,13 +95,19 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page.getByText("Primer contacto")).toBeVisible();
 });
 
-test("axe: the lead page has no serious or critical WCAG 2.1 AA violations", async ({ page }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
-  await openPage(page, "/funnel?tab=leads");
-  const first = page.getByTestId("lead-card").first().getByRole("heading").getByRole("link");
-  await first.click();
-  await expect(page).toHaveURL(/\/funnel\/leads\//);
-  await expect(page.getByRole("region", { name: "Historial" })).toBeVisible();
-  const { ids, report } = await blockingViolations(page);
-  expect(ids, `axe violations on the lead page:\n${report}`).toEqual([]);
-});
+for (const [who, email] of [
+  ["asesor", DEMO_ADVISOR],
+  ["admin", DEMO_ADMIN],
+] as const) {
+  test(`axe: the lead page as ${who} has no serious or critical WCAG 2.1 AA violations`, async ({ page }) => {
+    await signInThroughScreen(page, email, DEMO_PASSWORD);
+    await openPage(page, "/funnel?tab=leads");
+    const first = page.getByTestId("lead-card").first().getByRole("heading").getByRole("link");
+    await first.click();
+    await expect(page).toHaveURL(/\/funnel\/leads\//);
+    await expect(page.getByRole("region", { name: "Historial" })).toBeVisible();
+    if (who === "admin") await expect(page.getByLabel("Reasignar a")).toBeVisible();
+    const { ids, report } = await blockingViolations(page);
+    expect(ids, `axe violations on the lead page (${who}):\n${report}`).toEqual([]);
+  });
+}

@@ -618,7 +618,11 @@ describe("duplicate merge", () => {
   });
 });
 
-describe("round-robin assignment", () => {
+// With TEST_DATABASE_URL several files share one PostgreSQL database and create asesores and leads at the same
+// time, which take turns too; exact fairness is checked on PGlite, where this file has the database to itself.
+const sharedDatabase = Boolean(process.env.DATABASE_URL);
+
+describe.skipIf(sharedDatabase)("round-robin assignment", () => {
   it("gives 30 new leads to 3 available asesores, 10 each, and none to the one who is away", async () => {
     const db = await getDb();
     // Everyone already on the team steps away for this test; restored afterwards.

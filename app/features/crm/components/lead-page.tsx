@@ -159,7 +159,10 @@ function ContactActions({ page }: { page: LeadPageData }) {
 function PipelineActions({ page }: { page: LeadPageData }) {
   const { lead } = page;
   const { fetcher, busy } = useAction(`lead-pipeline-${lead.id}`);
-  const moves = page.actions.filter((action) => !action.needsReason);
+  // From 'Nuevo', moving to contacted is the 'Marcar contactado' button above: one button per action.
+  const moves = page.actions.filter(
+    (action) => !action.needsReason && !(lead.status === "new" && action.to === "contacted"),
+  );
   const canLose = page.actions.some((action) => action.needsReason);
   return (
     <Section title="Etapa del lead" id="lead-etapa">

@@ -576,6 +576,21 @@ describe("duplicate merge", () => {
     expect(await historyOf(lead!.id)).toHaveLength(1);
   });
 
+  it("charges merges to the sender's hourly budget: repeats cannot flood a lead's history", async () => {
+    const form = leadForm();
+    const ip = `2001:db8:${randomUUID().slice(0, 4)}:1::1`;
+    const send = async (fields: Record<string, string>) =>
+      unwrap<LeadActionResult>(await homeAction(routeArgs(clientForm("/?index", fields, { ip }))));
+    expect((await send(form)).status).toBe(200);
+    for (let index = 0; index < 9; index += 1) {
+      expect((await send(leadForm({ phone: form.phone }))).status).toBe(200);
+    }
+    const refused = await send(leadForm({ phone: form.phone }));
+    expect(refused.status).toBe(429);
+    const [lead] = await leadsWith(form.phone);
+    expect(await historyOf(lead!.id)).toHaveLength(9);
+  });
+
   it("makes a new lead when the matching lead is closed (converted or lost)", async () => {
     for (const status of ["converted", "lost"] as const) {
       const phone = uniquePhone();

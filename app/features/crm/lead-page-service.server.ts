@@ -1,6 +1,5 @@
 import type { Database } from "~/db/client.server";
-import { formatChileanPhone } from "~/domain/format";
-import { formatClinicDateTime } from "~/domain/format";
+import { formatChileanPhone, formatClinicDateTime } from "~/domain/format";
 import { formatLeadAge } from "~/domain/lead-age";
 import {
   allowedTransitions,

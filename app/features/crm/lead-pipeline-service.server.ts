@@ -65,8 +65,8 @@ export async function moveLead(db: Database, input: MoveInput, now = new Date())
     const code = canTransition(input.from, input.to) ? "VALIDATION" : "CONFLICT";
     throw new AppError(code, check.error);
   }
-  const name = await db.transaction(async (tx) => {
-    const applied = await updateStatusIf(tx, {
+  const applied = await db.transaction(async (tx) => {
+    const updated = await updateStatusIf(tx, {
       leadId: input.leadId,
       from: input.from,
       to: input.to,
@@ -74,7 +74,7 @@ export async function moveLead(db: Database, input: MoveInput, now = new Date())
       stampsContact: check.stampsContact,
       at: now,
     });
-    if (!applied) return null;
+    if (!updated) return false;
     const details = { from: input.from, to: input.to, ...(check.reason ? { reason: check.reason } : {}) };
     await writeHistory(tx, {
       leadId: input.leadId,
@@ -98,7 +98,7 @@ export async function moveLead(db: Database, input: MoveInput, now = new Date())
     );
     return true;
   });
-  if (!name) return staleOrMissing(db, input.leadId);
+  if (!applied) return staleOrMissing(db, input.leadId);
   const reason = check.reason ? ` (${lostReasonLabels[check.reason]})` : "";
   return { status: input.to, message: `El lead quedó como «${leadStatusLabels[input.to]}»${reason}.` };
 }

@@ -50,6 +50,7 @@ export default [
   route("dentista/ficha/archivo/:id", "routes/_dentist/clinical-record-file.ts"),
   route("funnel", "routes/_staff/funnel.tsx"),
   route("funnel/mensajes", "routes/_staff/messages.tsx"),
+  route("funnel/leads/:id", "routes/_staff/lead-detail.tsx"),
   route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),
   route("test", "routes/_staff/test-dashboard.tsx"),
   route("test/whatsapp", "routes/_staff/test-whatsapp.ts"),

@@ -51,12 +51,18 @@ export const leads = pgTable(
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
     /** Why a lead was marked lost (one of the pipeline's reasons); null unless status is 'lost'. */
     lostReason: text("lost_reason"),
+    /** The last time the same person asked again while this lead was open (a merged duplicate, issue 13). */
+    resubmittedAt: timestamp("resubmitted_at", { withTimezone: true }),
     ...timestamps,
   },
   (table) => [
     index("leads_created_at_idx").on(table.createdAt),
     index("leads_assigned_to_idx").on(table.assignedTo, table.createdAt),
     index("leads_level_idx").on(table.level),
+    // A new request is merged into the open lead with the same e-mail (any case) or phone (issue 13).
+    index("leads_open_email_idx")
+      .on(sql`lower(${table.email})`)
+      .where(sql`${table.status} not in ('converted', 'lost') and ${table.email} is not null`),
     // An inbound WhatsApp message is filed under the latest lead with its number.
     index("leads_phone_idx").on(table.phone, table.createdAt),
     check("leads_score_range", sql`${table.score} between 0 and 100`),
@@ -603,9 +609,13 @@ export const whatsAppInboundMessages = pgTable(
   ],
 );
 
-export const leadHistoryKinds = ["whatsapp-inbound"] as const;
+export const leadHistoryKinds = ["whatsapp-inbound", "status", "note", "assignment", "duplicate"] as const;
 
-/** What happened with a lead after it came in, oldest first: for now the messages the person sent by WhatsApp. */
+/**
+ * What happened with a lead after it came in: messages the person sent by WhatsApp, status changes, staff notes,
+ * assignments and repeated requests (issue 13). `details` holds the kind's facts (from/to/reason, the assignee,
+ * what a duplicate asked); `actor_id` is the staff member, null for the system or the person.
+ */
 export const leadHistory = pgTable(
   "lead_history",
   {
@@ -619,6 +629,10 @@ export const leadHistory = pgTable(
     inboundMessageId: uuid("inbound_message_id").references(() => whatsAppInboundMessages.id, {
       onDelete: "cascade",
     }),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    /** A merged duplicate's form submission id: the same submission sent twice is merged once. */
+    submissionId: uuid("submission_id").unique(),
     at: timestamp("at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -627,6 +641,19 @@ export const leadHistory = pgTable(
     check("lead_history_kind_values", sql`${table.kind} in (${quotedList(leadHistoryKinds)})`),
   ],
 );
+
+/**
+ * Per staff member: away (no new leads are assigned to them) and when they were last given a lead, the round-robin
+ * turn (issue 13). A row is created the first time an asesor is considered.
+ */
+export const staffAvailability = pgTable("staff_availability", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  away: boolean("away").notNull().default(false),
+  lastAssignedAt: timestamp("last_assigned_at", { withTimezone: true }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // The RUT portal (issue 11, DESIGN decision 11): an account bound to one Dentalink patient by a one-time code sent

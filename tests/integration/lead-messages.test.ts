@@ -7,7 +7,7 @@ import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { deliverDue } from "~/features/outbox/outbox.server";
 import { outboxHandlers } from "~/features/outbox/outbox-worker.server";
 import { action } from "~/routes/_public/home";
-import { clientForm, uniquePhone } from "../setup/clients";
+import { clientForm, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
 
 // Issue 9: a new lead queues, in the transaction that stores it, first the advisor's notice to the clinic's WhatsApp
@@ -23,7 +23,7 @@ function hotLead(overrides: Record<string, string> = {}) {
     submissionId: randomUUID(),
     name: "Ana Pérez",
     phone: uniquePhone(),
-    email: "ana@example.com",
+    email: uniqueEmail("ana"),
     treatment: "implantes",
     urgency: "inmediato",
     budget: "alto",

@@ -5,7 +5,7 @@ import { closeDb, getDb } from "~/db/client.server";
 import { leads } from "~/db/schema";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { action } from "~/routes/_public/home";
-import { clientForm, requestAs, uniquePhone } from "../setup/clients";
+import { clientForm, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
@@ -16,7 +16,8 @@ function validLead(overrides: Record<string, string> = {}) {
     submissionId: randomUUID(),
     name: "Ana Pérez",
     phone: uniquePhone(),
-    email: "ana@example.com",
+    // Unique: a request whose e-mail matches an open lead is merged into it (issue 13; lead-pipeline.test.ts).
+    email: uniqueEmail("ana"),
     treatment: "implantes",
     urgency: "inmediato",
     budget: "alto",
@@ -41,7 +42,9 @@ describe("lead capture action", () => {
   it("stores a scored lead and answers with the level's promise", async () => {
     const phone = uniquePhone();
     // Typed the way people do; stored as E.164.
+    const email = uniqueEmail("ana");
     const fields = validLead({
+      email,
       phone: `${phone.slice(0, 3)} ${phone.slice(3, 4)} ${phone.slice(4, 8)}-${phone.slice(8)}`,
     });
     const { status, body } = await submit(fields);
@@ -55,7 +58,7 @@ describe("lead capture action", () => {
     const [lead] = stored;
     expect(lead).toMatchObject({
       name: "Ana Pérez",
-      email: "ana@example.com",
+      email,
       treatment: "implantes",
       urgency: "inmediato",
       budget: "alto",

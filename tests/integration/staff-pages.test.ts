@@ -388,7 +388,13 @@ describe("/funnel", () => {
     try {
       const started = Date.now();
       const result = await funnelAction(
-        routeArgs(postAs(asesor.cookie, "/funnel?tab=leads", { intent: "mark-contacted", leadId: lead.id })),
+        routeArgs(
+          postAs(asesor.cookie, "/funnel?tab=leads", {
+            intent: "mark-contacted",
+            leadId: lead.id,
+            from: "new",
+          }),
+        ),
       );
       const { status, body } = unwrap<LeadPanelActionResult>(result);
       expect(status).toBe(200);
@@ -401,7 +407,11 @@ describe("/funnel", () => {
         .select()
         .from(auditLog)
         .where(and(eq(auditLog.actorId, asesor.id), eq(auditLog.action, "lead.status_changed")));
-      expect(audit.map((row) => row.details)).toContainEqual({ leadId: lead.id, status: "contacted" });
+      expect(audit.map((row) => row.details)).toContainEqual({
+        leadId: lead.id,
+        from: "new",
+        status: "contacted",
+      });
 
       const view = await funnel(asesor.cookie, `/funnel?tab=leads&q=${actionMarker}&status=contacted`);
       const card = view.panel?.leads.find((item) => item.id === lead.id);
@@ -409,7 +419,9 @@ describe("/funnel", () => {
 
       const scheduled = unwrap<LeadPanelActionResult>(
         await funnelAction(
-          routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: lead.id })),
+          routeArgs(
+            postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: lead.id, from: "contacted" }),
+          ),
         ),
       );
       expect(scheduled.body).toMatchObject({ ok: true, data: { status: "scheduled" } });
@@ -423,7 +435,9 @@ describe("/funnel", () => {
   it("rejects unknown intents and malformed ids (400) and unknown leads (404)", async () => {
     const lead = inserted[1]!;
     const badIntent = unwrap<LeadPanelActionResult>(
-      await funnelAction(routeArgs(postAs(asesor.cookie, "/funnel", { intent: "convert", leadId: lead.id }))),
+      await funnelAction(
+        routeArgs(postAs(asesor.cookie, "/funnel", { intent: "convert", leadId: lead.id, from: "new" })),
+      ),
     );
     expect(badIntent.status).toBe(400);
     expect(badIntent.body).toEqual({
@@ -435,7 +449,7 @@ describe("/funnel", () => {
 
     const badId = unwrap<LeadPanelActionResult>(
       await funnelAction(
-        routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: "1 or 1=1" })),
+        routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: "1 or 1=1", from: "new" })),
       ),
     );
     expect(badId.status).toBe(400);
@@ -447,7 +461,11 @@ describe("/funnel", () => {
     });
 
     const missing = await thrown(
-      funnelAction(routeArgs(postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: randomUUID() }))),
+      funnelAction(
+        routeArgs(
+          postAs(asesor.cookie, "/funnel", { intent: "schedule", leadId: randomUUID(), from: "new" }),
+        ),
+      ),
     );
     expect(thrownStatus(missing)).toBe(404);
 

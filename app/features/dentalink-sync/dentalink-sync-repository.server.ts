@@ -136,7 +136,12 @@ async function audit(tx: Writer, finish: SyncFinish, action: string, details: Re
  * Records the outcome, the audit entry and, for a successful sync from a lead, the lead's new status, in one
  * transaction: the lead is 'scheduled' exactly when a stored sync says Dentalink has its appointment.
  */
-export async function finishSync(db: Database, finish: SyncFinish): Promise<void> {
+export async function finishSync(
+  db: Database,
+  finish: SyncFinish,
+  /** Moves the lead of a successful sync through the lead pipeline (the service passes it; issue 13). */
+  scheduleLead?: (tx: Database, leadId: string) => Promise<void>,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(dentalinkSyncs)
@@ -162,24 +167,8 @@ export async function finishSync(db: Database, finish: SyncFinish): Promise<void
       appointmentId: finish.appointmentId,
       errors: finish.errors,
     });
-    if (finish.outcome !== "success" || !finish.leadId) return;
-    const [lead] = await tx
-      .update(leads)
-      .set({
-        status: "scheduled",
-        lastContactAt: finish.at,
-        firstContactAt: sql`coalesce(${leads.firstContactAt}, ${finish.at})`,
-        updatedAt: finish.at,
-      })
-      .where(eq(leads.id, finish.leadId))
-      .returning({ id: leads.id });
-    if (lead) {
-      await audit(tx, finish, "lead.status_changed", {
-        leadId: finish.leadId,
-        status: "scheduled",
-        dentalinkSyncId: finish.id,
-      });
-    }
+    if (finish.outcome !== "success" || !finish.leadId || !scheduleLead) return;
+    await scheduleLead(tx, finish.leadId);
   });
 }
 

@@ -29,6 +29,7 @@ import {
   type SyncRow,
 } from "./dentalink-sync-repository.server";
 import { loadDentistLinks } from "./dentalink-dentist-links.server";
+import { scheduleAfterSync } from "~/features/crm/lead-pipeline-service.server";
 import { loadFailedWriteThroughs } from "./dentalink-writethrough.server";
 import type { SyncPrefill, SyncResult, SyncTabData } from "./sync-dto";
 import { classifySyncError } from "./sync-errors.server";
@@ -294,18 +295,24 @@ export async function runSync(
     const message = found.created
       ? "Paciente y cita creados en Dentalink."
       : `El paciente ya existía en Dentalink (encontrado por ${matchLabels[found.matchedBy ?? "rut"]}): se usó su ficha y se creó la cita.`;
-    await finishSync(db, {
-      ...base,
-      outcome: "success",
-      patientId,
-      patientReused,
-      matchedBy,
-      appointmentId: appointment.id,
-      message,
-      errors: [],
-      errorDetail: null,
-      at: now(),
-    });
+    const finishedAt = now();
+    await finishSync(
+      db,
+      {
+        ...base,
+        outcome: "success",
+        patientId,
+        patientReused,
+        matchedBy,
+        appointmentId: appointment.id,
+        message,
+        errors: [],
+        errorDetail: null,
+        at: finishedAt,
+      },
+      // Through the lead pipeline (issue 13): scheduled when allowed from where the lead is, with its history row.
+      (tx, leadId) => scheduleAfterSync(tx, { leadId, syncId, actor, at: finishedAt }),
+    );
     return {
       success: true,
       syncId,

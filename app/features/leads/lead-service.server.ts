@@ -1,15 +1,28 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
-import { followUpPromise, scoreLead, type LeadLevel } from "~/domain/lead-scoring";
+import { mergeDuplicate, normalizedEmail, phoneDigits } from "~/domain/lead-duplicates";
+import {
+  followUpPromise,
+  scoreLead,
+  type Budget,
+  type LeadLevel,
+  type Treatment,
+  type Urgency,
+} from "~/domain/lead-scoring";
+import { assigneeForNewLead } from "~/features/crm/lead-assignment-service.server";
 import { logger } from "~/lib/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { LeadForm } from "./lead-schema";
 import { notifyNewLead } from "./lead-notifications.server";
 import {
-  findLatestLeadByPhone,
+  findBySubmission,
+  findOpenLeadByContact,
   findRecentDuplicate,
   insertLeadHistory,
   insertLeadOnce,
+  lockContacts,
+  updateLead,
+  type LeadRow,
 } from "./lead-repository.server";
 
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -23,9 +36,11 @@ export interface CaptureLeadResult {
 
 /**
  * Scores and stores a lead. Idempotent: the same submission id, or the same phone, treatment and message within
- * ten minutes, returns the lead already stored instead of creating a second one. Only a new lead is charged to the
- * writer's hourly budget; past it, `PublicWriteRefused` is thrown and nothing is stored. A new lead also queues its
- * two WhatsApp messages in the same transaction. Resolves after the commit.
+ * ten minutes, returns the lead already stored instead of creating a second one. A request whose phone or e-mail
+ * matches an open lead is merged into it instead (issue 13). A new lead is assigned round-robin to an available
+ * asesor in the same transaction. New leads and merges are charged to the writer's hourly budget; past it,
+ * `PublicWriteRefused` is thrown and nothing is stored. A new lead also queues its two WhatsApp messages in the
+ * same transaction. Resolves after the commit.
  */
 export async function captureLead(
   db: Database,
@@ -39,11 +54,25 @@ export async function captureLead(
   const recent = form.submissionId
     ? undefined
     : await findRecentDuplicate(db, candidate, new Date(now.getTime() - DUPLICATE_WINDOW_MS));
-  if (recent) return result(recent.id, recent.level as LeadLevel, true);
+  if (recent) return result(recent.id, level, true);
 
-  const { lead, created } = await db.transaction(async (tx) => {
+  const submission = form.submissionId ?? randomUUID();
+  const email = normalizedEmail(form.email);
+  const outcome = await db.transaction(async (tx) => {
+    await lockContacts(tx, [phoneDigits(form.phone), ...(email ? [email] : [])]);
+    const known = await findBySubmission(tx, submission);
+    if (known) return { lead: known, created: false, merged: false };
+
+    // Issue 13: the same person with an open lead asks again: the open lead gets it, no second lead.
+    const open = await findOpenLeadByContact(tx, { phone: form.phone, email });
+    if (open) {
+      const merged = await mergeIntoOpenLead(tx, open, form, submission, now);
+      await chargePublicWrite(tx, "lead", writer, now);
+      return { lead: merged, created: false, merged: true };
+    }
+
     const stored = await insertLeadOnce(tx, {
-      submissionId: form.submissionId ?? randomUUID(),
+      submissionId: submission,
       name: form.name,
       phone: form.phone,
       email: form.email,
@@ -55,6 +84,7 @@ export async function captureLead(
       level,
       reasons,
       source: form.source,
+      assignedTo: await assigneeForNewLead(tx),
       consentAt: now,
       createdAt: now,
       updatedAt: now,
@@ -64,10 +94,68 @@ export async function captureLead(
       // Issue 9: the advisor's notice then the patient's confirmation, with the lead (a resubmission queues nothing).
       await notifyNewLead(tx, stored.lead);
     }
-    return stored;
+    return { ...stored, merged: false };
   });
+  const { lead, created, merged } = outcome;
   if (created) logger.info({ leadId: lead.id, level, score, source: form.source }, "lead captured");
-  return result(lead.id, lead.level as LeadLevel, !created);
+  if (merged) logger.info({ leadId: lead.id, source: form.source }, "lead request merged into an open lead");
+  // The submitter's own answers decide the promise shown: never reveal, by a different answer, that a lead exists.
+  return result(lead.id, level, !created);
+}
+
+/**
+ * A request from someone with an open lead (issue 13): a 'duplicate' history entry with what came in, the lead
+ * re-scored (higher urgency wins, placeholders filled: `mergeDuplicate`), `resubmitted_at` and `updated_at` moved
+ * so the staff see it ('Actualizado').
+ */
+async function mergeIntoOpenLead(
+  tx: Database,
+  open: LeadRow,
+  form: LeadForm,
+  submission: string,
+  now: Date,
+): Promise<LeadRow> {
+  const { answers, score } = mergeDuplicate(
+    {
+      treatment: open.treatment as Treatment,
+      urgency: open.urgency as Urgency,
+      budget: open.budget as Budget,
+      phone: open.phone,
+      email: open.email,
+      message: open.message,
+    },
+    { treatment: form.treatment, urgency: form.urgency, budget: form.budget, email: form.email },
+  );
+  await insertLeadHistory(tx, {
+    leadId: open.id,
+    kind: "duplicate",
+    text: form.message,
+    submissionId: submission,
+    details: {
+      source: form.source,
+      name: form.name,
+      phone: form.phone,
+      email: normalizedEmail(form.email),
+      treatment: form.treatment,
+      urgency: form.urgency,
+      budget: form.budget,
+      scoreBefore: open.score,
+      scoreAfter: score.score,
+    },
+    at: now,
+  });
+  return updateLead(tx, open.id, {
+    name: open.name === WHATSAPP_LEAD_PLACEHOLDER_NAME ? form.name : open.name,
+    treatment: answers.treatment,
+    urgency: answers.urgency,
+    budget: answers.budget,
+    email: answers.email,
+    score: score.score,
+    level: score.level,
+    reasons: score.reasons,
+    resubmittedAt: now,
+    updatedAt: now,
+  });
 }
 
 function result(leadId: string, level: LeadLevel, duplicate: boolean): CaptureLeadResult {
@@ -113,7 +201,10 @@ export async function fileWhatsAppMessage(
     inboundMessageId: message.inboundMessageId,
     at: message.at,
   };
-  const known = await findLatestLeadByPhone(tx, message.phone);
+  await lockContacts(tx, [phoneDigits(message.phone)]);
+  // Issue 13: an open lead with this number gets the message; a closed one (converted, lost) does not, so the
+  // person becomes a new lead, the same rule as the forms'.
+  const known = await findOpenLeadByContact(tx, { phone: message.phone, email: null });
   if (known) {
     await insertLeadHistory(tx, { leadId: known.id, ...history });
     return { leadId: known.id, created: false };
@@ -137,6 +228,7 @@ export async function fileWhatsAppMessage(
     level,
     reasons,
     source: "whatsapp",
+    assignedTo: await assigneeForNewLead(tx),
     consentAt: message.at,
     createdAt: message.at,
     updatedAt: message.at,

@@ -1,8 +1,8 @@
 import { and, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { auditLog, leads } from "~/db/schema";
+import { leads } from "~/db/schema";
 import type { LeadCounts } from "./funnel-dto";
-import { ALL, type LeadStatus, type LevelFilter, type StatusFilter } from "./lead-panel-options";
+import { ALL, type LevelFilter, type StatusFilter } from "./lead-panel-options";
 
 const count = (condition?: SQL) =>
   (condition ? sql`count(*) filter (where ${condition})` : sql`count(*)`).mapWith(Number);
@@ -86,42 +86,3 @@ export async function searchLeads(db: Database, search: LeadSearch, limit: numbe
 }
 
 export type LeadListRow = Awaited<ReturnType<typeof searchLeads>>["rows"][number];
-
-export interface LeadStatusChange {
-  leadId: string;
-  status: LeadStatus;
-  at: Date;
-  actor: { id: string; roles: string[]; ip: string };
-}
-
-/**
- * Sets the status, stamps the last contact (spec 001 §4) and records who did it, in one transaction. Returns the
- * lead's name, or null when there is no such lead.
- */
-export async function changeLeadStatus(
-  db: Database,
-  change: LeadStatusChange,
-): Promise<{ name: string } | null> {
-  return db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(leads)
-      .set({
-        status: change.status,
-        lastContactAt: change.at,
-        firstContactAt: sql`coalesce(${leads.firstContactAt}, ${change.at})`,
-        updatedAt: change.at,
-      })
-      .where(eq(leads.id, change.leadId))
-      .returning({ name: leads.name });
-    if (!updated) return null;
-    await tx.insert(auditLog).values({
-      actorId: change.actor.id,
-      actorRoles: change.actor.roles.join(","),
-      action: "lead.status_changed",
-      details: { leadId: change.leadId, status: change.status },
-      ip: change.actor.ip,
-      createdAt: change.at,
-    });
-    return updated;
-  });
-}

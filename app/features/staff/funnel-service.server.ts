@@ -3,13 +3,9 @@ import { formatChileanPhone, whatsappNumber } from "~/domain/format";
 import { formatLeadAge } from "~/domain/lead-age";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
 import type { LeadCard, LeadCounts, LeadPanelData } from "./funnel-dto";
-import {
-  changeLeadStatus,
-  countLeads,
-  searchLeads,
-  type LeadListRow,
-  type LeadStatusChange,
-} from "./funnel-repository.server";
+import type { LeadStatus } from "~/domain/lead-pipeline";
+import { moveLead, recordContact, type StaffActor } from "~/features/crm/lead-pipeline-service.server";
+import { countLeads, searchLeads, type LeadListRow } from "./funnel-repository.server";
 import {
   labelOf,
   leadLevelLabels,
@@ -85,14 +81,16 @@ export async function loadLeadPanel(
   };
 }
 
-/** 'Marcar contactado' / 'Agendar'. Null when the lead does not exist. */
+/**
+ * 'Marcar contactado' / 'Agendar' through the lead pipeline (issue 13): checked, applied only if the lead still has
+ * the status the card showed, written with its history and audit rows. AppError NOT_FOUND / CONFLICT otherwise.
+ */
 export async function applyLeadIntent(
   db: Database,
-  input: { leadId: string; intent: LeadPanelIntent; actor: LeadStatusChange["actor"] },
+  input: { leadId: string; intent: LeadPanelIntent; from: LeadStatus; actor: StaffActor },
   now = new Date(),
-): Promise<{ status: string; message: string } | null> {
-  const status = statusForIntent[input.intent];
-  const changed = await changeLeadStatus(db, { leadId: input.leadId, status, at: now, actor: input.actor });
-  if (!changed) return null;
-  return { status, message: `${changed.name} quedó como «${leadStatusLabels[status]}».` };
+): Promise<{ status: string; message: string }> {
+  const { leadId, from, actor } = input;
+  if (input.intent === "mark-contacted") return recordContact(db, { leadId, from, actor }, now);
+  return moveLead(db, { leadId, from, to: statusForIntent[input.intent], actor }, now);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { leadStatuses } from "~/domain/lead-pipeline";
 import { leadPanelIntents, levelFilters, statusFilters, ALL } from "./lead-panel-options";
 
 const MAX_QUERY = 100;
@@ -27,4 +28,6 @@ export function parseLeadFilters(params: URLSearchParams): LeadFilters {
 export const leadPanelActionSchema = z.object({
   intent: z.enum(leadPanelIntents, { error: "La acción solicitada no es válida." }),
   leadId: z.uuid({ error: "El lead indicado no es válido." }),
+  // The status the card showed: the change applies only if nobody changed the lead since (issue 13).
+  from: z.enum(leadStatuses, { error: "Recarga la página: el estado del lead no es válido." }),
 });

@@ -129,10 +129,13 @@ export async function action(args: Route.ActionArgs) {
 
   const parsed = leadPanelActionSchema.safeParse(form);
   if (!parsed.success) return validationResult(parsed.error);
-  const { leadId, intent } = parsed.data;
-  const outcome = await applyLeadIntent(await getDb(), { leadId, intent, actor });
-  if (!outcome) throw data({ message: "No encontramos ese lead." }, { status: 404 });
-  return data<LeadPanelActionResult>(actionSuccess({ leadId, status: outcome.status }, outcome.message));
+  const { leadId, intent, from } = parsed.data;
+  try {
+    const outcome = await applyLeadIntent(await getDb(), { leadId, intent, from, actor });
+    return data<LeadPanelActionResult>(actionSuccess({ leadId, status: outcome.status }, outcome.message));
+  } catch (error) {
+    return appErrorResult(error, { notFound: "throw" });
+  }
 }
 
 export default function FunnelPage({ loaderData }: Route.ComponentProps) {

@@ -136,7 +136,11 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
   return (
     <li className="flex flex-col rounded-xl bg-slate-800 p-4 ring-1 ring-slate-700" data-testid="lead-card">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <h3 className="text-lg font-semibold text-white">{lead.name}</h3>
+        <h3 className="text-lg font-semibold text-white">
+          <Link to={`/funnel/leads/${lead.id}`} className="underline-offset-2 hover:underline">
+            {lead.name}
+          </Link>
+        </h3>
         <div className="flex flex-wrap gap-2 text-xs font-semibold">
           <span className={cn("rounded-full px-2.5 py-0.5", levelBadgeClass[lead.level] ?? "bg-slate-600")}>
             {lead.levelLabel} · {lead.score}
@@ -203,6 +207,7 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
         )}
         <fetcher.Form method="post" className="flex flex-wrap gap-2">
           <input type="hidden" name="leadId" value={lead.id} />
+          <input type="hidden" name="from" value={lead.status} />
           <button
             type="submit"
             name="intent"

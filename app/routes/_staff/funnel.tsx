@@ -8,12 +8,12 @@ import { loadSyncTab, runSync } from "~/features/dentalink-sync/dentalink-sync-s
 import type { SyncActionData } from "~/features/dentalink-sync/sync-dto";
 import { SYNC_INTENT, SYNC_OVERALL_MESSAGE } from "~/features/dentalink-sync/sync-options";
 import { syncActionSchema } from "~/features/dentalink-sync/sync-schema";
-import { systemStatus } from "~/features/dentalink-sync/system-status.server";
+import { loadAnalyticsTab, loadOverview, selectPeriod } from "~/features/analytics/analytics-service.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
 import { applyLeadIntent, loadLeadCounts, loadLeadPanel } from "~/features/staff/funnel-service.server";
-import { funnelStages, statCards } from "~/features/staff/funnel-stats";
 import { leadPanelActionSchema, parseLeadFilters } from "~/features/staff/lead-panel-schema";
+import { systemStatus } from "~/features/staff/system-status.server";
 import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
 import { requireRole } from "~/lib/guards.server";
@@ -25,6 +25,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río
 
 function tabOf(params: URLSearchParams): FunnelTab {
   if (params.get("tab") === "dentalink") return "dentalink";
+  if (params.get("tab") === "analytics") return "analytics";
   const filtering = params.has("q") || params.has("level") || params.has("status");
   return params.get("tab") === "leads" || filtering ? "leads" : "overview";
 }
@@ -33,10 +34,15 @@ const leadParam = z.uuid().nullable().catch(null);
 
 // DESIGN decision 10: staff only.
 export async function loader(args: Route.LoaderArgs) {
-  await requireRole(args, STAFF_ROLES);
+  const user = await requireRole(args, STAFF_ROLES);
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
+  // Issue 13: the Overview and Analytics cover a period (the URL's, or the user's default).
+  const selection =
+    tab === "overview" || tab === "analytics" ? await selectPeriod(db, user.id, params) : null;
+  const overview = tab === "overview" && selection ? await loadOverview(db, selection) : null;
+  const analytics = tab === "analytics" && selection ? await loadAnalyticsTab(db, selection) : null;
   const [counts, sync] = await Promise.all([
     loadLeadCounts(db),
     tab === "dentalink"
@@ -51,9 +57,11 @@ export async function loader(args: Route.LoaderArgs) {
     tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
   return {
     tab,
-    stats: statCards(counts),
-    stages: funnelStages(counts),
-    systems: tab === "overview" ? systemStatus() : [],
+    stats: overview?.stats ?? [],
+    stages: overview?.stages ?? [],
+    period: selection?.view ?? null,
+    systems: tab === "overview" ? await systemStatus(db) : [],
+    analytics,
     counters: {
       total: counts.total,
       hot: counts.hot,
@@ -103,7 +111,9 @@ export default function FunnelPage({ loaderData }: Route.ComponentProps) {
       tab={loaderData.tab}
       stats={loaderData.stats}
       stages={loaderData.stages}
+      period={loaderData.period}
       systems={loaderData.systems}
+      analytics={loaderData.analytics}
       counters={loaderData.counters}
       panel={loaderData.panel}
       sync={loaderData.sync}

@@ -313,7 +313,7 @@ describe("the Analytics tab", () => {
         `attachment; filename="analytics-${chart}-2026-03-01-a-2026-03-10.csv"`,
       );
       const bytes = new Uint8Array(await response.arrayBuffer());
-      expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(Array.from(bytes.subarray(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
       return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).split("\r\n");
     };
     expect(await csv("funnel")).toEqual([
@@ -501,9 +501,9 @@ describe("'Configurar Analytics'", () => {
   });
 });
 
-describe.skipIf(sharedDatabase)("the live system status list", () => {
-  const line = (data: FunnelData, key: string) => data.systems.find((system) => system.key === key);
+const line = (data: FunnelData, key: string) => data.systems.find((system) => system.key === key);
 
+describe.skipIf(sharedDatabase)("the live system status list", () => {
   beforeAll(async () => {
     // The sign-ups' verification e-mails wait in the outbox (no worker runs in these tests): delivered here.
     const db = await getDb();
@@ -562,14 +562,12 @@ describe.skipIf(sharedDatabase)("the live system status list", () => {
       label: "En curso",
       detail: "1 envío pendiente; el más antiguo, creado hace 2 min.",
     });
-    await db
-      .insert(outbox)
-      .values({
-        kind: "email",
-        idempotencyKey: randomUUID(),
-        payload: {},
-        createdAt: new Date(Date.now() - 20 * MINUTE),
-      });
+    await db.insert(outbox).values({
+      kind: "email",
+      idempotencyKey: randomUUID(),
+      payload: {},
+      createdAt: new Date(Date.now() - 20 * MINUTE),
+    });
     expect(line(await funnel(asesor.cookie, "/funnel"), "outbox")).toMatchObject({
       tone: "warn",
       label: "Envíos atrasados",

@@ -1,4 +1,4 @@
-import { AxisBottom, AxisLeft } from "@visx/axis";
+import { AxisBottom, AxisLeft, type TickRendererProps } from "@visx/axis";
 import { Group } from "@visx/group";
 import { scaleBand, scaleLinear } from "@visx/scale";
 import { Bar } from "@visx/shape";
@@ -52,6 +52,40 @@ export function SeriesSwatch({ chart, index }: { chart: string; index: number })
 }
 
 const integer = new Intl.NumberFormat("es-CL", { maximumFractionDigits: 0 });
+
+// Tick labels as plain <text>: visx's default <Text> measures strings in the browser (a hidden SVG added to the
+// page) and could lay out differently from the server's render.
+function LeftTick({ x, y, formattedValue }: TickRendererProps) {
+  return (
+    <text x={x} y={y} dx={-4} dy={4} fill="#334155" fontSize={11} textAnchor="end">
+      {formattedValue}
+    </text>
+  );
+}
+
+function BottomTick({ x, y, formattedValue }: TickRendererProps) {
+  return (
+    <text x={x} y={y} dy={4} fill="#334155" fontSize={11} textAnchor="middle">
+      {formattedValue}
+    </text>
+  );
+}
+
+function SlantedBottomTick({ x, y, formattedValue }: TickRendererProps) {
+  return (
+    <text
+      x={x}
+      y={y}
+      dy={2}
+      fill="#334155"
+      fontSize={11}
+      textAnchor="end"
+      transform={`rotate(-35 ${x} ${y})`}
+    >
+      {formattedValue}
+    </text>
+  );
+}
 
 export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
   const titleId = `grafico-${chart.key}-titulo`;
@@ -169,7 +203,7 @@ export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
           tickFormat={(value) => integer.format(Number(value))}
           stroke="#475569"
           tickStroke="#475569"
-          tickLabelProps={{ fill: "#334155", fontSize: 11, textAnchor: "end", dx: -4, dy: 3 }}
+          tickComponent={LeftTick}
         />
         <AxisBottom
           top={innerHeight}
@@ -178,13 +212,7 @@ export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
           tickFormat={(key) => labelOf.get(String(key)) ?? String(key)}
           stroke="#475569"
           tickStroke="#475569"
-          tickLabelProps={{
-            fill: "#334155",
-            fontSize: 11,
-            textAnchor: chart.rows.length > 7 ? "end" : "middle",
-            angle: chart.rows.length > 7 ? -35 : 0,
-            dy: 4,
-          }}
+          tickComponent={chart.rows.length > 7 ? SlantedBottomTick : BottomTick}
         />
       </Group>
     </svg>

@@ -17,6 +17,11 @@ export interface DailyCount {
 
 const knownSources = Object.keys(leadSourceLabels);
 
+/** "1 lead", "3 leads". */
+export function leadCount(count: number): string {
+  return count === 1 ? "1 lead" : `${formatCount(count)} leads`;
+}
+
 function total(rows: ChartRow[]): number {
   return rows.reduce((sum, row) => sum + row.values.reduce((a, b) => a + b, 0), 0);
 }
@@ -54,7 +59,7 @@ function perDay(
   return {
     key,
     title: chartTitles[key],
-    summary: `${formatCount(total(rows))} leads ${periodText} (${totals}).`,
+    summary: `${leadCount(total(rows))} ${periodText} (${totals}).`,
     layout: "stacked",
     categoryLabel: "Día",
     valueLabel: "Leads",
@@ -110,7 +115,7 @@ export function funnelChart(figures: PeriodFigures, periodText: string): ChartDa
   return {
     key: "funnel",
     title: chartTitles.funnel,
-    summary: `De ${formatCount(figures.total)} leads ${periodText}, ${formatCount(figures.converted)} se convirtieron (${formatPercent(ratio(figures.converted, figures.total))}).`,
+    summary: `De ${leadCount(figures.total)} ${periodText}, ${formatCount(figures.converted)} se convirtieron (${formatPercent(ratio(figures.converted, figures.total))}).`,
     layout: "grouped",
     categoryLabel: "Etapa",
     valueLabel: "Leads",
@@ -158,7 +163,7 @@ export function responseTimeChart(
   return {
     key: "response-time",
     title: chartTitles["response-time"],
-    summary: `${formatCount(contacted)} leads ${periodText} fueron contactados; ${formatCount(countOf(-1))} aún no.`,
+    summary: `Leads ${periodText}: ${formatCount(contacted)} contactados, ${formatCount(countOf(-1))} aún sin contactar.`,
     layout: "grouped",
     categoryLabel: "Tiempo hasta el primer contacto",
     valueLabel: "Leads",
@@ -185,7 +190,7 @@ export function treatmentChart(
   return {
     key: "treatment",
     title: chartTitles.treatment,
-    summary: `${formatCount(leadsTotal)} leads ${periodText} por tratamiento de interés, con sus conversiones.`,
+    summary: `${leadCount(leadsTotal)} ${periodText} por tratamiento de interés, con sus conversiones.`,
     layout: "grouped",
     categoryLabel: "Tratamiento",
     valueLabel: "Leads",
@@ -216,7 +221,7 @@ export function scoreChart(buckets: Array<{ bucket: number; count: number }>, pe
   return {
     key: "score",
     title: chartTitles.score,
-    summary: `Puntaje de los ${formatCount(total(rows))} leads ${periodText}, en tramos de 10 puntos.`,
+    summary: `Puntaje de ${total(rows) === 1 ? "el único lead" : `los ${formatCount(total(rows))} leads`} ${periodText}, en tramos de 10 puntos.`,
     layout: "grouped",
     categoryLabel: "Puntaje",
     valueLabel: "Leads",

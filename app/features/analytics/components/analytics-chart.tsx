@@ -71,6 +71,31 @@ function BottomTick({ x, y, formattedValue }: TickRendererProps) {
   );
 }
 
+/** Splits a label into lines of at most `width` characters at spaces. */
+export function wrapLabel(label: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of label.split(" ")) {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+function wrappedTick(width: number) {
+  return function WrappedBottomTick({ x, y, formattedValue }: TickRendererProps) {
+    return (
+      <text x={x} y={y} dy={4} fill="#334155" fontSize={11} textAnchor="middle">
+        {wrapLabel(String(formattedValue ?? ""), width).map((line, index) => (
+          <tspan key={index} x={x} dy={index === 0 ? 4 : 13}>
+            {line}
+          </tspan>
+        ))}
+      </text>
+    );
+  };
+}
+
 function SlantedBottomTick({ x, y, formattedValue }: TickRendererProps) {
   return (
     <text
@@ -114,13 +139,25 @@ export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
   const step = Math.max(1, Math.ceil(chart.rows.length / 10));
   const tickValues = chart.rows.filter((_, index) => index % step === 0).map((row) => row.key);
   const directLabels = !stacked && chart.rows.length * chart.series.length <= 24;
+  // Counts: whole-number gridlines only (a maximum of 1 would otherwise get 0,2 … 0,8).
+  const yTicks = y.ticks(Math.min(5, max)).filter((tick) => Number.isInteger(tick));
+  // Slanted category labels when they would not fit side by side.
+  const longestLabel = Math.max(...chart.rows.map((row) => row.label.length));
+  const perLine = Math.max(4, Math.floor(x.step() / 6.5));
+  // Dates are slanted; words (treatments, buckets) wrap onto lines under their bar.
+  const categoryTick =
+    longestLabel <= perLine
+      ? BottomTick
+      : chart.layout === "stacked"
+        ? SlantedBottomTick
+        : wrappedTick(perLine);
 
   return (
     <svg
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
       role="img"
       aria-labelledby={`${titleId} ${descId}`}
-      className="h-auto w-full"
+      className="h-auto w-full max-w-2xl"
       data-testid={`chart-svg-${chart.key}`}
     >
       <title id={titleId}>{chart.title}</title>
@@ -136,7 +173,7 @@ export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
         ))}
       </defs>
       <Group left={MARGIN.left} top={MARGIN.top}>
-        {y.ticks(5).map((tick) => (
+        {yTicks.map((tick) => (
           <line key={tick} x1={0} x2={innerWidth} y1={y(tick)} y2={y(tick)} stroke="#e2e8f0" />
         ))}
         {chart.rows.map((row) => {
@@ -199,7 +236,7 @@ export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
         })}
         <AxisLeft
           scale={y}
-          numTicks={5}
+          tickValues={yTicks}
           tickFormat={(value) => integer.format(Number(value))}
           stroke="#475569"
           tickStroke="#475569"
@@ -212,7 +249,7 @@ export function AnalyticsChartSvg({ chart }: { chart: ChartData }) {
           tickFormat={(key) => labelOf.get(String(key)) ?? String(key)}
           stroke="#475569"
           tickStroke="#475569"
-          tickComponent={chart.rows.length > 7 ? SlantedBottomTick : BottomTick}
+          tickComponent={categoryTick}
         />
       </Group>
     </svg>

@@ -2,6 +2,7 @@ import { Download, Settings2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { buttonClass } from "~/components/ui/button";
+import { cn } from "~/lib/cn";
 import { Dialog, DialogContent } from "~/components/ui/dialog";
 import type { AnalyticsTabData, ChartData } from "../analytics-dto";
 import { chartTitles } from "../analytics-options";
@@ -48,7 +49,7 @@ function ChartTable({ chart }: { chart: ChartData }) {
         <tbody>
           {chart.rows.map((row, index) => (
             <tr key={row.key} className="border-t border-slate-200">
-              <th scope="row" className="px-3 py-1.5 font-normal">
+              <th scope="row" className="px-3 py-1.5 font-normal whitespace-nowrap">
                 {row.label}
               </th>
               {row.values.map((value, position) => (
@@ -103,7 +104,13 @@ function ChartCard({ chart, periodQuery }: { chart: ChartData; periodQuery: stri
           ))}
         </ul>
       )}
-      <div className="mt-4 grid gap-4 lg:grid-cols-[3fr_2fr]">
+      <div
+        className={cn(
+          "mt-4 grid gap-4",
+          // A wide table goes under its chart; a narrow one beside it.
+          1 + chart.series.length + chart.extras.length <= 3 && "lg:grid-cols-[3fr_2fr]",
+        )}
+      >
         <AnalyticsChartSvg chart={chart} />
         <ChartTable chart={chart} />
       </div>

@@ -6,7 +6,9 @@ import {
   leadsBySourceChart,
   responseTimeChart,
   scoreChart,
+  stageCounts,
   treatmentChart,
+  treatmentTotals,
 } from "./analytics-charts";
 
 const period = { from: "2026-11-01", days: 3 };
@@ -50,15 +52,13 @@ describe("analytics charts", () => {
 
   it("builds the funnel, response-time, treatment and score charts", () => {
     const funnel = funnelChart(
-      {
-        total: 10,
-        hot: 3,
-        whatsapp: 2,
-        contactedStage: 6,
-        qualifiedStage: 4,
-        converted: 2,
-        medianResponseMinutes: 30,
-      },
+      stageCounts([
+        { status: "new", count: 4 },
+        { status: "contacted", count: 2 },
+        { status: "qualified", count: 1 },
+        { status: "scheduled", count: 1 },
+        { status: "converted", count: 2 },
+      ]),
       "x",
     );
     expect(funnel.rows.map((row) => row.values[0])).toEqual([10, 6, 4, 2]);
@@ -83,10 +83,11 @@ describe("analytics charts", () => {
     ]);
 
     const treatment = treatmentChart(
-      [
-        { treatment: "implantes", total: 4, converted: 1 },
-        { treatment: "ortodoncia", total: 2, converted: 0 },
-      ],
+      treatmentTotals([
+        { treatment: "implantes", status: "new", count: 3 },
+        { treatment: "implantes", status: "converted", count: 1 },
+        { treatment: "ortodoncia", status: "lost", count: 2 },
+      ]),
       "x",
     );
     expect(treatment.rows.map((row) => [row.label, ...row.values])).toEqual([

@@ -105,7 +105,36 @@ export function leadsByLevelChart(
   );
 }
 
-export function funnelChart(figures: PeriodFigures, periodText: string): ChartData {
+type StageCounts = Pick<PeriodFigures, "total" | "contactedStage" | "qualifiedStage" | "converted">;
+
+const contactedStatuses = new Set(["contacted", "qualified", "scheduled", "converted"]);
+const qualifiedStatuses = new Set(["qualified", "scheduled", "converted"]);
+
+/** The funnel's stages from the counts per treatment and status. */
+export function stageCounts(rows: Array<{ status: string; count: number }>): StageCounts {
+  const sum = (keep: (status: string) => boolean) =>
+    rows.reduce((running, row) => (keep(row.status) ? running + row.count : running), 0);
+  return {
+    total: sum(() => true),
+    contactedStage: sum((status) => contactedStatuses.has(status)),
+    qualifiedStage: sum((status) => qualifiedStatuses.has(status)),
+    converted: sum((status) => status === "converted"),
+  };
+}
+
+/** Leads and conversions per treatment from the counts per treatment and status. */
+export function treatmentTotals(rows: Array<{ treatment: string; status: string; count: number }>) {
+  const totals = new Map<string, { treatment: string; total: number; converted: number }>();
+  for (const row of rows) {
+    const entry = totals.get(row.treatment) ?? { treatment: row.treatment, total: 0, converted: 0 };
+    entry.total += row.count;
+    if (row.status === "converted") entry.converted += row.count;
+    totals.set(row.treatment, entry);
+  }
+  return [...totals.values()];
+}
+
+export function funnelChart(figures: StageCounts, periodText: string): ChartData {
   const stages = [
     { key: "captura", label: "Captura", count: figures.total },
     { key: "contacto", label: "Contacto", count: figures.contactedStage },

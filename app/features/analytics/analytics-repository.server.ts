@@ -80,64 +80,68 @@ export async function periodFigures(
 
 const inPeriod = (range: Range) => and(gte(leads.createdAt, range.start), lt(leads.createdAt, range.end));
 
-/** Leads per clinic day, source and level. */
-export async function dailyLeadCounts(db: Database, range: Range) {
-  return db
-    .select({
-      day: clinicDay,
-      source: leads.source,
-      level: leads.level,
-      count: sql<number>`count(*)`.mapWith(Number),
-    })
-    .from(leads)
-    .where(inPeriod(range))
-    .groupBy(sql`1`, sql`2`, sql`3`);
-}
-
 /** Upper bounds (exclusive, minutes) of the response-time buckets; the last bucket is open. */
 export const RESPONSE_BUCKET_LIMITS = [15, 60, 240, 1440, 4320] as const;
 
+/** 0 … 4 by `RESPONSE_BUCKET_LIMITS`, 5 above the last limit, -1 never contacted. */
+const responseBucket = sql`case when ${leads.firstContactAt} is null then -1 ${sql.join(
+  RESPONSE_BUCKET_LIMITS.map(
+    (limit, index) => sql`when ${responseMinutes} < ${sql.raw(String(limit))} then ${sql.raw(String(index))}`,
+  ),
+  sql` `,
+)} else ${sql.raw(String(RESPONSE_BUCKET_LIMITS.length))} end`;
+/** 0 = 0–9 … 9 = 90–100. */
+const scoreBucket = sql`least(${leads.score} / 10, 9)`;
+
+/** grouping() of the seven columns: one bit per column left out of the row's set, the first column highest. */
+const only = (...kept: number[]) => 0b1111111 & ~kept.reduce((mask, bit) => mask | (1 << (6 - bit)), 0);
+
+export interface PeriodBreakdown {
+  daily: Array<{ day: string; source: string; level: string; count: number }>;
+  byTreatmentAndStatus: Array<{ treatment: string; status: string; count: number }>;
+  responseBuckets: Array<{ bucket: number; count: number }>;
+  scoreBuckets: Array<{ bucket: number; count: number }>;
+}
+
 /**
- * Leads per response-time bucket: 0 … 4 by `RESPONSE_BUCKET_LIMITS`, 5 above the last limit, -1 never contacted.
+ * Every chart's counts for the period in one pass over its leads (GROUPING SETS): per clinic day, source and level;
+ * per treatment and status (the funnel and the conversion by treatment); per response-time and score bucket.
  */
-export async function responseTimeBuckets(db: Database, range: Range) {
-  const limits = RESPONSE_BUCKET_LIMITS.map(
-    (limit, index) => sql`when ${responseMinutes} < ${limit} then ${index}`,
-  );
-  return db
+export async function periodBreakdown(db: Database, range: Range): Promise<PeriodBreakdown> {
+  const rows = await db
     .select({
-      bucket:
-        sql<number>`case when ${leads.firstContactAt} is null then -1 ${sql.join(limits, sql` `)} else ${RESPONSE_BUCKET_LIMITS.length} end`.mapWith(
-          Number,
-        ),
-      count: sql<number>`count(*)`.mapWith(Number),
-    })
-    .from(leads)
-    .where(inPeriod(range))
-    .groupBy(sql`1`);
-}
-
-/** Leads and conversions per treatment. */
-export async function treatmentCounts(db: Database, range: Range) {
-  return db
-    .select({
+      set: sql<number>`grouping(${clinicDay}, ${leads.source}, ${leads.level}, ${leads.treatment}, ${leads.status}, ${scoreBucket}, ${responseBucket})`.mapWith(
+        Number,
+      ),
+      day: clinicDay,
+      source: leads.source,
+      level: leads.level,
       treatment: leads.treatment,
-      total: sql<number>`count(*)`.mapWith(Number),
-      converted: sql<number>`count(*) filter (where ${leads.status} = 'converted')`.mapWith(Number),
-    })
-    .from(leads)
-    .where(inPeriod(range))
-    .groupBy(leads.treatment);
-}
-
-/** Leads per score bucket of 10 (0 = 0–9 … 9 = 90–100). */
-export async function scoreBuckets(db: Database, range: Range) {
-  return db
-    .select({
-      bucket: sql<number>`least(${leads.score} / 10, 9)`.mapWith(Number),
+      status: leads.status,
+      score: sql<number | null>`${scoreBucket}`,
+      response: sql<number | null>`${responseBucket}`,
       count: sql<number>`count(*)`.mapWith(Number),
     })
     .from(leads)
     .where(inPeriod(range))
-    .groupBy(sql`1`);
+    .groupBy(
+      sql`grouping sets ((${clinicDay}, ${leads.source}, ${leads.level}), (${leads.treatment}, ${leads.status}), (${scoreBucket}), (${responseBucket}))`,
+    );
+  const breakdown: PeriodBreakdown = {
+    daily: [],
+    byTreatmentAndStatus: [],
+    responseBuckets: [],
+    scoreBuckets: [],
+  };
+  for (const row of rows) {
+    if (row.set === only(0, 1, 2))
+      breakdown.daily.push({ day: row.day, source: row.source, level: row.level, count: row.count });
+    else if (row.set === only(3, 4))
+      breakdown.byTreatmentAndStatus.push({ treatment: row.treatment, status: row.status, count: row.count });
+    else if (row.set === only(5))
+      breakdown.scoreBuckets.push({ bucket: Number(row.score), count: row.count });
+    else if (row.set === only(6))
+      breakdown.responseBuckets.push({ bucket: Number(row.response), count: row.count });
+  }
+  return breakdown;
 }

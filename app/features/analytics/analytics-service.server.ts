@@ -17,16 +17,12 @@ import {
   leadsBySourceChart,
   responseTimeChart,
   scoreChart,
+  stageCounts,
   treatmentChart,
+  treatmentTotals,
 } from "./analytics-charts";
 import type { AnalyticsTabData, ChartData, PeriodView } from "./analytics-dto";
-import {
-  dailyLeadCounts,
-  periodFigures,
-  responseTimeBuckets,
-  scoreBuckets,
-  treatmentCounts,
-} from "./analytics-repository.server";
+import { periodBreakdown, periodFigures, type PeriodBreakdown } from "./analytics-repository.server";
 import {
   deleteAnalyticsSettings,
   findAnalyticsSettings,
@@ -108,38 +104,34 @@ export async function loadOverview(
 const periodText = (period: ReportPeriod) =>
   period.kind === "custom" ? `entre el ${periodLabel(period)}` : `de los últimos ${period.days} días`;
 
-/** One chart's data (each chart reads only what it needs). */
-export async function loadChart(db: Database, key: ChartKey, period: ReportPeriod): Promise<ChartData> {
+function buildChart(key: ChartKey, period: ReportPeriod, data: PeriodBreakdown): ChartData {
   const text = periodText(period);
   switch (key) {
     case "by-source":
-      return leadsBySourceChart(period, await dailyLeadCounts(db, period), text);
+      return leadsBySourceChart(period, data.daily, text);
     case "by-level":
-      return leadsByLevelChart(period, await dailyLeadCounts(db, period), text);
+      return leadsByLevelChart(period, data.daily, text);
     case "funnel":
-      return funnelChart((await periodFigures(db, period, null)).current, text);
+      return funnelChart(stageCounts(data.byTreatmentAndStatus), text);
     case "response-time":
-      return responseTimeChart(await responseTimeBuckets(db, period), text);
+      return responseTimeChart(data.responseBuckets, text);
     case "treatment":
-      return treatmentChart(await treatmentCounts(db, period), text);
+      return treatmentChart(treatmentTotals(data.byTreatmentAndStatus), text);
     case "score":
-      return scoreChart(await scoreBuckets(db, period), text);
+      return scoreChart(data.scoreBuckets, text);
   }
 }
 
-/** The Analytics tab: the charts the user shows, for the period. */
+/** One chart's data (the CSV download). */
+export async function loadChart(db: Database, key: ChartKey, period: ReportPeriod): Promise<ChartData> {
+  return buildChart(key, period, await periodBreakdown(db, period));
+}
+
+/** The Analytics tab: the charts the user shows, for the period, from one pass over the period's leads. */
 export async function loadAnalyticsTab(db: Database, selection: PeriodSelection): Promise<AnalyticsTabData> {
   const { period, settings, view } = selection;
   const shown = chartKeys.filter((key) => !settings.hiddenCharts.includes(key));
-  const text = periodText(period);
-  // The two per-day charts share one query.
-  const needsDaily = shown.includes("by-source") || shown.includes("by-level");
-  const daily = needsDaily ? await dailyLeadCounts(db, period) : [];
-  const charts: ChartData[] = [];
-  for (const key of shown) {
-    if (key === "by-source") charts.push(leadsBySourceChart(period, daily, text));
-    else if (key === "by-level") charts.push(leadsByLevelChart(period, daily, text));
-    else charts.push(await loadChart(db, key, period));
-  }
+  const data = shown.length > 0 ? await periodBreakdown(db, period) : null;
+  const charts = data ? shown.map((key) => buildChart(key, period, data)) : [];
   return { period: view, settings, charts, hidden: settings.hiddenCharts };
 }

@@ -92,3 +92,31 @@ test("analytics: SVG charts and tables for a period, CSV, and a chart hidden thr
   await page.getByRole("dialog").getByRole("button", { name: "Restablecer" }).click();
   await expect(page.getByTestId("chart-score")).toBeVisible();
 });
+
+test("'Configurar Analytics' without JavaScript: the settings page saves with a plain form post", async ({
+  page,
+  browser,
+}) => {
+  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  const noJs = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  await useOwnClientIp(noJs);
+  const plain = await noJs.newPage();
+  await plain.goto("/funnel?tab=analytics");
+  await plain.getByRole("link", { name: "Configurar Analytics" }).click();
+  await expect(plain).toHaveURL(/\/funnel\/analytics\/ajustes$/);
+  await plain.getByRole("checkbox", { name: "Distribución del tiempo de respuesta" }).uncheck();
+  await plain.getByLabel("Período predeterminado").selectOption("90");
+  await plain.getByRole("button", { name: "Guardar" }).click();
+  await expect(plain).toHaveURL(/\/funnel\?tab=analytics$/);
+  await expect(plain.getByTestId("chart-response-time")).toHaveCount(0);
+  await expect(plain.getByTestId("chart-by-source")).toBeVisible();
+  await expect(plain.getByRole("link", { name: "Últimos 90 días" })).toHaveAttribute("aria-current", "true");
+
+  await plain.goto("/funnel/analytics/ajustes");
+  await plain.getByRole("button", { name: "Restablecer" }).click();
+  await expect(plain.getByTestId("chart-response-time")).toBeVisible();
+  await noJs.close();
+});

@@ -52,6 +52,8 @@ export default [
   route("funnel/mensajes", "routes/_staff/messages.tsx"),
   route("funnel/leads/:id", "routes/_staff/lead-detail.tsx"),
   route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),
+  route("funnel/analytics.csv", "routes/_staff/analytics-csv.ts"),
+  route("funnel/analytics/ajustes", "routes/_staff/analytics-settings.tsx"),
   route("test", "routes/_staff/test-dashboard.tsx"),
   route("test/whatsapp", "routes/_staff/test-whatsapp.ts"),
   layout("routes/_admin/admin-layout.tsx", [

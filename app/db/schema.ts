@@ -290,6 +290,10 @@ export const outbox = pgTable(
   },
   (table) => [
     index("outbox_due_idx").on(table.status, table.nextAttemptAt),
+    // The Overview's backlog line: the oldest pending item (issue 13).
+    index("outbox_pending_created_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'pending'`),
     check("outbox_status_values", sql`${table.status} in ('pending', 'sent', 'failed')`),
   ],
 );
@@ -817,6 +821,8 @@ export const chatMessages = pgTable(
   },
   (table) => [
     index("chat_messages_room_seq_idx").on(table.roomId, table.seq),
+    // The Overview's Bot IA line: the agent's last reply (issue 13).
+    index("chat_messages_author_seq_idx").on(table.author, table.seq),
     check("chat_messages_author_values", sql`${table.author} in (${quotedList(chatAuthors)})`),
     check("chat_messages_kind_values", sql`${table.kind} in (${quotedList(chatMessageKinds)})`),
     check("chat_messages_content_length", sql`char_length(${table.content}) between 1 and 4000`),
@@ -843,3 +849,15 @@ export const chatRefreshTokens = pgTable(
   },
   (table) => [index("chat_refresh_tokens_family_idx").on(table.familyId)],
 );
+
+// ---------------------------------------------------------------------------------------------------------------
+// Analytics (issue 13, DESIGN decision 9).
+
+/** Each staff user's settings of the Analytics tab ('Configurar Analytics'); validated by zod on read and write. */
+export const analyticsSettings = pgTable("analytics_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  settings: jsonb("settings").$type<Record<string, unknown>>().notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

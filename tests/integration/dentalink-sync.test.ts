@@ -350,6 +350,7 @@ describe("the /funnel sync action", () => {
       "Dentalink API",
       "Bot IA",
       "Lead Scoring",
+      "Cola de envíos (outbox)",
     ]);
     expect(overview.systems.find((system) => system.key === "dentalink")).toMatchObject({
       tone: "demo",

@@ -75,6 +75,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_staff/test-whatsapp.ts": "asesor",
   "routes/_staff/messages.tsx": "asesor",
   "routes/_staff/lead-detail.tsx": "asesor",
+  "routes/_staff/analytics-csv.ts": "asesor",
+  "routes/_staff/analytics-settings.tsx": "asesor",
   "routes/_admin/admin-layout.tsx": "admin",
   "routes/_admin/users.tsx": "admin",
   "routes/_admin/user-detail.tsx": "admin",

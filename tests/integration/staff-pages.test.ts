@@ -166,6 +166,7 @@ async function insertLeads(seeds: LeadSeed[], now: Date) {
       source: seed.source,
       consentAt: createdAt,
       lastContactAt: seed.contactedAgo === null ? null : new Date(now.getTime() - seed.contactedAgo),
+      firstContactAt: seed.contactedAgo === null ? null : new Date(now.getTime() - seed.contactedAgo),
       createdAt,
       updatedAt: createdAt,
     };
@@ -289,7 +290,7 @@ describe("/funnel", () => {
       ["Leads Calientes", "2"],
       ["Conversiones", "1"],
       ["Tasa Conversión", "20,0%"],
-      // (20 min + 60 min) / 2 contacted leads.
+      // The median of 20 min and 60 min (the two contacted leads).
       ["Tiempo Respuesta", "40 min"],
       ["WhatsApp", "2"],
     ]);

@@ -93,8 +93,8 @@ export interface FailedWriteThroughView {
 export interface SystemStatusLine {
   key: string;
   name: string;
-  /** ok (green), demo (amber: runs without the external system), down (red). */
-  tone: "ok" | "demo" | "down";
+  /** ok (green), demo (amber: runs without the external system), warn (amber: needs a look), down (red). */
+  tone: "ok" | "demo" | "warn" | "down";
   label: string;
   detail: string;
 }

@@ -1,3 +1,4 @@
+import type { Change } from "~/domain/analytics-period";
 import type { ActionResult } from "~/lib/action-result";
 import type { LevelFilter, StatusFilter } from "./lead-panel-options";
 
@@ -24,6 +25,10 @@ export interface StatCard {
   label: string;
   value: string;
   hint: string;
+  /** Against the previous period of equal length; absent when the comparison is off. */
+  change?: Change;
+  /** For 'Tiempo Respuesta' a rise is bad news; for the others, good. */
+  lowerIsBetter?: boolean;
 }
 
 export interface FunnelStage {

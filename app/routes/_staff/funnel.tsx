@@ -21,12 +21,12 @@ import {
   syncActionSchema,
   writeThroughRetrySchema,
 } from "~/features/dentalink-sync/sync-schema";
-import { systemStatus } from "~/features/dentalink-sync/system-status.server";
+import { loadAnalyticsTab, loadOverview, selectPeriod } from "~/features/analytics/analytics-service.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
 import { applyLeadIntent, loadLeadCounts, loadLeadPanel } from "~/features/staff/funnel-service.server";
-import { funnelStages, statCards } from "~/features/staff/funnel-stats";
 import { leadPanelActionSchema, parseLeadFilters } from "~/features/staff/lead-panel-schema";
+import { systemStatus } from "~/features/staff/system-status.server";
 import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
 import { requireRole } from "~/lib/guards.server";
@@ -38,6 +38,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río
 
 function tabOf(params: URLSearchParams): FunnelTab {
   if (params.get("tab") === "dentalink") return "dentalink";
+  if (params.get("tab") === "analytics") return "analytics";
   const filtering = params.has("q") || params.has("level") || params.has("status");
   return params.get("tab") === "leads" || filtering ? "leads" : "overview";
 }
@@ -50,6 +51,11 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
+  // Issue 13: the Overview and Analytics cover a period (the URL's, or the user's default).
+  const selection =
+    tab === "overview" || tab === "analytics" ? await selectPeriod(db, user.id, params) : null;
+  const overview = tab === "overview" && selection ? await loadOverview(db, selection) : null;
+  const analytics = tab === "analytics" && selection ? await loadAnalyticsTab(db, selection) : null;
   const [counts, sync] = await Promise.all([
     loadLeadCounts(db),
     tab === "dentalink"
@@ -65,9 +71,11 @@ export async function loader(args: Route.LoaderArgs) {
     tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
   return {
     tab,
-    stats: statCards(counts),
-    stages: funnelStages(counts),
-    systems: tab === "overview" ? systemStatus() : [],
+    stats: overview?.stats ?? [],
+    stages: overview?.stages ?? [],
+    period: selection?.view ?? null,
+    systems: tab === "overview" ? await systemStatus(db) : [],
+    analytics,
     counters: {
       total: counts.total,
       hot: counts.hot,
@@ -144,7 +152,9 @@ export default function FunnelPage({ loaderData }: Route.ComponentProps) {
       tab={loaderData.tab}
       stats={loaderData.stats}
       stages={loaderData.stages}
+      period={loaderData.period}
       systems={loaderData.systems}
+      analytics={loaderData.analytics}
       counters={loaderData.counters}
       panel={loaderData.panel}
       sync={loaderData.sync}

@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import type { AnalyticsTabData, PeriodView } from "~/features/analytics/analytics-dto";
+import { AnalyticsTab } from "~/features/analytics/components/analytics-tab";
 import { DentalinkSyncTab } from "~/features/dentalink-sync/components/dentalink-sync-tab";
 import type { SyncTabData, SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
 import type { FunnelStage, LeadPanelData, StatCard } from "../funnel-dto";
@@ -7,13 +9,13 @@ import { DashboardHeader } from "./dashboard-header";
 import { FunnelOverview } from "./funnel-overview";
 import { LeadPanel, type LeadCounters } from "./lead-panel";
 
-export type FunnelTab = "overview" | "leads" | "dentalink";
+export type FunnelTab = "overview" | "leads" | "dentalink" | "analytics";
 
-// The analytics tab is added by its own feature (spec 001 §2); only working tabs are listed.
 const tabs: Array<{ key: FunnelTab; label: string; to: string }> = [
   { key: "overview", label: "Overview", to: "/funnel" },
   { key: "leads", label: "Gestión de Leads", to: "/funnel?tab=leads" },
   { key: "dentalink", label: "Dentalink", to: "/funnel?tab=dentalink" },
+  { key: "analytics", label: "Analytics", to: "/funnel?tab=analytics" },
 ];
 
 export interface FunnelDashboardProps {
@@ -24,6 +26,8 @@ export interface FunnelDashboardProps {
   panel: LeadPanelData | null;
   systems: SystemStatusLine[];
   sync: SyncTabData | null;
+  period: PeriodView | null;
+  analytics: AnalyticsTabData | null;
 }
 
 export function FunnelDashboard({
@@ -34,6 +38,8 @@ export function FunnelDashboard({
   panel,
   systems,
   sync,
+  period,
+  analytics,
 }: FunnelDashboardProps) {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
@@ -60,8 +66,10 @@ export function FunnelDashboard({
             <LeadPanel panel={panel} counters={counters} />
           ) : tab === "dentalink" && sync ? (
             <DentalinkSyncTab data={sync} />
+          ) : tab === "analytics" && analytics ? (
+            <AnalyticsTab data={analytics} />
           ) : (
-            <FunnelOverview stats={stats} stages={stages} systems={systems} />
+            <FunnelOverview stats={stats} stages={stages} systems={systems} period={period} />
           )}
         </TabsContent>
       </Tabs>

@@ -1,4 +1,7 @@
 import {
+  ArrowDownRight,
+  ArrowRight,
+  ArrowUpRight,
   CalendarPlus,
   CheckCircle2,
   Clock,
@@ -11,6 +14,8 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClass } from "~/components/ui/button";
+import type { PeriodView } from "~/features/analytics/analytics-dto";
+import { PeriodPicker } from "~/features/analytics/components/period-picker";
 import type { SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
 import { cn } from "~/lib/cn";
 import type { FunnelStage, StatCard } from "../funnel-dto";
@@ -28,20 +33,48 @@ const cardIcons: Record<string, typeof Users> = {
 const toneClass: Record<SystemStatusLine["tone"], string> = {
   ok: "bg-emerald-100 text-emerald-900",
   demo: "bg-amber-100 text-amber-900",
+  warn: "bg-amber-100 text-amber-900",
   down: "bg-red-100 text-red-900",
 };
+
+/** A card's change against the previous period: arrow and sign for the eye, words for a screen reader. */
+function StatChange({ card }: { card: StatCard }) {
+  const change = card.change;
+  if (!change) return null;
+  const Arrow = change.trend === "up" ? ArrowUpRight : change.trend === "down" ? ArrowDownRight : ArrowRight;
+  const good =
+    change.trend === "flat" || change.trend === "none"
+      ? null
+      : (change.trend === "up") !== Boolean(card.lowerIsBetter);
+  return (
+    <p
+      className={cn(
+        "mt-2 flex items-center gap-1 text-xs font-semibold",
+        good === null ? "text-slate-700" : good ? "text-emerald-800" : "text-red-800",
+      )}
+      data-testid={`change-${card.key}`}
+    >
+      {change.trend !== "none" && <Arrow aria-hidden className="size-4 shrink-0" />}
+      <span aria-hidden>{change.text}</span>
+      <span className="sr-only">{change.srText}</span>
+    </p>
+  );
+}
 
 export function FunnelOverview({
   stats,
   stages,
   systems,
+  period,
 }: {
   stats: StatCard[];
   stages: FunnelStage[];
   systems: SystemStatusLine[];
+  period: PeriodView | null;
 }) {
   return (
     <div className="space-y-10">
+      {period && <PeriodPicker period={period} tab="overview" />}
       <section aria-labelledby="indicadores">
         <h2 id="indicadores" className="sr-only">
           Indicadores
@@ -61,6 +94,7 @@ export function FunnelOverview({
                 </div>
                 <p className="mt-2 text-3xl font-bold">{card.value}</p>
                 <p className="mt-1 text-xs text-slate-600">{card.hint}</p>
+                <StatChange card={card} />
               </li>
             );
           })}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import {
+  chartCsv,
+  funnelChart,
+  leadsByLevelChart,
+  leadsBySourceChart,
+  responseTimeChart,
+  scoreChart,
+  stageCounts,
+  treatmentChart,
+  treatmentTotals,
+} from "./analytics-charts";
+
+const period = { from: "2026-11-01", days: 3 };
+
+describe("analytics charts", () => {
+  const daily = [
+    { day: "2026-11-01", source: "web", level: "hot", count: 2 },
+    { day: "2026-11-01", source: "whatsapp", level: "cold", count: 1 },
+    { day: "2026-11-03", source: "web", level: "warm", count: 4 },
+    { day: "2026-11-03", source: "tiktok", level: "warm", count: 1 },
+  ];
+
+  it("fills every day of the period, one series per source (an unknown source too)", () => {
+    const chart = leadsBySourceChart(period, daily, "de prueba");
+    expect(chart.series.map((item) => item.label)).toEqual([
+      "Web",
+      "Asistente virtual",
+      "WhatsApp",
+      "Redes sociales",
+      "tiktok",
+    ]);
+    expect(chart.rows.map((row) => [row.csvLabel, row.values])).toEqual([
+      ["2026-11-01", [2, 0, 1, 0, 0]],
+      ["2026-11-02", [0, 0, 0, 0, 0]],
+      ["2026-11-03", [4, 0, 0, 0, 1]],
+    ]);
+    expect(chart.summary).toBe(
+      "8 leads de prueba (Web: 6, Asistente virtual: 0, WhatsApp: 1, Redes sociales: 0, tiktok: 1).",
+    );
+  });
+
+  it("sums the same rows per level", () => {
+    const chart = leadsByLevelChart(period, daily, "de prueba");
+    expect(chart.series.map((item) => item.key)).toEqual(["hot", "warm", "cold"]);
+    expect(chart.rows.map((row) => row.values)).toEqual([
+      [2, 0, 1],
+      [0, 0, 0],
+      [0, 5, 0],
+    ]);
+  });
+
+  it("builds the funnel, response-time, treatment and score charts", () => {
+    const funnel = funnelChart(
+      stageCounts([
+        { status: "new", count: 4 },
+        { status: "contacted", count: 2 },
+        { status: "qualified", count: 1 },
+        { status: "scheduled", count: 1 },
+        { status: "converted", count: 2 },
+      ]),
+      "x",
+    );
+    expect(funnel.rows.map((row) => row.values[0])).toEqual([10, 6, 4, 2]);
+    expect(funnel.extras[0]?.values).toEqual(["100,0%", "60,0%", "40,0%", "20,0%"]);
+
+    const response = responseTimeChart(
+      [
+        { bucket: 0, count: 3 },
+        { bucket: 5, count: 1 },
+        { bucket: -1, count: 4 },
+      ],
+      "x",
+    );
+    expect(response.rows.map((row) => [row.label, row.values[0]])).toEqual([
+      ["Menos de 15 min", 3],
+      ["15 a 59 min", 0],
+      ["1 a 4 horas", 0],
+      ["4 a 24 horas", 0],
+      ["1 a 3 días", 0],
+      ["Más de 3 días", 1],
+      ["Sin contactar", 4],
+    ]);
+
+    const treatment = treatmentChart(
+      treatmentTotals([
+        { treatment: "implantes", status: "new", count: 3 },
+        { treatment: "implantes", status: "converted", count: 1 },
+        { treatment: "ortodoncia", status: "lost", count: 2 },
+      ]),
+      "x",
+    );
+    expect(treatment.rows.map((row) => [row.label, ...row.values])).toEqual([
+      ["Implantes dentales", 4, 1],
+      ["Estética dental y facial", 0, 0],
+      ["Ortodoncia", 2, 0],
+      ["Evaluación general", 0, 0],
+    ]);
+    expect(treatment.extras[0]?.values).toEqual(["25,0%", "0,0%", "0,0%", "0,0%"]);
+
+    const score = scoreChart(
+      [
+        { bucket: 2, count: 1 },
+        { bucket: 9, count: 2 },
+      ],
+      "x",
+    );
+    expect(score.rows.map((row) => row.label)).toEqual([
+      "0–9",
+      "10–19",
+      "20–29",
+      "30–39",
+      "40–49",
+      "50–59",
+      "60–69",
+      "70–79",
+      "80–89",
+      "90–100",
+    ]);
+    expect(score.rows.map((row) => row.values[0])).toEqual([0, 0, 1, 0, 0, 0, 0, 0, 0, 2]);
+  });
+
+  it("writes CSV with a BOM, quoted text, CRLF, and no spreadsheet formulas", () => {
+    const chart = leadsBySourceChart(
+      { from: "2026-11-01", days: 1 },
+      [{ day: "2026-11-01", source: '=HYPERLINK("x")', level: "hot", count: 1 }],
+      "x",
+    );
+    const csv = chartCsv(chart);
+    expect(csv.startsWith("\uFEFF")).toBe(true);
+    expect(csv.slice(1).split("\r\n")).toEqual([
+      '"Día","Web","Asistente virtual","WhatsApp","Redes sociales","\'=HYPERLINK(""x"")"',
+      '"2026-11-01",0,0,0,0,1',
+      "",
+    ]);
+  });
+});

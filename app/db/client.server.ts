@@ -2,6 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -93,8 +95,9 @@ async function open(): Promise<Handle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir, {
     postgresqlconf: ["shared_buffers = 16MB"],
-    // The no-overlap constraint on appointments needs btree_gist (migration 0001).
-    extensions: { btree_gist },
+    // The no-overlap constraint on appointments needs btree_gist (migration 0001); the lead search needs pg_trgm and
+    // unaccent (migration 0013). PGlite only creates an extension it was given here (STACK-NOTES 15).
+    extensions: { btree_gist, pg_trgm, unaccent },
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });

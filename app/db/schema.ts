@@ -52,9 +52,28 @@ export const leads = pgTable(
     /** Why a lead was marked lost (one of the pipeline's reasons); null unless status is 'lost'. */
     lostReason: text("lost_reason"),
     ...timestamps,
+    /**
+     * What the panel's search matches (issue 13, DESIGN decision 19): the name and e-mail folded to lower case without
+     * accents, and the phone as bare digits, so 'gonzalez' finds 'González' and '9 1234-5678' finds '+56912345678'.
+     * `f_unaccent` is the IMMUTABLE wrapper of unaccent() created by migration 0013.
+     */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`f_unaccent(lower(name || ' ' || coalesce(email, ''))) || ' ' || regexp_replace(phone, '[^0-9]', '', 'g')`,
+      ),
   },
   (table) => [
     index("leads_created_at_idx").on(table.createdAt),
+    // Trigram index behind the per-word `search_text LIKE '%word%'` conditions (pg_trgm, migration 0013).
+    index("leads_search_text_trgm_idx").using("gin", table.searchText.op("gin_trgm_ops")),
+    // The panel's filters and sort orders, each newest first within its key.
+    index("leads_status_created_at_idx").on(table.status, table.createdAt),
+    index("leads_score_created_at_idx").on(table.score, table.createdAt),
+    index("leads_last_contact_sort_idx").on(
+      sql`coalesce(${table.lastContactAt}, '-infinity'::timestamptz)`,
+      table.createdAt,
+    ),
     index("leads_assigned_to_idx").on(table.assignedTo, table.createdAt),
     index("leads_level_idx").on(table.level),
     // An inbound WhatsApp message is filed under the latest lead with its number.

@@ -1,5 +1,5 @@
 import type { ActionResult } from "~/lib/action-result";
-import type { LevelFilter, StatusFilter } from "./lead-panel-options";
+import type { LeadFilters } from "./lead-panel-schema";
 
 /** What the funnel loader sends to the page (client-safe types). */
 
@@ -55,15 +55,35 @@ export interface LeadCard {
   sourceLabel: string;
   createdAt: string;
   createdAgo: string;
+  /** ISO instant of the last contact (the age is re-computed in the browser every minute); null if none. */
+  lastContactAt: string | null;
   lastContactAgo: string | null;
+  /** The staff member who owns the lead; null when nobody does. */
+  assigneeName: string | null;
+}
+
+export interface AssigneeOption {
+  value: string;
+  label: string;
 }
 
 export interface LeadPanelData {
-  filters: { q: string; level: LevelFilter; status: StatusFilter };
+  filters: LeadFilters;
+  /** Labels of the URL parameters that were invalid and replaced by their default (shown as a notice). */
+  ignored: string[];
   leads: LeadCard[];
-  /** More leads matched than the page shows. */
-  truncated: boolean;
-  limit: number;
+  /** Leads matching the view; a lower bound when `totalCapped`. */
+  total: number;
+  /** More than `total` leads match (the count stops there; see lead-list-service). */
+  totalCapped: boolean;
+  page: number;
+  /** The last page (a lower bound when `totalCapped`). */
+  pageCount: number;
+  pageSize: number;
+  hasNextPage: boolean;
+  assignees: AssigneeOption[];
+  /** The query string of the view, for the export link and the page links. */
+  query: string;
 }
 
 export type LeadPanelActionResult = ActionResult<{ leadId: string; status: string }>;

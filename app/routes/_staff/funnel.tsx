@@ -11,9 +11,14 @@ import { syncActionSchema } from "~/features/dentalink-sync/sync-schema";
 import { systemStatus } from "~/features/dentalink-sync/system-status.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
-import { applyLeadIntent, loadLeadCounts, loadLeadPanel } from "~/features/staff/funnel-service.server";
+import { applyLeadIntent, loadLeadCounts } from "~/features/staff/funnel-service.server";
 import { funnelStages, statCards } from "~/features/staff/funnel-stats";
-import { leadPanelActionSchema, parseLeadFilters } from "~/features/staff/lead-panel-schema";
+import { loadLeadPanel } from "~/features/staff/lead-list-service.server";
+import {
+  defaultLeadFilters,
+  leadPanelActionSchema,
+  parseLeadFilters,
+} from "~/features/staff/lead-panel-schema";
 import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
 import { requireRole } from "~/lib/guards.server";
@@ -25,7 +30,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río
 
 function tabOf(params: URLSearchParams): FunnelTab {
   if (params.get("tab") === "dentalink") return "dentalink";
-  const filtering = params.has("q") || params.has("level") || params.has("status");
+  // A shared link with only filters in it (`/funnel?q=rojas`) opens the list.
+  const filtering = Object.keys(defaultLeadFilters).some((key) => params.has(key));
   return params.get("tab") === "leads" || filtering ? "leads" : "overview";
 }
 
@@ -33,7 +39,7 @@ const leadParam = z.uuid().nullable().catch(null);
 
 // DESIGN decision 10: staff only.
 export async function loader(args: Route.LoaderArgs) {
-  await requireRole(args, STAFF_ROLES);
+  const user = await requireRole(args, STAFF_ROLES);
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
@@ -48,7 +54,9 @@ export async function loader(args: Route.LoaderArgs) {
       : null,
   ]);
   const panel =
-    tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
+    tab === "leads"
+      ? await loadLeadPanel(db, parseLeadFilters(params), { userId: user.id }, clinicFacts().shortName)
+      : null;
   return {
     tab,
     stats: statCards(counts),

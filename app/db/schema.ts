@@ -64,15 +64,17 @@ export const leads = pgTable(
       ),
   },
   (table) => [
-    index("leads_created_at_idx").on(table.createdAt),
+    // Newest first with a total order; (created_at, id) lets a deep page be an index-only scan.
+    index("leads_created_at_id_idx").on(table.createdAt, table.id),
     // Trigram index behind the per-word `search_text LIKE '%word%'` conditions (pg_trgm, migration 0013).
     index("leads_search_text_trgm_idx").using("gin", table.searchText.op("gin_trgm_ops")),
     // The panel's filters and sort orders, each newest first within its key.
     index("leads_status_created_at_idx").on(table.status, table.createdAt),
-    index("leads_score_created_at_idx").on(table.score, table.createdAt),
+    index("leads_score_created_at_id_idx").on(table.score, table.createdAt, table.id),
     index("leads_last_contact_sort_idx").on(
       sql`coalesce(${table.lastContactAt}, '-infinity'::timestamptz)`,
       table.createdAt,
+      table.id,
     ),
     index("leads_assigned_to_idx").on(table.assignedTo, table.createdAt),
     index("leads_level_idx").on(table.level),
@@ -85,6 +87,20 @@ export const leads = pgTable(
       sql`${table.status} in ('new', 'contacted', 'qualified', 'scheduled', 'converted', 'lost')`,
     ),
   ],
+);
+
+/**
+ * How many leads there are per level and status, kept exact by a trigger on `leads` (migration 0013), so the panel's
+ * counters and the count of a level/status view never scan 100,000 leads.
+ */
+export const leadTallies = pgTable(
+  "lead_tallies",
+  {
+    level: text("level").notNull(),
+    status: text("status").notNull(),
+    n: integer("n").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.level, table.status] })],
 );
 
 const requestStatusCheck = (column: unknown) => sql`${column} in ('new', 'in_progress', 'done')`;

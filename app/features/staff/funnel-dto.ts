@@ -68,6 +68,8 @@ export interface AssigneeOption {
 }
 
 export interface LeadPanelData {
+  /** Total, Calientes, Tibios, Fríos, Nuevos, Convertidos over every lead. */
+  counters: { total: number; hot: number; warm: number; cold: number; new: number; converted: number };
   filters: LeadFilters;
   /** Labels of the URL parameters that were invalid and replaced by their default (shown as a notice). */
   ignored: string[];
@@ -81,6 +83,8 @@ export interface LeadPanelData {
   pageCount: number;
   pageSize: number;
   hasNextPage: boolean;
+  /** More leads follow but this is the deepest page the panel serves (MAX_LEAD_PAGE). */
+  lastPageReached: boolean;
   assignees: AssigneeOption[];
   /** The query string of the view, for the export link and the page links. */
   query: string;

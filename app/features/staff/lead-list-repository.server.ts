@@ -1,10 +1,19 @@
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { auditLog, leads, roles, userRoles, users } from "~/db/schema";
+import { auditLog, leads, leadTallies, roles, userRoles, users } from "~/db/schema";
 import { addDays, startOfClinicDay } from "~/domain/clinic-time";
 import { containsPattern, searchTerms } from "~/domain/lead-search";
 import { ALL, ASSIGNED_TO_ME, UNASSIGNED, type LeadSort } from "./lead-panel-options";
 import type { LeadFilters } from "./lead-panel-schema";
+
+/** Leads per (level, status), exact (kept by a trigger, migration 0013): a handful of rows, never a scan. */
+export async function readLeadTallies(db: Database) {
+  return db
+    .select({ level: leadTallies.level, status: leadTallies.status, n: leadTallies.n })
+    .from(leadTallies);
+}
+
+export type LeadTally = Awaited<ReturnType<typeof readLeadTallies>>[number];
 
 /** Who is looking: 'Mis leads' means assigned to this user. */
 export interface Viewer {

@@ -12,10 +12,12 @@ import {
   leadConditions,
   listAssignableStaff,
   listLeads,
+  readLeadTallies,
   recordLeadExport,
   type ExportCursor,
   type LeadExportRow,
   type LeadListRow,
+  type LeadTally,
   type Viewer,
 } from "./lead-list-repository.server";
 import {
@@ -28,6 +30,7 @@ import {
   UNASSIGNED,
 } from "./lead-panel-options";
 import {
+  defaultLeadFilters,
   LEAD_PAGE_SIZE,
   leadFiltersQuery,
   MAX_LEAD_PAGE,
@@ -36,10 +39,50 @@ import {
 } from "./lead-panel-schema";
 
 /**
- * The panel counts matches up to this many and then says "más de 10.000". An exact count of a common term over
- * 100,000 leads reads every match; nobody pages through 400 pages of 25, they narrow the search instead.
+ * A view narrowed by anything but level and status is counted up to this many matches, and then shown as "más de
+ * 1.000". An exact count of a common term ('gonzalez', 5% of 100,000 leads) reads every match and costs more than the
+ * page itself; a view by level and status is counted exactly from `lead_tallies`.
  */
-export const LEAD_COUNT_CAP = 10_000;
+export const LEAD_COUNT_CAP = 1_000;
+
+export interface LeadCounters {
+  total: number;
+  hot: number;
+  warm: number;
+  cold: number;
+  new: number;
+  converted: number;
+}
+
+function countersFrom(tallies: readonly LeadTally[]): LeadCounters {
+  const sum = (keep: (tally: LeadTally) => boolean) =>
+    tallies.filter(keep).reduce((total, tally) => total + tally.n, 0);
+  return {
+    total: sum(() => true),
+    hot: sum((tally) => tally.level === "hot"),
+    warm: sum((tally) => tally.level === "warm"),
+    cold: sum((tally) => tally.level === "cold"),
+    new: sum((tally) => tally.status === "new"),
+    converted: sum((tally) => tally.status === "converted"),
+  };
+}
+
+/** The panel's counters (Total, Calientes, Tibios, Fríos, Nuevos, Convertidos), exact and without a scan. */
+export async function loadLeadCounters(db: Database): Promise<LeadCounters> {
+  return countersFrom(await readLeadTallies(db));
+}
+
+/** The exact count of a view narrowed by level and status only (or not at all), from the tallies; else null. */
+function tallyCount(filters: LeadFilters, tallies: readonly LeadTally[]): number | null {
+  const { level, status, ...rest } = filters;
+  const others: Array<keyof typeof rest> = ["q", "source", "treatment", "assignee", "from", "to"];
+  if (others.some((key) => rest[key] !== defaultLeadFilters[key])) return null;
+  return tallies
+    .filter(
+      (tally) => (level === ALL || tally.level === level) && (status === ALL || tally.status === status),
+    )
+    .reduce((total, tally) => total + tally.n, 0);
+}
 
 function toCard(row: LeadListRow, now: Date, clinicName: string): LeadCard {
   const treatmentLabel = labelOf(treatmentLabels, row.treatment);
@@ -79,11 +122,14 @@ export async function loadLeadPanel(
 ): Promise<LeadPanelData> {
   const { filters } = parsed;
   const where = leadConditions(filters, viewer);
-  const { count, capped } = await countLeadsMatching(db, where, LEAD_COUNT_CAP);
+  const tallies = await readLeadTallies(db);
+  const exact = tallyCount(filters, tallies);
+  const { count, capped } =
+    exact === null ? await countLeadsMatching(db, where, LEAD_COUNT_CAP) : { count: exact, capped: false };
   const knownPages = Math.max(1, Math.ceil(count / LEAD_PAGE_SIZE));
   // A page past the end shows the last one (a shared link after leads were closed, say); when the count stopped at
-  // the cap there are more pages than it knows, up to MAX_LEAD_PAGE.
-  const page = capped ? filters.page : Math.min(filters.page, knownPages);
+  // the cap there may be more pages than it knows.
+  const page = capped ? filters.page : Math.min(filters.page, knownPages, MAX_LEAD_PAGE);
   const rows = await listLeads(db, where, filters.sort, {
     limit: LEAD_PAGE_SIZE + 1,
     offset: (page - 1) * LEAD_PAGE_SIZE,
@@ -91,6 +137,7 @@ export async function loadLeadPanel(
   const staff = await listAssignableStaff(db);
   const view: LeadFilters = { ...filters, page };
   return {
+    counters: countersFrom(tallies),
     filters: view,
     ignored: parsed.ignored,
     leads: rows.slice(0, LEAD_PAGE_SIZE).map((row) => toCard(row, now, clinicName)),
@@ -98,6 +145,7 @@ export async function loadLeadPanel(
     totalCapped: capped,
     page,
     pageCount: capped ? Math.max(knownPages, page) : knownPages,
+    lastPageReached: page === MAX_LEAD_PAGE && rows.length > LEAD_PAGE_SIZE,
     pageSize: LEAD_PAGE_SIZE,
     hasNextPage: rows.length > LEAD_PAGE_SIZE && page < MAX_LEAD_PAGE,
     assignees: [

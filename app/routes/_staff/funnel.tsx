@@ -13,7 +13,7 @@ import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/fun
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
 import { applyLeadIntent, loadLeadCounts } from "~/features/staff/funnel-service.server";
 import { funnelStages, statCards } from "~/features/staff/funnel-stats";
-import { loadLeadPanel } from "~/features/staff/lead-list-service.server";
+import { loadLeadCounters, loadLeadPanel } from "~/features/staff/lead-list-service.server";
 import {
   defaultLeadFilters,
   leadPanelActionSchema,
@@ -43,33 +43,36 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
-  const [counts, sync] = await Promise.all([
-    loadLeadCounts(db),
+  // The overview's figures aggregate every lead; the other tabs only need the panel's counters, which come from the
+  // per-level/status tallies (a 100,000-lead scan on every panel load would miss the panel's budget).
+  const counts = tab === "overview" ? await loadLeadCounts(db) : null;
+  const sync =
     tab === "dentalink"
-      ? loadSyncTab(db, {
+      ? await loadSyncTab(db, {
           client: dentalinkClient(),
           settings: dentalinkSettings(),
           leadId: leadParam.parse(params.get("lead")),
         })
-      : null,
-  ]);
+      : null;
   const panel =
     tab === "leads"
       ? await loadLeadPanel(db, parseLeadFilters(params), { userId: user.id }, clinicFacts().shortName)
       : null;
   return {
     tab,
-    stats: statCards(counts),
-    stages: funnelStages(counts),
+    stats: counts ? statCards(counts) : [],
+    stages: counts ? funnelStages(counts) : [],
     systems: tab === "overview" ? systemStatus() : [],
-    counters: {
-      total: counts.total,
-      hot: counts.hot,
-      warm: counts.warm,
-      cold: counts.cold,
-      new: counts.new,
-      converted: counts.converted,
-    },
+    counters: counts
+      ? {
+          total: counts.total,
+          hot: counts.hot,
+          warm: counts.warm,
+          cold: counts.cold,
+          new: counts.new,
+          converted: counts.converted,
+        }
+      : (panel?.counters ?? (await loadLeadCounters(db))),
     panel,
     sync,
   };

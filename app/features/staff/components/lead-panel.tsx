@@ -210,6 +210,12 @@ export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters:
         </ul>
       )}
 
+      {panel.lastPageReached && (
+        <p className="mt-4 text-sm text-slate-300">
+          El listado llega hasta la página {numberFormat.format(panel.page)}. Para ver leads más antiguos,
+          ordena por «Más antiguos» o filtra por fecha de creación.
+        </p>
+      )}
       {(panel.page > 1 || panel.hasNextPage) && (
         <nav aria-label="Páginas de leads" className="mt-6 flex flex-wrap items-center justify-between gap-3">
           {panel.page > 1 ? (

@@ -4,6 +4,7 @@
 // the message recorded as accepted, the row marked sent. Checks at the end that each row was sent exactly once.
 // BENCH_MESSAGES (1000) and BENCH_LATENCY_MS (10) change the load. `--json <file>` (or BENCH_JSON) writes the figures.
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -52,7 +53,7 @@ try {
   const dataDir = server.dataDir;
   await server.stop();
   const db = await PGlite.create(path.join(dataDir, "pglite"), {
-    extensions: { btree_gist, pg_trgm, unaccent },
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
   });
   await db.exec("begin");
   for (let index = 0; index < total; index++) {
@@ -99,7 +100,7 @@ try {
   const distinct = new Set(messages.map((message) => message.messageId)).size;
 
   const check = await PGlite.create(path.join(dataDir, "pglite"), {
-    extensions: { btree_gist, pg_trgm, unaccent },
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
   });
   const rows = await check.query(
     `select (select count(*)::int from outbox where kind = 'whatsapp' and status = 'sent') as sent,

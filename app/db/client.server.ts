@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -95,9 +96,9 @@ async function open(): Promise<Handle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir, {
     postgresqlconf: ["shared_buffers = 16MB"],
-    // The no-overlap constraint on appointments needs btree_gist (migration 0001); the lead search needs pg_trgm and
-    // unaccent (migration 0013). PGlite only creates an extension it was given here (STACK-NOTES 15).
-    extensions: { btree_gist, pg_trgm, unaccent },
+    // The no-overlap constraint on appointments needs btree_gist (migration 0001); the lead list needs pg_trgm,
+    // unaccent and btree_gin (migration 0013). PGlite only creates an extension it was given here (STACK-NOTES 15).
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });

@@ -68,8 +68,17 @@ export const leads = pgTable(
     index("leads_created_at_id_idx").on(table.createdAt, table.id),
     // Trigram index behind the per-word `search_text LIKE '%word%'` conditions (pg_trgm, migration 0013).
     index("leads_search_text_trgm_idx").using("gin", table.searchText.op("gin_trgm_ops")),
-    // The panel's filters and sort orders, each newest first within its key.
-    index("leads_status_created_at_idx").on(table.status, table.createdAt),
+    // The panel's sort orders, each newest first within its key.
+    // Any mix of the panel's equality filters in one index (btree_gin, migration 0013): GIN intersects the posting
+    // lists, so a combination that matches few or no leads is found without a scan.
+    index("leads_filters_gin_idx").using(
+      "gin",
+      table.level,
+      table.status,
+      table.source,
+      table.treatment,
+      table.assignedTo,
+    ),
     index("leads_score_created_at_id_idx").on(table.score, table.createdAt, table.id),
     index("leads_last_contact_sort_idx").on(
       sql`coalesce(${table.lastContactAt}, '-infinity'::timestamptz)`,

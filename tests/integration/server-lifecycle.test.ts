@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
@@ -35,7 +36,7 @@ function freshDataDir(): string {
 /** Queries the server's files directly, once it has exited. */
 async function queryDataDir<T>(dataDir: string, query: string, params: unknown[] = []): Promise<T[]> {
   const db = await PGlite.create(path.join(dataDir, "pglite"), {
-    extensions: { btree_gist, pg_trgm, unaccent },
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
   });
   try {
     return (await db.query<T>(query, params)).rows;

@@ -1,7 +1,8 @@
--- Lead search (issue 13, DESIGN decision 19). Both extensions ship with PGlite (loaded in PGlite.create) and with
--- PostgreSQL's contrib; both are "trusted", so a database owner may create them.
+-- The lead list at clinic scale (issue 13, DESIGN decision 19, ADR 024). The three extensions ship with PGlite (loaded
+-- in PGlite.create) and with PostgreSQL's contrib; all are "trusted", so a database owner may create them.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 CREATE EXTENSION IF NOT EXISTS unaccent;--> statement-breakpoint
+CREATE EXTENSION IF NOT EXISTS btree_gin;--> statement-breakpoint
 -- unaccent() is only STABLE (its dictionary could change), so it cannot appear in a generated column or an index.
 -- With the dictionary named explicitly the result depends on the argument alone: this wrapper may say IMMUTABLE.
 CREATE OR REPLACE FUNCTION f_unaccent(text) RETURNS text
@@ -18,7 +19,7 @@ DROP INDEX "leads_created_at_idx";--> statement-breakpoint
 ALTER TABLE "leads" ADD COLUMN "search_text" text GENERATED ALWAYS AS (f_unaccent(lower(name || ' ' || coalesce(email, ''))) || ' ' || regexp_replace(phone, '[^0-9]', '', 'g')) STORED NOT NULL;--> statement-breakpoint
 CREATE INDEX "leads_created_at_id_idx" ON "leads" USING btree ("created_at","id");--> statement-breakpoint
 CREATE INDEX "leads_search_text_trgm_idx" ON "leads" USING gin ("search_text" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "leads_status_created_at_idx" ON "leads" USING btree ("status","created_at");--> statement-breakpoint
+CREATE INDEX "leads_filters_gin_idx" ON "leads" USING gin ("level","status","source","treatment","assigned_to");--> statement-breakpoint
 CREATE INDEX "leads_score_created_at_id_idx" ON "leads" USING btree ("score","created_at","id");--> statement-breakpoint
 CREATE INDEX "leads_last_contact_sort_idx" ON "leads" USING btree (coalesce("last_contact_at", '-infinity'::timestamptz),"created_at","id");--> statement-breakpoint
 -- lead_tallies stays exact: every insert, delete and change of level or status adjusts its (level, status) row in the

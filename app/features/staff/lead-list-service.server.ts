@@ -130,10 +130,14 @@ export async function loadLeadPanel(
   // A page past the end shows the last one (a shared link after leads were closed, say); when the count stopped at
   // the cap there may be more pages than it knows.
   const page = capped ? filters.page : Math.min(filters.page, knownPages, MAX_LEAD_PAGE);
-  const rows = await listLeads(db, where, filters.sort, {
-    limit: LEAD_PAGE_SIZE + 1,
-    offset: (page - 1) * LEAD_PAGE_SIZE,
-  });
+  const rows =
+    count === 0
+      ? []
+      : await listLeads(db, where, filters.sort, {
+          limit: LEAD_PAGE_SIZE + 1,
+          offset: (page - 1) * LEAD_PAGE_SIZE,
+          fewMatches: !capped && count <= LEAD_COUNT_CAP,
+        });
   const staff = await listAssignableStaff(db);
   const view: LeadFilters = { ...filters, page };
   return {

@@ -9,7 +9,7 @@ import {
   Search,
   UserCheck,
 } from "lucide-react";
-import { Form, Link, useFetcher } from "react-router";
+import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import type { LeadCard, LeadPanelActionResult, LeadPanelData } from "../funnel-dto";
@@ -26,7 +26,7 @@ import {
   treatmentFilterLabels,
   treatmentFilters,
 } from "../lead-panel-options";
-import { isFiltered, leadFiltersQuery } from "../lead-panel-schema";
+import { defaultLeadFilters, isFiltered, leadFiltersQuery } from "../lead-panel-schema";
 import { LeadAge } from "./lead-age";
 
 export interface LeadCounters {
@@ -69,8 +69,20 @@ function resultSummary(panel: LeadPanelData): string {
   return `Mostrando ${numberFormat.format(first)}–${numberFormat.format(last)} de ${total} ${noun}`;
 }
 
+/** The form's fields minus the empty and default ones, so a shared link says only what narrows the view. */
+function viewParams(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams();
+  const defaults: Record<string, unknown> = { ...defaultLeadFilters };
+  for (const [key, value] of new FormData(form)) {
+    if (typeof value !== "string" || value.trim() === "" || value === defaults[key]) continue;
+    params.set(key, value);
+  }
+  return params;
+}
+
 export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters: LeadCounters }) {
   const { filters } = panel;
+  const submit = useSubmit();
   const filtered = isFiltered(filters);
   const pageLink = (page: number) => `?${leadFiltersQuery(filters, { page })}`;
   const exportQuery = leadFiltersQuery(filters, { page: 1 });
@@ -91,7 +103,17 @@ export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters:
 
       {/* A GET form: every filter lands in the URL, so a view can be shared and the back button returns to it;
           it works before hydration. Submitting starts again at page 1 (no page field). */}
-      <Form method="get" className="mt-6 space-y-3" role="search" aria-label="Buscar y filtrar leads">
+      <Form
+        method="get"
+        className="mt-6 space-y-3"
+        role="search"
+        aria-label="Buscar y filtrar leads"
+        onSubmit={(event) => {
+          // Without JavaScript the browser sends every field (level=todos&…), which works the same.
+          event.preventDefault();
+          void submit(viewParams(event.currentTarget), { method: "get" });
+        }}
+      >
         <input type="hidden" name="tab" value="leads" />
         <div className="space-y-1.5">
           <label htmlFor="lead-q" className={darkLabel}>

@@ -49,6 +49,7 @@ export default [
   route("dentista/ficha", "routes/_dentist/clinical-record.tsx"),
   route("dentista/ficha/archivo/:id", "routes/_dentist/clinical-record-file.ts"),
   route("funnel", "routes/_staff/funnel.tsx"),
+  route("funnel/leads.csv", "routes/_staff/lead-export.ts"),
   route("funnel/mensajes", "routes/_staff/messages.tsx"),
   route("funnel/leads/:id", "routes/_staff/lead-detail.tsx"),
   route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),

@@ -4,7 +4,10 @@
 // the message recorded as accepted, the row marked sent. Checks at the end that each row was sent exactly once.
 // BENCH_MESSAGES (1000) and BENCH_LATENCY_MS (10) change the load. `--json <file>` (or BENCH_JSON) writes the figures.
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -49,7 +52,9 @@ try {
   server = await startBenchServer({ port, keepData: true });
   const dataDir = server.dataDir;
   await server.stop();
-  const db = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { btree_gist } });
+  const db = await PGlite.create(path.join(dataDir, "pglite"), {
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
+  });
   await db.exec("begin");
   for (let index = 0; index < total; index++) {
     const id = randomUUID();
@@ -94,7 +99,9 @@ try {
   const rate = (total - 1) / sendingSeconds;
   const distinct = new Set(messages.map((message) => message.messageId)).size;
 
-  const check = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { btree_gist } });
+  const check = await PGlite.create(path.join(dataDir, "pglite"), {
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
+  });
   const rows = await check.query(
     `select (select count(*)::int from outbox where kind = 'whatsapp' and status = 'sent') as sent,
             (select count(*)::int from whatsapp_messages where status = 'accepted') as accepted`,

@@ -4,7 +4,10 @@
 // not autocannon's bursty rate mode). One run. `--json <file>` (or BENCH_JSON) also writes the figures as JSON.
 // BENCH_PAGES=citas,perfil limits the run to some pages.
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { emitFigures, figure } from "./bench-json.mjs";
@@ -34,7 +37,9 @@ const dataDir = server.dataDir;
 await server.stop();
 
 // 2. Fill the database: 500 patients, the clinic's dentists, `total` non-overlapping appointments.
-const db = await PGlite.create(path.join(dataDir, "pglite"), { extensions: { btree_gist } });
+const db = await PGlite.create(path.join(dataDir, "pglite"), {
+  extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
+});
 const demo = await db.query("select id from users where email = 'paciente@clinica.example'");
 const demoPatient = demo.rows[0].id;
 await db.exec(`

@@ -15,6 +15,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 
 const SUCCESS_TEXT = "Recibimos tu solicitud";
 const MAX_ATTEMPTS = 8;
@@ -353,7 +357,9 @@ try {
   if (code !== 0)
     problems.push(`SIGTERM did not stop the server cleanly (exit ${code ?? signal}):\n${current.output()}`);
 
-  const db = await PGlite.create(path.join(dataDir, "pglite"));
+  const db = await PGlite.create(path.join(dataDir, "pglite"), {
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
+  });
   let rows;
   try {
     rows = (await db.query("select submission_id::text as submission_id, phone from leads")).rows;

@@ -54,9 +54,39 @@ export const leads = pgTable(
     /** The last time the same person asked again while this lead was open (a merged duplicate, issue 13). */
     resubmittedAt: timestamp("resubmitted_at", { withTimezone: true }),
     ...timestamps,
+    /**
+     * What the panel's search matches (issue 13, DESIGN decision 19): the name and e-mail folded to lower case without
+     * accents, and the phone as bare digits, so 'gonzalez' finds 'González' and '9 1234-5678' finds '+56912345678'.
+     * `f_unaccent` is the IMMUTABLE wrapper of unaccent() created by migration 0013.
+     */
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`f_unaccent(lower(name || ' ' || coalesce(email, ''))) || ' ' || regexp_replace(phone, '[^0-9]', '', 'g')`,
+      ),
   },
   (table) => [
-    index("leads_created_at_idx").on(table.createdAt),
+    // Newest first with a total order; (created_at, id) lets a deep page be an index-only scan.
+    index("leads_created_at_id_idx").on(table.createdAt, table.id),
+    // Trigram index behind the per-word `search_text LIKE '%word%'` conditions (pg_trgm, migration 0013).
+    index("leads_search_text_trgm_idx").using("gin", table.searchText.op("gin_trgm_ops")),
+    // The panel's sort orders, each newest first within its key.
+    // Any mix of the panel's equality filters in one index (btree_gin, migration 0013): GIN intersects the posting
+    // lists, so a combination that matches few or no leads is found without a scan.
+    index("leads_filters_gin_idx").using(
+      "gin",
+      table.level,
+      table.status,
+      table.source,
+      table.treatment,
+      table.assignedTo,
+    ),
+    index("leads_score_created_at_id_idx").on(table.score, table.createdAt, table.id),
+    index("leads_last_contact_sort_idx").on(
+      sql`coalesce(${table.lastContactAt}, '-infinity'::timestamptz)`,
+      table.createdAt,
+      table.id,
+    ),
     index("leads_assigned_to_idx").on(table.assignedTo, table.createdAt),
     index("leads_level_idx").on(table.level),
     // A new request is merged into the open lead with the same e-mail (any case) or phone (issue 13).
@@ -72,6 +102,20 @@ export const leads = pgTable(
       sql`${table.status} in ('new', 'contacted', 'qualified', 'scheduled', 'converted', 'lost')`,
     ),
   ],
+);
+
+/**
+ * How many leads there are per level and status, kept exact by a trigger on `leads` (migration 0013), so the panel's
+ * counters and the count of a level/status view never scan 100,000 leads.
+ */
+export const leadTallies = pgTable(
+  "lead_tallies",
+  {
+    level: text("level").notNull(),
+    status: text("status").notNull(),
+    n: integer("n").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.level, table.status] })],
 );
 
 const requestStatusCheck = (column: unknown) => sql`${column} in ('new', 'in_progress', 'done')`;

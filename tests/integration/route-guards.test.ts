@@ -68,6 +68,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_dentist/clinical-record.tsx": "dentista",
   "routes/_dentist/clinical-record-file.ts": "dentista",
   "routes/_staff/funnel.tsx": "asesor",
+  "routes/_staff/lead-export.ts": "asesor",
   "routes/_staff/dentalink-mock.tsx": "asesor",
   "routes/_staff/conversations.tsx": "asesor",
   "routes/_staff/conversation-events.ts": "asesor",

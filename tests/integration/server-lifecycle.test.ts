@@ -5,6 +5,10 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, databaseStatus, DatabaseClosedError, getDb } from "~/db/client.server";
 import { uniquePhone } from "../setup/clients";
@@ -31,7 +35,9 @@ function freshDataDir(): string {
 
 /** Queries the server's files directly, once it has exited. */
 async function queryDataDir<T>(dataDir: string, query: string, params: unknown[] = []): Promise<T[]> {
-  const db = await PGlite.create(path.join(dataDir, "pglite"));
+  const db = await PGlite.create(path.join(dataDir, "pglite"), {
+    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
+  });
   try {
     return (await db.query<T>(query, params)).rows;
   } finally {

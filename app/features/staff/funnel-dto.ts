@@ -1,24 +1,6 @@
 import type { Change } from "~/domain/analytics-period";
 import type { ActionResult } from "~/lib/action-result";
-import type { LevelFilter, StatusFilter } from "./lead-panel-options";
-
-/** What the funnel loader sends to the page (client-safe types). */
-
-export interface LeadCounts {
-  total: number;
-  hot: number;
-  warm: number;
-  cold: number;
-  new: number;
-  /** Funnel stage "Contacto": contacted, qualified, scheduled or converted. */
-  contactedStage: number;
-  /** Funnel stage "Calificación": qualified, scheduled or converted. */
-  qualifiedStage: number;
-  converted: number;
-  whatsapp: number;
-  /** Average minutes from creation to the last contact, over leads that were contacted; null when none was. */
-  avgResponseMinutes: number | null;
-}
+import type { LeadFilters } from "./lead-panel-schema";
 
 export interface StatCard {
   key: string;
@@ -60,15 +42,39 @@ export interface LeadCard {
   sourceLabel: string;
   createdAt: string;
   createdAgo: string;
+  /** ISO instant of the last contact (the age is re-computed in the browser every minute); null if none. */
+  lastContactAt: string | null;
   lastContactAgo: string | null;
+  /** The staff member who owns the lead; null when nobody does. */
+  assigneeName: string | null;
+}
+
+export interface AssigneeOption {
+  value: string;
+  label: string;
 }
 
 export interface LeadPanelData {
-  filters: { q: string; level: LevelFilter; status: StatusFilter };
+  /** Total, Calientes, Tibios, Fríos, Nuevos, Convertidos over every lead. */
+  counters: { total: number; hot: number; warm: number; cold: number; new: number; converted: number };
+  filters: LeadFilters;
+  /** Labels of the URL parameters that were invalid and replaced by their default (shown as a notice). */
+  ignored: string[];
   leads: LeadCard[];
-  /** More leads matched than the page shows. */
-  truncated: boolean;
-  limit: number;
+  /** Leads matching the view; a lower bound when `totalCapped`. */
+  total: number;
+  /** More than `total` leads match (the count stops there; see lead-list-service). */
+  totalCapped: boolean;
+  page: number;
+  /** The last page (a lower bound when `totalCapped`). */
+  pageCount: number;
+  pageSize: number;
+  hasNextPage: boolean;
+  /** More leads follow but this is the deepest page the panel serves (MAX_LEAD_PAGE). */
+  lastPageReached: boolean;
+  assignees: AssigneeOption[];
+  /** The query string of the view, for the export link and the page links. */
+  query: string;
 }
 
 export type LeadPanelActionResult = ActionResult<{ leadId: string; status: string }>;

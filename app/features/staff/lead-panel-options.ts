@@ -1,4 +1,5 @@
-import type { LeadLevel } from "~/domain/lead-scoring";
+import { treatments, type LeadLevel } from "~/domain/lead-scoring";
+import { treatmentLabels } from "~/features/leads/lead-options";
 
 /** Labels of the lead panel (client-safe). Values are the stored ones (spec 001 §3, §4). */
 
@@ -39,6 +40,39 @@ export const levelFilters = [ALL, ...leadLevels] as const;
 export const statusFilters = [ALL, ...leadStatuses] as const;
 export type LevelFilter = (typeof levelFilters)[number];
 export type StatusFilter = (typeof statusFilters)[number];
+
+/** Where leads come from: the landing form, the guided assistant, WhatsApp, social networks (spec 001 §3). */
+export const leadSources = ["web", "asistente", "whatsapp", "social"] as const;
+export const sourceFilters = [ALL, ...leadSources] as const;
+export type SourceFilter = (typeof sourceFilters)[number];
+export const sourceFilterLabels: Record<SourceFilter, string> = {
+  todos: "Todos los orígenes",
+  web: "Web",
+  asistente: "Asistente virtual",
+  whatsapp: "WhatsApp",
+  social: "Redes sociales",
+};
+
+export const treatmentFilters = [ALL, ...treatments] as const;
+export type TreatmentFilter = (typeof treatmentFilters)[number];
+export const treatmentFilterLabels: Record<TreatmentFilter, string> = {
+  todos: "Todos los tratamientos",
+  ...treatmentLabels,
+};
+
+/** The assignee filter: anyone, the signed-in user ('Mis leads'), nobody, or one staff member by id. */
+export const ASSIGNED_TO_ME = "mios";
+export const UNASSIGNED = "sin-asignar";
+
+/** The panel's sort orders; the first is the default. */
+export const leadSorts = ["recientes", "antiguos", "puntaje", "contacto"] as const;
+export type LeadSort = (typeof leadSorts)[number];
+export const leadSortLabels: Record<LeadSort, string> = {
+  recientes: "Más recientes",
+  antiguos: "Más antiguos",
+  puntaje: "Mayor puntaje",
+  contacto: "Último contacto",
+};
 
 export const levelFilterLabels: Record<LevelFilter, string> = {
   todos: "Todos los niveles",

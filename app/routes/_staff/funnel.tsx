@@ -24,8 +24,13 @@ import {
 import { loadAnalyticsTab, loadOverview, selectPeriod } from "~/features/analytics/analytics-service.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
 import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
-import { applyLeadIntent, loadLeadCounts, loadLeadPanel } from "~/features/staff/funnel-service.server";
-import { leadPanelActionSchema, parseLeadFilters } from "~/features/staff/lead-panel-schema";
+import { applyLeadIntent } from "~/features/staff/funnel-service.server";
+import { loadLeadCounters, loadLeadPanel } from "~/features/staff/lead-list-service.server";
+import {
+  defaultLeadFilters,
+  leadPanelActionSchema,
+  parseLeadFilters,
+} from "~/features/staff/lead-panel-schema";
 import { systemStatus } from "~/features/staff/system-status.server";
 import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
@@ -39,7 +44,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río
 function tabOf(params: URLSearchParams): FunnelTab {
   if (params.get("tab") === "dentalink") return "dentalink";
   if (params.get("tab") === "analytics") return "analytics";
-  const filtering = params.has("q") || params.has("level") || params.has("status");
+  // A shared link with only filters in it (`/funnel?q=rojas`) opens the list.
+  const filtering = Object.keys(defaultLeadFilters).some((key) => params.has(key));
   return params.get("tab") === "leads" || filtering ? "leads" : "overview";
 }
 
@@ -56,19 +62,19 @@ export async function loader(args: Route.LoaderArgs) {
     tab === "overview" || tab === "analytics" ? await selectPeriod(db, user.id, params) : null;
   const overview = tab === "overview" && selection ? await loadOverview(db, selection) : null;
   const analytics = tab === "analytics" && selection ? await loadAnalyticsTab(db, selection) : null;
-  const [counts, sync] = await Promise.all([
-    loadLeadCounts(db),
+  const sync =
     tab === "dentalink"
-      ? loadSyncTab(db, {
+      ? await loadSyncTab(db, {
           client: dentalinkClient(),
           settings: dentalinkSettings(),
           leadId: leadParam.parse(params.get("lead")),
           canEditLinks: user.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role)),
         })
-      : null,
-  ]);
+      : null;
   const panel =
-    tab === "leads" ? await loadLeadPanel(db, parseLeadFilters(params), clinicFacts().shortName) : null;
+    tab === "leads"
+      ? await loadLeadPanel(db, parseLeadFilters(params), { userId: user.id }, clinicFacts().shortName)
+      : null;
   return {
     tab,
     stats: overview?.stats ?? [],
@@ -76,14 +82,8 @@ export async function loader(args: Route.LoaderArgs) {
     period: selection?.view ?? null,
     systems: tab === "overview" ? await systemStatus(db) : [],
     analytics,
-    counters: {
-      total: counts.total,
-      hot: counts.hot,
-      warm: counts.warm,
-      cold: counts.cold,
-      new: counts.new,
-      converted: counts.converted,
-    },
+    // The header's counters come from the trigger-kept tallies (no scan of the leads table on any tab).
+    counters: panel?.counters ?? (await loadLeadCounters(db)),
     panel,
     sync,
   };

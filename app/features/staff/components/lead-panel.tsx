@@ -1,15 +1,33 @@
-import { CalendarCheck, Mail, MessageCircle, PhoneCall, Search, UserCheck } from "lucide-react";
-import { Form, Link, useFetcher } from "react-router";
+import {
+  CalendarCheck,
+  ChevronLeft,
+  ChevronRight,
+  Download,
+  Mail,
+  MessageCircle,
+  PhoneCall,
+  Search,
+  UserCheck,
+} from "lucide-react";
+import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import type { LeadCard, LeadPanelActionResult, LeadPanelData } from "../funnel-dto";
 import {
+  leadSortLabels,
+  leadSorts,
   levelBadgeClass,
   levelFilterLabels,
   levelFilters,
+  sourceFilterLabels,
+  sourceFilters,
   statusFilterLabels,
   statusFilters,
+  treatmentFilterLabels,
+  treatmentFilters,
 } from "../lead-panel-options";
+import { defaultLeadFilters, isFiltered, leadFiltersQuery } from "../lead-panel-schema";
+import { LeadAge } from "./lead-age";
 
 export interface LeadCounters {
   total: number;
@@ -31,9 +49,43 @@ const counterLabels: Array<[keyof LeadCounters, string]> = [
 
 const darkLabel = "block text-sm font-medium text-slate-200";
 
+const selectFilters = [
+  { key: "level", label: "Nivel", values: levelFilters, labels: levelFilterLabels },
+  { key: "status", label: "Estado", values: statusFilters, labels: statusFilterLabels },
+  { key: "source", label: "Origen", values: sourceFilters, labels: sourceFilterLabels },
+  { key: "treatment", label: "Tratamiento", values: treatmentFilters, labels: treatmentFilterLabels },
+] as const;
+
+const numberFormat = new Intl.NumberFormat("es-CL");
+
+function resultSummary(panel: LeadPanelData): string {
+  if (panel.leads.length === 0) return "No se encontraron leads";
+  const first = (panel.page - 1) * panel.pageSize + 1;
+  const last = first + panel.leads.length - 1;
+  const total = panel.totalCapped
+    ? `más de ${numberFormat.format(panel.total)}`
+    : numberFormat.format(panel.total);
+  const noun = !panel.totalCapped && panel.total === 1 ? "lead" : "leads";
+  return `Mostrando ${numberFormat.format(first)}–${numberFormat.format(last)} de ${total} ${noun}`;
+}
+
+/** The form's fields minus the empty and default ones, so a shared link says only what narrows the view. */
+function viewParams(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams();
+  const defaults: Record<string, unknown> = { ...defaultLeadFilters };
+  for (const [key, value] of new FormData(form)) {
+    if (typeof value !== "string" || value.trim() === "" || value === defaults[key]) continue;
+    params.set(key, value);
+  }
+  return params;
+}
+
 export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters: LeadCounters }) {
-  const filtered =
-    panel.filters.q !== "" || panel.filters.level !== "todos" || panel.filters.status !== "todos";
+  const { filters } = panel;
+  const submit = useSubmit();
+  const filtered = isFiltered(filters);
+  const pageLink = (page: number) => `?${leadFiltersQuery(filters, { page })}`;
+  const exportQuery = leadFiltersQuery(filters, { page: 1 });
   return (
     <section aria-labelledby="gestion-leads" className="rounded-2xl bg-slate-900 p-5 text-slate-100 sm:p-6">
       <h2 id="gestion-leads" className="text-xl font-semibold text-white">
@@ -44,86 +96,178 @@ export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters:
         {counterLabels.map(([key, label]) => (
           <div key={key} className="rounded-xl bg-slate-800 p-3 text-center" data-testid={`counter-${key}`}>
             <dt className="text-xs text-slate-300">{label}</dt>
-            <dd className="text-2xl font-bold text-white">{counters[key]}</dd>
+            <dd className="text-2xl font-bold text-white">{numberFormat.format(counters[key])}</dd>
           </div>
         ))}
       </dl>
 
+      {/* A GET form: every filter lands in the URL, so a view can be shared and the back button returns to it;
+          it works before hydration. Submitting starts again at page 1 (no page field). */}
       <Form
         method="get"
-        className="mt-6 grid gap-3 sm:grid-cols-[1fr_auto_auto_auto] sm:items-end"
+        className="mt-6 space-y-3"
         role="search"
+        aria-label="Buscar y filtrar leads"
+        onSubmit={(event) => {
+          // Without JavaScript the browser sends every field (level=todos&…), which works the same.
+          event.preventDefault();
+          void submit(viewParams(event.currentTarget), { method: "get" });
+        }}
       >
         <input type="hidden" name="tab" value="leads" />
         <div className="space-y-1.5">
           <label htmlFor="lead-q" className={darkLabel}>
             Buscar por nombre, teléfono o e-mail
           </label>
-          <Input id="lead-q" name="q" type="search" defaultValue={panel.filters.q} maxLength={100} />
+          <Input
+            id="lead-q"
+            name="q"
+            type="search"
+            defaultValue={filters.q}
+            maxLength={100}
+            aria-describedby="lead-q-hint"
+          />
+          <p id="lead-q-hint" className="text-xs text-slate-300">
+            Sin importar tildes ni mayúsculas; cada palabra debe coincidir (por ejemplo «gonz rojas»). El
+            teléfono puede escribirse con o sin +56, espacios o guiones.
+          </p>
         </div>
-        <div className="space-y-1.5">
-          <label htmlFor="lead-level" className={darkLabel}>
-            Nivel
-          </label>
-          <Select id="lead-level" name="level" defaultValue={panel.filters.level}>
-            {levelFilters.map((value) => (
-              <option key={value} value={value}>
-                {levelFilterLabels[value]}
-              </option>
-            ))}
-          </Select>
+        <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          {selectFilters.map((filter) => (
+            <div key={filter.key} className="space-y-1.5">
+              <label htmlFor={`lead-${filter.key}`} className={darkLabel}>
+                {filter.label}
+              </label>
+              <Select id={`lead-${filter.key}`} name={filter.key} defaultValue={filters[filter.key]}>
+                {filter.values.map((value) => (
+                  <option key={value} value={value}>
+                    {(filter.labels as Record<string, string>)[value]}
+                  </option>
+                ))}
+              </Select>
+            </div>
+          ))}
+          <div className="space-y-1.5">
+            <label htmlFor="lead-assignee" className={darkLabel}>
+              Asignado a
+            </label>
+            <Select id="lead-assignee" name="assignee" defaultValue={filters.assignee}>
+              {panel.assignees.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </Select>
+          </div>
+          <div className="space-y-1.5">
+            <label htmlFor="lead-from" className={darkLabel}>
+              Creado desde
+            </label>
+            <Input id="lead-from" name="from" type="date" defaultValue={filters.from} />
+          </div>
+          <div className="space-y-1.5">
+            <label htmlFor="lead-to" className={darkLabel}>
+              Creado hasta
+            </label>
+            <Input id="lead-to" name="to" type="date" defaultValue={filters.to} />
+          </div>
+          <div className="space-y-1.5">
+            <label htmlFor="lead-sort" className={darkLabel}>
+              Ordenar por
+            </label>
+            <Select id="lead-sort" name="sort" defaultValue={filters.sort}>
+              {leadSorts.map((value) => (
+                <option key={value} value={value}>
+                  {leadSortLabels[value]}
+                </option>
+              ))}
+            </Select>
+          </div>
         </div>
-        <div className="space-y-1.5">
-          <label htmlFor="lead-status" className={darkLabel}>
-            Estado
-          </label>
-          <Select id="lead-status" name="status" defaultValue={panel.filters.status}>
-            {statusFilters.map((value) => (
-              <option key={value} value={value}>
-                {statusFilterLabels[value]}
-              </option>
-            ))}
-          </Select>
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="submit"
+            className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+          >
+            <Search aria-hidden className="size-4" />
+            Filtrar
+          </button>
+          {filtered && (
+            <Link to="?tab=leads" className="text-sm text-brand-100 underline underline-offset-2">
+              Quitar filtros
+            </Link>
+          )}
+          {/* A resource route: a plain link (a document request), not a client navigation. */}
+          <a
+            href={`/funnel/leads.csv?${exportQuery}`}
+            download
+            className="ml-auto inline-flex items-center gap-2 rounded-lg bg-slate-700 px-4 py-2.5 text-sm font-semibold text-white hover:bg-slate-600"
+          >
+            <Download aria-hidden className="size-4" />
+            Exportar CSV<span className="sr-only"> de los leads de esta vista</span>
+          </a>
         </div>
-        <button
-          type="submit"
-          className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
-        >
-          <Search aria-hidden className="size-4" />
-          Filtrar
-        </button>
       </Form>
-      {filtered && (
-        <p className="mt-2 text-sm">
-          <Link to="?tab=leads" className="text-brand-100 underline underline-offset-2">
-            Quitar filtros
-          </Link>
+
+      {panel.ignored.length > 0 && (
+        <p role="alert" className="mt-4 rounded-lg bg-amber-100 p-3 text-sm text-amber-950">
+          No pudimos aplicar {panel.ignored.length === 1 ? "el filtro" : "los filtros"}{" "}
+          {panel.ignored.map((label) => `«${label}»`).join(", ")}: el valor no es válido, así que se usa el
+          valor por defecto.
         </p>
       )}
 
+      <p className="mt-6 text-sm text-slate-300" aria-live="polite" data-testid="lead-summary">
+        {resultSummary(panel)}
+      </p>
       {panel.leads.length === 0 ? (
-        <p className="mt-8 rounded-xl border border-dashed border-slate-600 p-8 text-center text-slate-300">
+        <p className="mt-3 rounded-xl border border-dashed border-slate-600 p-8 text-center text-slate-300">
           No se encontraron leads
         </p>
       ) : (
-        <>
-          <p className="mt-6 text-sm text-slate-300" aria-live="polite">
-            {panel.truncated
-              ? `Mostrando los ${panel.limit} leads más recientes que coinciden. Afina la búsqueda para ver otros.`
-              : panel.leads.length === 1
-                ? "1 lead encontrado."
-                : `${panel.leads.length} leads encontrados.`}
+        <ul className="mt-3 grid gap-4 lg:grid-cols-2">
+          {panel.leads.map((lead) => (
+            <LeadCardItem key={lead.id} lead={lead} />
+          ))}
+        </ul>
+      )}
+
+      {panel.lastPageReached && (
+        <p className="mt-4 text-sm text-slate-300">
+          El listado llega hasta la página {numberFormat.format(panel.page)}. Para ver leads más antiguos,
+          ordena por «Más antiguos» o filtra por fecha de creación.
+        </p>
+      )}
+      {(panel.page > 1 || panel.hasNextPage) && (
+        <nav aria-label="Páginas de leads" className="mt-6 flex flex-wrap items-center justify-between gap-3">
+          {panel.page > 1 ? (
+            <Link to={pageLink(panel.page - 1)} className={pagerLink} rel="prev">
+              <ChevronLeft aria-hidden className="size-4" />
+              Anterior
+            </Link>
+          ) : (
+            <span />
+          )}
+          <p className="text-sm text-slate-300" aria-current="page">
+            Página {numberFormat.format(panel.page)}
+            {panel.totalCapped ? "" : ` de ${numberFormat.format(panel.pageCount)}`}
           </p>
-          <ul className="mt-3 grid gap-4 lg:grid-cols-2">
-            {panel.leads.map((lead) => (
-              <LeadCardItem key={lead.id} lead={lead} />
-            ))}
-          </ul>
-        </>
+          {panel.hasNextPage ? (
+            <Link to={pageLink(panel.page + 1)} className={pagerLink} rel="next">
+              Siguiente
+              <ChevronRight aria-hidden className="size-4" />
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
       )}
     </section>
   );
 }
+
+const pagerLink =
+  "inline-flex items-center gap-1.5 rounded-lg bg-slate-700 px-4 py-2 text-sm font-semibold text-white hover:bg-slate-600";
 
 const actionButton =
   "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold transition-colors " +
@@ -168,6 +312,8 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
         <dd>{lead.budgetLabel}</dd>
         <dt className="text-slate-400">Origen</dt>
         <dd>{lead.sourceLabel}</dd>
+        <dt className="text-slate-400">Asignado a</dt>
+        <dd>{lead.assigneeName ?? "Sin asignar"}</dd>
       </dl>
 
       {lead.message && (
@@ -177,9 +323,15 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
       )}
 
       <p className="mt-3 text-xs text-slate-300">
-        Creado <time dateTime={lead.createdAt}>{lead.createdAgo}</time>
+        Creado <LeadAge at={lead.createdAt} serverText={lead.createdAgo} />
         <span aria-hidden> · </span>
-        {lead.lastContactAgo ? `Último contacto ${lead.lastContactAgo}` : "Sin contacto aún"}
+        {lead.lastContactAt && lead.lastContactAgo ? (
+          <>
+            Último contacto <LeadAge at={lead.lastContactAt} serverText={lead.lastContactAgo} />
+          </>
+        ) : (
+          "Sin contacto aún"
+        )}
       </p>
 
       <div className="mt-4 flex flex-wrap gap-2">

@@ -1,0 +1,29 @@
+import type { Route } from "./+types/lead-export";
+import { getDb } from "~/db/client.server";
+import { STAFF_ROLES } from "~/domain/roles";
+import { exportLeads } from "~/features/staff/lead-list-service.server";
+import { parseLeadFilters } from "~/features/staff/lead-panel-schema";
+import { clientIp } from "~/lib/client-ip.server";
+import { requireRole } from "~/lib/guards.server";
+
+/**
+ * GET /funnel/leads.csv?…the panel's parameters… — every lead of that view as CSV (issue 13), staff only (DESIGN
+ * decision 10). Invalid parameters fall back to their defaults, as on the panel.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireRole(args, STAFF_ROLES);
+  const { filters } = parseLeadFilters(new URL(args.request.url).searchParams);
+  const file = await exportLeads(await getDb(), {
+    filters,
+    viewer: { userId: user.id },
+    actor: { id: user.id, roles: user.roles, ip: clientIp(args.request) },
+  });
+  return new Response(file.body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${file.filename}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

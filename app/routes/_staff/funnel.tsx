@@ -44,9 +44,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río
 function tabOf(params: URLSearchParams): FunnelTab {
   if (params.get("tab") === "dentalink") return "dentalink";
   if (params.get("tab") === "analytics") return "analytics";
+  if (params.get("tab") === "leads") return "leads";
+  // The Overview's period (`?period=custom&from=&to=`) shares `from`/`to` with the list's date filter.
+  if (params.has("period")) return "overview";
   // A shared link with only filters in it (`/funnel?q=rojas`) opens the list.
   const filtering = Object.keys(defaultLeadFilters).some((key) => params.has(key));
-  return params.get("tab") === "leads" || filtering ? "leads" : "overview";
+  return filtering ? "leads" : "overview";
 }
 
 const leadParam = z.uuid().nullable().catch(null);

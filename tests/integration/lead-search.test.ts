@@ -507,3 +507,27 @@ describe("CSV export", () => {
     expect((anonymous as Response).headers.get("location")).toMatch(/^\/auth\?redirectTo=/);
   });
 });
+
+describe("cards", () => {
+  it("flag 'Actualizado' when the person asked again after the last contact, and offer no contact on a converted lead", async () => {
+    const db = await getDb();
+    const now = Date.now();
+    const [askedAgain, contactedSince, converted] = await insertLeads([
+      { name: `Rosa Actualizada ${marker}`, status: "contacted", lastContactAt: new Date(now - 2 * DAY) },
+      { name: `Rosa Recontactada ${marker}`, status: "contacted", lastContactAt: new Date(now - 60_000) },
+      { name: `Rosa Convertida ${marker}`, status: "converted", lastContactAt: new Date(now - 3 * DAY) },
+    ]);
+    if (!askedAgain || !contactedSince || !converted) throw new Error("leads not inserted");
+    // What a merged duplicate does (lead-service `mergeIntoOpenLead`): resubmitted_at moves.
+    await db
+      .update(leads)
+      .set({ resubmittedAt: new Date(now - DAY) })
+      .where(sql`${leads.id} in (${askedAgain.id}, ${contactedSince.id})`);
+
+    const view = await panel(asesor.cookie, q("rosa"));
+    const card = (id: string) => view.leads.find((lead) => lead.id === id);
+    expect(card(askedAgain.id)).toMatchObject({ updatedSinceContact: true, canContact: true });
+    expect(card(contactedSince.id)).toMatchObject({ updatedSinceContact: false, canContact: true });
+    expect(card(converted.id)).toMatchObject({ updatedSinceContact: false, canContact: false });
+  });
+});

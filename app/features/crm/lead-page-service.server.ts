@@ -1,9 +1,11 @@
 import type { Database } from "~/db/client.server";
+import { updatedSinceContact } from "~/domain/lead-updates";
 import { formatChileanPhone, formatClinicDateTime } from "~/domain/format";
 import { formatLeadAge } from "~/domain/lead-age";
 import {
   allowedTransitions,
   isLeadStatus,
+  contactOutcome,
   isLostReason,
   leadStatusLabels,
   lostReasonLabels,
@@ -195,7 +197,7 @@ export async function loadLeadPage(
   const lastContact = lead.lastContactAt;
   const resubmitted = lead.resubmittedAt;
   const updated =
-    resubmitted && (!lastContact || resubmitted.getTime() > lastContact.getTime())
+    resubmitted && updatedSinceContact(resubmitted, lastContact)
       ? { at: resubmitted.toISOString(), ago: formatLeadAge(resubmitted, now) }
       : null;
 
@@ -236,7 +238,7 @@ export async function loadLeadPage(
       label: status === "lost" ? REOPEN_LABEL : transitionLabels[to],
       needsReason: to === "lost",
     })),
-    canContact: status !== "converted",
+    canContact: contactOutcome(status) !== null,
     lostReasons: lostReasons.map((value) => ({ value, label: lostReasonLabels[value] })),
     scheduleHref: `/funnel?tab=dentalink&lead=${lead.id}`,
     history: entries.map(({ order: _order, ...entry }) => entry),

@@ -47,6 +47,10 @@ export interface LeadCard {
   lastContactAgo: string | null;
   /** The staff member who owns the lead; null when nobody does. */
   assigneeName: string | null;
+  /** The person asked again after the last contact (a merged duplicate): the card shows 'Actualizado'. */
+  updatedSinceContact: boolean;
+  /** 'Marcar contactado' applies (every stage but converted: `contactOutcome`). */
+  canContact: boolean;
 }
 
 export interface AssigneeOption {

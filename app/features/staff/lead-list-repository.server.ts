@@ -70,6 +70,7 @@ const listColumns = {
   source: leads.source,
   createdAt: leads.createdAt,
   lastContactAt: leads.lastContactAt,
+  resubmittedAt: leads.resubmittedAt,
   assigneeName: assignee,
 };
 

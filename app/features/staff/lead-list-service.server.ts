@@ -1,4 +1,6 @@
 import type { Database } from "~/db/client.server";
+import { contactOutcome, type LeadStatus } from "~/domain/lead-pipeline";
+import { updatedSinceContact } from "~/domain/lead-updates";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { CSV_BOM, csvCell, csvPhoneCell, csvRow } from "~/domain/csv";
 import { formatChileanPhone } from "~/domain/format";
@@ -109,6 +111,8 @@ function toCard(row: LeadListRow, now: Date, clinicName: string): LeadCard {
     lastContactAt: row.lastContactAt?.toISOString() ?? null,
     lastContactAgo: row.lastContactAt ? formatLeadAge(row.lastContactAt, now) : null,
     assigneeName: row.assigneeName,
+    updatedSinceContact: updatedSinceContact(row.resubmittedAt, row.lastContactAt),
+    canContact: contactOutcome(row.status as LeadStatus) !== null,
   };
 }
 

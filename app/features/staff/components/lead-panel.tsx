@@ -292,6 +292,11 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
           <span className="rounded-full bg-slate-600 px-2.5 py-0.5 text-white" data-testid="lead-status">
             {lead.statusLabel}
           </span>
+          {lead.updatedSinceContact && (
+            <span className="rounded-full bg-sky-700 px-2.5 py-0.5 text-white" data-testid="lead-updated">
+              Actualizado<span className="sr-only">: volvió a escribir después del último contacto</span>
+            </span>
+          )}
         </div>
       </div>
 
@@ -357,20 +362,23 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
             E-mail<span className="sr-only"> a {lead.firstName}</span>
           </a>
         )}
-        <fetcher.Form method="post" className="flex flex-wrap gap-2">
-          <input type="hidden" name="leadId" value={lead.id} />
-          <input type="hidden" name="from" value={lead.status} />
-          <button
-            type="submit"
-            name="intent"
-            value="mark-contacted"
-            disabled={busy}
-            className={cn(actionButton, "bg-sky-700 text-white hover:bg-sky-800")}
-          >
-            <UserCheck aria-hidden className="size-4" />
-            {pendingIntent === "mark-contacted" ? "Guardando..." : "Marcar contactado"}
-          </button>
-        </fetcher.Form>
+        {/* A converted lead's stage is final (domain/lead-pipeline.ts): there is no contact to record. */}
+        {lead.canContact && (
+          <fetcher.Form method="post" className="flex flex-wrap gap-2">
+            <input type="hidden" name="leadId" value={lead.id} />
+            <input type="hidden" name="from" value={lead.status} />
+            <button
+              type="submit"
+              name="intent"
+              value="mark-contacted"
+              disabled={busy}
+              className={cn(actionButton, "bg-sky-700 text-white hover:bg-sky-800")}
+            >
+              <UserCheck aria-hidden className="size-4" />
+              {pendingIntent === "mark-contacted" ? "Guardando..." : "Marcar contactado"}
+            </button>
+          </fetcher.Form>
+        )}
         {/* 'Agendar' books the lead in Dentalink: the sync tab, prefilled; a successful sync schedules the lead. */}
         <Link
           to={`/funnel?tab=dentalink&lead=${lead.id}`}

@@ -35,8 +35,14 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page.getByTestId("lead-success")).toBeVisible();
 
   await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
-  await openPage(page, `/funnel?tab=leads&q=${suffix}`);
+  // The asesor finds the lead the way staff do: an accent-less search, narrowed by a filter.
+  await openPage(page, "/funnel?tab=leads");
+  await page.getByLabel("Buscar por nombre, teléfono o e-mail").fill(`matias fuentes ${suffix}`);
+  await page.getByLabel("Estado").selectOption({ label: "Nuevo" });
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/[?&]status=new/);
   const card = page.getByTestId("lead-card").filter({ hasText: name });
+  await expect(page.getByTestId("lead-card")).toHaveCount(1);
   await card.getByRole("link", { name }).click();
   await expect(page).toHaveURL(/\/funnel\/leads\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();

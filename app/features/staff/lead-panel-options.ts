@@ -1,21 +1,13 @@
 import { treatments, type LeadLevel } from "~/domain/lead-scoring";
 import { treatmentLabels } from "~/features/leads/lead-options";
+import { leadStatuses, leadStatusLabels, type LeadStatus } from "~/domain/lead-pipeline";
+
+// The statuses and their labels are the pipeline's (one list: domain/lead-pipeline.ts).
+export { leadStatuses, leadStatusLabels, type LeadStatus };
 
 /** Labels of the lead panel (client-safe). Values are the stored ones (spec 001 §3, §4). */
 
-export const leadStatuses = ["new", "contacted", "qualified", "scheduled", "converted", "lost"] as const;
-export type LeadStatus = (typeof leadStatuses)[number];
-
 export const leadLevels = ["hot", "warm", "cold"] as const satisfies readonly LeadLevel[];
-
-export const leadStatusLabels: Record<LeadStatus, string> = {
-  new: "Nuevo",
-  contacted: "Contactado",
-  qualified: "Calificado",
-  scheduled: "Agendado",
-  converted: "Convertido",
-  lost: "Perdido",
-};
 
 export const leadLevelLabels: Record<LeadLevel, string> = {
   hot: "Caliente",

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { auditLog, leads, leadTallies, users } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
-import { LEAD_COUNT_CAP } from "~/features/staff/lead-list-service.server";
+import { LEAD_COUNT_CAP, LEAD_EXPORT_RULE } from "~/features/staff/lead-list-service.server";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
 import { loader as exportLoader } from "~/routes/_staff/lead-export";
 import { requestAs, uniquePhone } from "../setup/clients";
@@ -529,5 +529,32 @@ describe("cards", () => {
     expect(card(askedAgain.id)).toMatchObject({ updatedSinceContact: true, canContact: true });
     expect(card(contactedSince.id)).toMatchObject({ updatedSinceContact: false, canContact: true });
     expect(card(converted.id)).toMatchObject({ updatedSinceContact: false, canContact: false });
+  });
+});
+
+describe("CSV export limit", () => {
+  it("refuses a flood of exports from one staff member with 429 and Retry-After, and leaves the others alone", async () => {
+    const copier = await staffUser("Copiona", ["asesor"]);
+    for (let attempt = 0; attempt < LEAD_EXPORT_RULE.max; attempt += 1) {
+      const response = await exportAs(copier.cookie, `q=${marker}`);
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+    }
+    const refused = await exportAs(copier.cookie, `q=${marker}`);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await refused.text()).toMatch(/demasiadas exportaciones/);
+    // Refused before anything was read or logged: the audit log has exactly the allowed exports.
+    const logged = await (
+      await getDb()
+    )
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, copier.id), eq(auditLog.action, "lead.exported")));
+    expect(logged).toHaveLength(LEAD_EXPORT_RULE.max);
+
+    const other = await exportAs(otherAsesor.cookie, `q=${marker}`);
+    expect(other.status).toBe(200);
+    await other.body?.cancel();
   });
 });

@@ -1,4 +1,6 @@
 import type { Database } from "~/db/client.server";
+import { AppError } from "~/lib/errors";
+import { consumeRate, type RateRule } from "~/lib/rate-limit.server";
 import { contactOutcome, type LeadStatus } from "~/domain/lead-pipeline";
 import { updatedSinceContact } from "~/domain/lead-updates";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
@@ -222,6 +224,9 @@ export interface LeadExport {
  * (keyset on the view's sort), so memory holds one batch of 1,000 rows whatever the size of the export, and a
  * client that stops reading stops the queries.
  */
+/** CSV exports per staff member: 20 an hour. */
+export const LEAD_EXPORT_RULE: RateRule = { window: 60 * 60, max: 20 };
+
 export async function exportLeads(
   db: Database,
   input: {
@@ -232,6 +237,15 @@ export async function exportLeads(
   },
 ): Promise<LeadExport> {
   const now = input.now ?? new Date();
+  // A download of personal data in bulk: a few a day is work, dozens an hour is someone copying the base.
+  const rate = await consumeRate(db, `lead-export:user:${input.actor.id}`, LEAD_EXPORT_RULE, now);
+  if (!rate.allowed) {
+    throw new AppError(
+      "RATE_LIMITED",
+      "Descargaste demasiadas exportaciones seguidas; espera unos minutos e intenta nuevamente.",
+      rate.retryAfter ?? undefined,
+    );
+  }
   const filters: LeadFilters = { ...input.filters, page: 1 };
   await recordLeadExport(db, {
     actorId: input.actor.id,

@@ -4,6 +4,7 @@ import { STAFF_ROLES } from "~/domain/roles";
 import { exportLeads } from "~/features/staff/lead-list-service.server";
 import { parseLeadFilters } from "~/features/staff/lead-panel-schema";
 import { clientIp } from "~/lib/client-ip.server";
+import { AppError } from "~/lib/errors";
 import { requireRole } from "~/lib/guards.server";
 
 /**
@@ -13,11 +14,26 @@ import { requireRole } from "~/lib/guards.server";
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, STAFF_ROLES);
   const { filters } = parseLeadFilters(new URL(args.request.url).searchParams);
-  const file = await exportLeads(await getDb(), {
-    filters,
-    viewer: { userId: user.id },
-    actor: { id: user.id, roles: user.roles, ip: clientIp(args.request) },
-  });
+  let file;
+  try {
+    file = await exportLeads(await getDb(), {
+      filters,
+      viewer: { userId: user.id },
+      actor: { id: user.id, roles: user.roles, ip: clientIp(args.request) },
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "RATE_LIMITED") {
+      return new Response(error.message, {
+        status: 429,
+        headers: {
+          "content-type": "text/plain; charset=utf-8",
+          "retry-after": String(error.retryAfter ?? 60),
+          "cache-control": "no-store",
+        },
+      });
+    }
+    throw error;
+  }
   return new Response(file.body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -14,7 +14,7 @@ import {
   users,
   whatsAppMessages,
 } from "~/db/schema";
-import { leadStatuses, type LeadStatus } from "~/domain/lead-pipeline";
+import { leadStatuses, stageRanks, type LeadStatus } from "~/domain/lead-pipeline";
 import { scoreLead } from "~/domain/lead-scoring";
 import { LeadPage } from "~/features/crm/components/lead-page";
 import type { LeadPageActionResult, LeadPageData } from "~/features/crm/lead-page-dto";
@@ -162,11 +162,14 @@ describe("pipeline transitions through the lead page", () => {
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ kind: "status", actorId: asesor.id, details: { from, to } });
     expect(audited).toBe(true);
-    const stamps = to === "contacted" || to === "qualified" || to === "scheduled";
+    // Spec 001 §4: contacted and scheduled stamp the last contact; qualified does not.
+    const stamps = to === "contacted" || to === "scheduled";
     expect(stored.lastContactAt === null).toBe(!stamps);
     expect(stored.firstContactAt === null).toBe(!stamps);
     expect(stored.lastContactAt?.getTime() ?? started).toBeGreaterThanOrEqual(started - 1000);
     expect(stored.lostReason).toBe(to === "lost" ? "otra-clinica" : null);
+    // The funnel's stages are cumulative: the furthest stage never drops (a lost lead keeps what it reached).
+    expect(stored.furthestStage).toBe(Math.max(stageRanks[from], stageRanks[to]));
   });
 
   it.each(refusedPairs)("refuses %s → %s and changes nothing", async (from, to) => {
@@ -249,6 +252,8 @@ describe("pipeline transitions through the lead page", () => {
     const first = (await leadRow(lead.id)).firstContactAt;
     await new Promise((resolve) => setTimeout(resolve, 20));
     await post(asesor, lead.id, { intent: "transition", from: "contacted", to: "qualified" });
+    expect((await leadRow(lead.id)).lastContactAt?.getTime()).toBe(first?.getTime());
+    await post(asesor, lead.id, { intent: "transition", from: "qualified", to: "scheduled" });
     const stored = await leadRow(lead.id);
     expect(stored.firstContactAt?.getTime()).toBe(first?.getTime());
     expect(stored.lastContactAt!.getTime()).toBeGreaterThan(first!.getTime());

@@ -571,6 +571,83 @@ describe("duplicate merge", () => {
     expect((await historyOf(stored[0]!.id)).map((row) => row.kind)).toEqual(["duplicate"]);
   });
 
+  it("changes nothing but the history when someone sends another person's e-mail with another phone", async () => {
+    const email = uniqueEmail("victima");
+    const victim = leadForm({
+      email,
+      name: "Paula Díaz",
+      treatment: "evaluacion",
+      urgency: "evaluando",
+      budget: "consultar",
+    });
+    await submitLead(victim);
+    const [before] = await leadsWith(victim.phone);
+    // The attack: the victim's e-mail, the attacker's phone, answers that would raise the lead and rename it.
+    const attacker = leadForm({
+      email,
+      name: "Nombre Falso",
+      treatment: "implantes",
+      urgency: "inmediato",
+      budget: "alto",
+      message: "Cambien mis datos",
+    });
+    const answer = await submitLead(attacker);
+    expect(answer.body.ok).toBe(true);
+    expect(await leadsWith(attacker.phone)).toHaveLength(0);
+    const after = await leadRow(before!.id);
+    expect(after).toMatchObject({
+      name: "Paula Díaz",
+      phone: victim.phone,
+      treatment: "evaluacion",
+      urgency: "evaluando",
+      budget: "consultar",
+      score: before!.score,
+      level: before!.level,
+      resubmittedAt: null,
+    });
+    expect(after.updatedAt.getTime()).toBe(before!.updatedAt.getTime());
+    const history = await historyOf(before!.id);
+    expect(history.map((row) => row.kind)).toEqual(["duplicate"]);
+    expect(history[0]!.details).toMatchObject({
+      phoneMismatch: true,
+      phone: attacker.phone,
+      name: "Nombre Falso",
+      scoreAfter: before!.score,
+    });
+    const view = await page(asesor, before!.id);
+    expect(view.history[0]).toMatchObject({
+      kind: "duplicate",
+      badge: { label: "Teléfono distinto" },
+      body: expect.stringContaining(`Teléfono: ${attacker.phone}`),
+    });
+  });
+
+  it("prefers the open lead with the same phone over a newer one matched only by e-mail", async () => {
+    const email = uniqueEmail("dos");
+    const byPhone = leadForm({ urgency: "3-meses" });
+    await submitLead(byPhone);
+    await submitLead(leadForm({ email, urgency: "3-meses" }));
+    await submitLead(leadForm({ phone: byPhone.phone, email, urgency: "inmediato" }));
+    const [phoneLead] = await leadsWith(byPhone.phone);
+    expect(phoneLead!.urgency).toBe("inmediato");
+    expect((await historyOf(phoneLead!.id)).map((row) => row.kind)).toEqual(["duplicate"]);
+  });
+
+  it("gives an unassigned open lead to an available asesor when a request is merged into it", async () => {
+    const open = await insertLead({ assignedTo: null });
+    await submitLead(leadForm({ phone: open.phone }));
+    const stored = await leadRow(open.id);
+    expect(stored.assignedTo).not.toBeNull();
+    const asesores = (await listAsesores(await getDb())).map((row) => row.id);
+    expect(asesores).toContain(stored.assignedTo);
+    const history = await historyOf(open.id);
+    expect(history.map((row) => row.kind).toSorted()).toEqual(["assignment", "duplicate"]);
+    expect(history.find((row) => row.kind === "assignment")!.details).toMatchObject({
+      from: null,
+      to: stored.assignedTo,
+    });
+  });
+
   it("merges the same submission once, however often it is sent", async () => {
     const form = leadForm();
     await submitLead(form);

@@ -197,6 +197,18 @@ function inboundBody(overrides: Record<string, unknown> = {}) {
   });
 }
 
+/** One text message of a batch, from `from`. */
+function textFrom(from: string) {
+  return {
+    from,
+    to: SENDER,
+    integrationType: "WHATSAPP",
+    receivedAt: "2026-03-01T12:00:00.000+0000",
+    messageId: randomUUID(),
+    message: { type: "TEXT", text: `Hola desde ${from}` },
+  };
+}
+
 describe("POST /api/whatsapp/inbound: the guard", () => {
   it("answers 401 without the right secret and changes nothing", async () => {
     const before = await counts();
@@ -396,18 +408,13 @@ describe("inbound messages", () => {
 
   it("takes the senders' locks in sorted order, whatever the payload's order: [Y, X] and [X, Y] at once do not deadlock", async () => {
     const [x, y] = [digits(uniquePhone()), digits(uniquePhone())].toSorted() as [string, string];
-    const result = (from: string) => ({
-      from,
-      to: SENDER,
-      integrationType: "WHATSAPP",
-      receivedAt: "2026-03-01T12:00:00.000+0000",
-      messageId: randomUUID(),
-      message: { type: "TEXT", text: `Hola desde ${from}` },
-    });
     const { receiveWhatsAppInbound, parseWhatsAppInbound } =
       await import("~/features/messaging/whatsapp-inbound-service.server");
     const batch = (...senders: string[]) => {
-      const parsed = parseWhatsAppInbound({ results: senders.map(result), messageCount: senders.length });
+      const parsed = parseWhatsAppInbound({
+        results: senders.map(textFrom),
+        messageCount: senders.length,
+      });
       if (!parsed) throw new Error("not an inbound body");
       return parsed;
     };

@@ -170,6 +170,15 @@ function result(leadId: string, level: LeadLevel, duplicate: boolean): CaptureLe
   return { leadId, level, promise: followUpPromise(level), duplicate };
 }
 
+/**
+ * Takes the contact locks of every sender of an inbound WhatsApp batch at once, in sorted order (issue 13), before
+ * any message is filed: two webhooks with the same senders in another order wait instead of deadlocking. The
+ * per-message lock in `fileWhatsAppMessage` is then already held (advisory locks are re-entrant).
+ */
+export async function lockSenders(tx: Database, phones: string[]): Promise<void> {
+  await lockContacts(tx, phones.map(phoneDigits));
+}
+
 /** The name a lead from WhatsApp gets when the message carries no usable profile name. */
 export const WHATSAPP_LEAD_PLACEHOLDER_NAME = "Paciente de WhatsApp";
 const LEAD_MESSAGE_MAX = 2000;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
@@ -392,6 +393,94 @@ describe("notes", () => {
     expect(long.body).toMatchObject({ message: "La nota puede tener hasta 2.000 caracteres." });
     expect((await post(asesor, lead.id, { intent: "note", text: "a".repeat(2000) })).status).toBe(200);
     expect(await historyOf(lead.id)).toHaveLength(1);
+  });
+});
+
+describe("the furthest stage (cumulative funnel)", () => {
+  it("is kept by the database whoever changes the status, and never goes down", async () => {
+    const db = await getDb();
+    const lead = await insertLead({ status: "scheduled" });
+    expect(lead.furthestStage).toBe(3);
+    // A writer outside the pipeline (a script, a later feature) moves it back and loses it: the stage stays.
+    await db
+      .update(leads)
+      .set({ status: "lost", lostReason: "precio", furthestStage: 0 })
+      .where(eq(leads.id, lead.id));
+    expect((await leadRow(lead.id)).furthestStage).toBe(3);
+    // A first contact recorded on a new lead counts as reaching 'Contacto'.
+    const fresh = await insertLead();
+    await db.update(leads).set({ firstContactAt: new Date() }).where(eq(leads.id, fresh.id));
+    expect((await leadRow(fresh.id)).furthestStage).toBe(1);
+  });
+
+  it("is backfilled by the migration from the status, the first contact and the status history", async () => {
+    const db = await getDb();
+    const qualifiedThenLost = await insertLead({ status: "lost", lostReason: "precio" });
+    const reached: Array<[LeadStatus, LeadStatus]> = [
+      ["new", "contacted"],
+      ["contacted", "qualified"],
+      ["qualified", "lost"],
+    ];
+    await db.insert(leadHistory).values(
+      reached.map(([from, to]) => ({
+        leadId: qualifiedThenLost.id,
+        kind: "status",
+        text: "",
+        details: { from, to },
+        at: new Date(),
+      })),
+    );
+    const contactedThenLost = await insertLead({
+      status: "lost",
+      lostReason: "precio",
+      firstContactAt: new Date(),
+    });
+    const converted = await insertLead({ status: "converted" });
+    const untouched = await insertLead({ status: "lost", lostReason: "no-responde" });
+    const ids = [qualifiedThenLost.id, contactedThenLost.id, converted.id, untouched.id];
+    // As the rows were before migration 0016: no stage yet (the trigger is what would refuse this).
+    await db.execute(sql`alter table leads disable trigger leads_furthest_stage`);
+    try {
+      await db.update(leads).set({ furthestStage: 0 }).where(inArray(leads.id, ids));
+    } finally {
+      await db.execute(sql`alter table leads enable trigger leads_furthest_stage`);
+    }
+    const migration = readFileSync(
+      new URL("../../app/db/migrations/0016_lead_furthest_stage.sql", import.meta.url),
+      "utf8",
+    );
+    const backfill = migration.split("--> statement-breakpoint").at(-1)!;
+    expect(backfill).toMatch(/^\s*(--.*\n)*UPDATE "leads" SET "furthest_stage"/);
+    await db.execute(sql.raw(backfill));
+    const stages = await db
+      .select({ id: leads.id, stage: leads.furthestStage })
+      .from(leads)
+      .where(inArray(leads.id, ids));
+    expect(new Map(stages.map((row) => [row.id, row.stage]))).toEqual(
+      new Map([
+        [qualifiedThenLost.id, 2],
+        [contactedThenLost.id, 1],
+        [converted.id, 4],
+        [untouched.id, 0],
+      ]),
+    );
+  });
+});
+
+describe("the lead page's WhatsApp messages", () => {
+  it("are read through an index on lead_id, not by scanning whatsapp_messages", async () => {
+    const db = await getDb();
+    const lead = await insertLead();
+    const plan = await db.transaction(async (tx) => {
+      // Without the choice of a scan, the plan shows whether an index on lead_id exists at all.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const result = await tx.execute(
+        sql`explain select * from whatsapp_messages where lead_id = ${lead.id} order by created_at desc`,
+      );
+      return JSON.stringify(result);
+    });
+    expect(plan).toContain("whatsapp_messages_lead_id_created_at_idx");
+    expect(plan).not.toMatch(/Seq Scan on whatsapp_messages/);
   });
 });
 

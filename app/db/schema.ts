@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -53,6 +54,12 @@ export const leads = pgTable(
     lostReason: text("lost_reason"),
     /** The last time the same person asked again while this lead was open (a merged duplicate, issue 13). */
     resubmittedAt: timestamp("resubmitted_at", { withTimezone: true }),
+    /**
+     * The furthest funnel stage the lead has reached (issue 13, ADR 025/026): 0 new, 1 contacted, 2 qualified,
+     * 3 scheduled, 4 converted. Never goes down (a lost lead keeps the stage it reached), so the funnel's stages are
+     * cumulative. Kept by the trigger `leads_furthest_stage` on every insert and status or first-contact change.
+     */
+    furthestStage: smallint("furthest_stage").notNull().default(0),
     ...timestamps,
     /**
      * What the panel's search matches (issue 13, DESIGN decision 19): the name and e-mail folded to lower case without
@@ -96,6 +103,7 @@ export const leads = pgTable(
     // An inbound WhatsApp message is filed under the latest lead with its number.
     index("leads_phone_idx").on(table.phone, table.createdAt),
     check("leads_score_range", sql`${table.score} between 0 and 100`),
+    check("leads_furthest_stage_range", sql`${table.furthestStage} between 0 and 4`),
     check("leads_level_values", sql`${table.level} in ('hot', 'warm', 'cold')`),
     check(
       "leads_status_values",
@@ -472,6 +480,8 @@ export const whatsAppMessages = pgTable(
     // /funnel/mensajes filtered by phone or purpose, newest first; the test card's API log (purpose "test").
     index("whatsapp_messages_to_phone_created_at_idx").on(table.toPhone, table.createdAt),
     index("whatsapp_messages_purpose_created_at_idx").on(table.purpose, table.createdAt),
+    // The lead page's messages (`where lead_id = $1 order by created_at desc`) and the cascade when a lead is deleted.
+    index("whatsapp_messages_lead_id_created_at_idx").on(table.leadId, table.createdAt),
     check("whatsapp_messages_kind_values", sql`${table.kind} in (${quotedList(whatsAppMessageKinds)})`),
     check(
       "whatsapp_messages_status_values",

@@ -76,10 +76,20 @@ describe("change against the previous period", () => {
     expect(relativeChange(null, 12)).toMatchObject({ trend: "none" });
   });
 
+  it("says the current period has no data when its median is missing but the previous one had it", () => {
+    expect(relativeChange(null, 12)).toEqual({
+      trend: "none",
+      text: "Sin datos en este período",
+      srText: "Sin datos en este período",
+    });
+    expect(relativeChange(null, null)).toMatchObject({ text: "Sin datos en este período" });
+  });
+
   it("is in percentage points for a rate", () => {
     expect(pointChange(0.25, 0.2)).toMatchObject({ trend: "up", text: "+5,0 pp vs. período anterior" });
     expect(pointChange(0.25, 0.2).srText).toBe("Aumentó: +5,0 puntos porcentuales vs. período anterior");
     expect(pointChange(0.1, 0.2)).toMatchObject({ trend: "down", text: "-10,0 pp vs. período anterior" });
-    expect(pointChange(0.1, null)).toMatchObject({ trend: "none" });
+    expect(pointChange(0.1, null)).toMatchObject({ trend: "none", text: "Sin datos del período anterior" });
+    expect(pointChange(null, 0.1)).toMatchObject({ trend: "none", text: "Sin datos en este período" });
   });
 });

@@ -83,15 +83,21 @@ function describe(trend: Trend, text: string): string {
   return text;
 }
 
+const NO_CURRENT = "Sin datos en este período";
+const NO_PREVIOUS = "Sin datos del período anterior";
+
+function noChange(text: string): Change {
+  return { trend: "none", text, srText: text };
+}
+
 /**
- * Relative change of a count or a duration: 10 → 12 is "+20,0% vs. período anterior". Without a previous value (null
- * or 0 with something now) there is no percentage to give.
+ * Relative change of a count or a duration: 10 → 12 is "+20,0% vs. período anterior". Without a value now (a median
+ * of no contacted lead) the card says so; without a previous value (null, or 0 with something now) there is no
+ * percentage to give.
  */
 export function relativeChange(current: number | null, previous: number | null): Change {
-  if (current === null || previous === null || (previous === 0 && current !== 0)) {
-    const text = "Sin datos del período anterior";
-    return { trend: "none", text, srText: text };
-  }
+  if (current === null) return noChange(NO_CURRENT);
+  if (previous === null || (previous === 0 && current !== 0)) return noChange(NO_PREVIOUS);
   const ratio = previous === 0 ? 0 : (current - previous) / previous;
   const trend = trendOf(ratio);
   const text = trend === "flat" ? `Sin cambio ${VS}` : `${changeFormatter.format(ratio * 100)}% ${VS}`;
@@ -100,13 +106,11 @@ export function relativeChange(current: number | null, previous: number | null):
 
 /**
  * Change of a rate (0..1) in percentage points: 20% → 25% is "+5,0 pp vs. período anterior" (a relative change of a
- * percentage reads ambiguously). No previous rate when the previous period had no leads.
+ * percentage reads ambiguously). No rate (null) for a period without leads: 0/0 is not 0%.
  */
-export function pointChange(current: number, previous: number | null): Change {
-  if (previous === null) {
-    const text = "Sin datos del período anterior";
-    return { trend: "none", text, srText: text };
-  }
+export function pointChange(current: number | null, previous: number | null): Change {
+  if (current === null) return noChange(NO_CURRENT);
+  if (previous === null) return noChange(NO_PREVIOUS);
   const delta = (current - previous) * 100;
   const trend = trendOf(delta / 100);
   const text = trend === "flat" ? `Sin cambio ${VS}` : `${changeFormatter.format(delta)} pp ${VS}`;

@@ -8,6 +8,8 @@ import {
   lostReasonLabels,
   lostReasons,
   stampsContact,
+  furthestStageAfter,
+  FUNNEL_STAGE,
   type LeadStatus,
 } from "./lead-pipeline";
 
@@ -65,10 +67,22 @@ describe("lead pipeline transitions", () => {
     });
   });
 
-  it("stamps the contact on contacted, qualified and scheduled only", () => {
-    expect(leadStatuses.filter(stampsContact)).toEqual(["contacted", "qualified", "scheduled"]);
+  it("stamps the contact on contacted and scheduled only, as spec 001 §4 says (not on qualified)", () => {
+    expect(leadStatuses.filter(stampsContact)).toEqual(["contacted", "scheduled"]);
+    expect(checkTransition("new", "qualified")).toMatchObject({ ok: true, stampsContact: false });
+    expect(checkTransition("contacted", "qualified")).toMatchObject({ ok: true, stampsContact: false });
+    expect(checkTransition("new", "scheduled")).toMatchObject({ ok: true, stampsContact: true });
     expect(checkTransition("scheduled", "converted")).toMatchObject({ ok: true, stampsContact: false });
     expect(checkTransition("lost", "contacted")).toMatchObject({ ok: true, stampsContact: true });
+  });
+
+  it("keeps the furthest stage a lead reached: 10 contacted, 5 of them lost, still 10 in 'Contacto'", () => {
+    const reached = Array.from({ length: 10 }, () => furthestStageAfter(0, "contacted"));
+    const after = reached.map((stage, index) => (index < 5 ? furthestStageAfter(stage, "lost") : stage));
+    expect(after.filter((stage) => stage >= FUNNEL_STAGE.contacted)).toHaveLength(10);
+    expect(furthestStageAfter(FUNNEL_STAGE.scheduled, "contacted")).toBe(FUNNEL_STAGE.scheduled);
+    expect(furthestStageAfter(0, "converted")).toBe(FUNNEL_STAGE.converted);
+    expect(furthestStageAfter(0, "lost")).toBe(0);
   });
 
   it("has Spanish labels for every lost reason", () => {

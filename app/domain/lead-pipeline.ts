@@ -82,12 +82,34 @@ export function canTransition(from: LeadStatus, to: LeadStatus): boolean {
 }
 
 /**
- * Moving to these means staff talked to the person: the move stamps `last_contact_at` (spec 001 §4: contacted and
- * scheduled do) and, the first time, `first_contact_at` ('Tiempo Respuesta'). Converted (the person came) and lost
- * do not.
+ * Moving to these stamps `last_contact_at` (spec 001 §4: "The panel can set contacted or scheduled on any lead; both
+ * also stamp the last-contact time") and, the first time, `first_contact_at` ('Tiempo Respuesta'). Qualified,
+ * converted and lost do not (ADR 025: a lead qualified straight from new reaches the 'Contacto' stage of the funnel,
+ * which is cumulative, but has no response time until a contact is recorded).
  */
 export function stampsContact(to: LeadStatus): boolean {
-  return to === "contacted" || to === "qualified" || to === "scheduled";
+  return to === "contacted" || to === "scheduled";
+}
+
+/**
+ * The funnel stage each status stands for (0 Captura … 4 Conversión); `lost` reaches none. The database keeps
+ * `leads.furthest_stage` as the highest of these a lead ever had (the `leads_furthest_stage` trigger, the same
+ * numbers as `lead_stage_rank` in migration 0016), so the funnel counts a lost lead in every stage it reached.
+ */
+export const stageRanks: Record<LeadStatus, number> = {
+  new: 0,
+  contacted: 1,
+  qualified: 2,
+  scheduled: 3,
+  converted: 4,
+  lost: 0,
+};
+
+export const FUNNEL_STAGE = { contacted: 1, qualified: 2, scheduled: 3, converted: 4 } as const;
+
+/** The furthest stage after moving to `to` from a lead that had reached `furthest`: it never goes down. */
+export function furthestStageAfter(furthest: number, to: LeadStatus): number {
+  return Math.max(furthest, stageRanks[to]);
 }
 
 export type TransitionCheck =

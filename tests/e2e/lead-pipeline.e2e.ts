@@ -101,6 +101,32 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page.getByText("Primer contacto")).toBeVisible();
 });
 
+test("'Nota agregada.' on one lead does not show on the next lead opened without a reload", async ({
+  page,
+}) => {
+  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await openPage(page, "/funnel?tab=leads");
+  const links = page.getByTestId("lead-card").getByRole("heading").getByRole("link");
+  const second = await links.nth(1).getAttribute("href");
+  expect(second).toMatch(/^\/funnel\/leads\//);
+  await links.first().click();
+  await expect(page).toHaveURL(/\/funnel\/leads\//);
+  const notes = page.getByRole("region", { name: "Notas" });
+  await page.getByLabel("Nueva nota").fill("Prefiere que la llamen en la mañana");
+  await notes.getByRole("button", { name: "Agregar nota" }).click();
+  await expect(notes.getByRole("status")).toHaveText("Nota agregada.");
+  await page.getByLabel("Nueva nota").fill("Texto a medio escribir");
+  // Straight to another lead in the same page (as back/forward between two leads does): no reload, no unmount.
+  await page.evaluate((path) => {
+    const router = (window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } })
+      .__reactRouterDataRouter;
+    return router.navigate(path);
+  }, second!);
+  await expect(page).toHaveURL(new RegExp(`${second}$`));
+  await expect(notes.getByRole("status")).toHaveText("");
+  await expect(page.getByLabel("Nueva nota")).toHaveValue("");
+});
+
 for (const [who, email] of [
   ["asesor", DEMO_ADVISOR],
   ["admin", DEMO_ADMIN],

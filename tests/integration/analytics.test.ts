@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { analyticsSettings, auditLog, leads, outbox, users, whatsAppMessages } from "~/db/schema";
 import { clinicInstant } from "~/domain/clinic-time";
+import { moveLead } from "~/features/crm/lead-pipeline-service.server";
 import type { SettingsActionData } from "~/features/analytics/components/analytics-settings-form";
 import { loader as csvLoader } from "~/routes/_staff/analytics-csv";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/_staff/analytics-settings";
@@ -63,6 +64,8 @@ interface Seed {
   treatment: string;
   status: string;
   firstContactMinutes: number | null;
+  /** The furthest stage reached before the current status (a lost lead's), when it is further than the status. */
+  furthestStage?: number;
 }
 
 // The period 1–10 March 2026 (clinic days; Chile on summer time, UTC-3) and the previous one, 19–28 February.
@@ -121,6 +124,8 @@ const seeds: Seed[] = [
     treatment: "evaluacion",
     status: "lost",
     firstContactMinutes: 2880,
+    // Qualified, then lost: it still counts in 'Contacto' and 'Calificación' (the stages are cumulative).
+    furthestStage: 2,
   },
   // Previous period.
   {
@@ -201,6 +206,7 @@ beforeAll(async () => {
           seed.firstContactMinutes === null
             ? null
             : new Date(createdAt.getTime() + seed.firstContactMinutes * MINUTE),
+        ...(seed.furthestStage === undefined ? {} : { furthestStage: seed.furthestStage }),
         createdAt,
         updatedAt: createdAt,
       };
@@ -228,12 +234,60 @@ describe("the Overview for a period", () => {
       ["Tiempo Respuesta", "30 min", "+50,0% vs. período anterior"],
       ["WhatsApp", "2", "+100,0% vs. período anterior"],
     ]);
+    // Cumulative stages: the lost lead (qualified before it was lost) counts in 'Contacto' and 'Calificación'.
     expect(data.stages.map((stage) => [stage.key, stage.count])).toEqual([
       ["captura", 6],
-      ["contacto", 4],
-      ["calificacion", 3],
+      ["contacto", 5],
+      ["calificacion", 4],
       ["conversion", 1],
     ]);
+  });
+
+  it("counts leads contacted and then lost in 'Contacto': 10 contacted, 5 marked lost, 'Contacto' shows 10", async () => {
+    const db = await getDb();
+    const createdAt = clinicInstant("2025-06-03", "10:00");
+    const rows = await db
+      .insert(leads)
+      .values(
+        Array.from({ length: 10 }, (_, index) => ({
+          submissionId: randomUUID(),
+          name: `Perdido ${index}`,
+          phone: uniquePhone(),
+          email: null,
+          treatment: "implantes",
+          urgency: "1-mes",
+          budget: "medio",
+          message: "",
+          score: 50,
+          level: "warm",
+          reasons: [],
+          source: "web",
+          consentAt: createdAt,
+          createdAt,
+          updatedAt: createdAt,
+        })),
+      )
+      .returning({ id: leads.id });
+    const actor = { id: asesor.id, roles: ["asesor"], ip: "127.0.0.1" };
+    for (const [index, row] of rows.entries()) {
+      await moveLead(db, { leadId: row.id, from: "new", to: "contacted", actor });
+      if (index % 2 === 0) await moveLead(db, { leadId: row.id, from: "contacted", to: "qualified", actor });
+      if (index < 5) {
+        const from = index % 2 === 0 ? "qualified" : "contacted";
+        await moveLead(db, { leadId: row.id, from, to: "lost", reason: "precio", actor });
+      }
+    }
+    const period = "period=custom&from=2025-06-01&to=2025-06-07";
+    const overview = await funnel(asesor.cookie, `/funnel?${period}`);
+    expect(overview.stages.map((stage) => [stage.key, stage.count])).toEqual([
+      ["captura", 10],
+      ["contacto", 10],
+      ["calificacion", 5],
+      ["conversion", 0],
+    ]);
+    const analytics = await funnel(asesor.cookie, `/funnel?tab=analytics&${period}`);
+    const chart = analytics.analytics?.charts.find((item) => item.key === "funnel");
+    expect(chart?.rows.map((row) => row.values[0])).toEqual([10, 10, 5, 0]);
   });
 
   it("counts the previous period on its own, and an empty period as zeros", async () => {
@@ -291,7 +345,7 @@ describe("the Analytics tab", () => {
       ["2026-03-05", [0, 0, 1]],
       ["2026-03-10", [0, 1, 1]],
     ]);
-    expect(charts.funnel!.rows.map((row) => row.values[0])).toEqual([6, 4, 3, 1]);
+    expect(charts.funnel!.rows.map((row) => row.values[0])).toEqual([6, 5, 4, 1]);
     expect(charts["response-time"]!.rows.map((row) => row.values[0])).toEqual([2, 1, 1, 0, 1, 0, 1]);
     expect(charts.treatment!.rows.map((row) => [row.key, ...row.values])).toEqual([
       ["implantes", 2, 1],
@@ -319,8 +373,8 @@ describe("the Analytics tab", () => {
     expect(await csv("funnel")).toEqual([
       '"Etapa","Leads","% de la captura"',
       '"Captura",6,"100,0%"',
-      '"Contacto",4,"66,7%"',
-      '"Calificación",3,"50,0%"',
+      '"Contacto",5,"83,3%"',
+      '"Calificación",4,"66,7%"',
       '"Conversión",1,"16,7%"',
       "",
     ]);

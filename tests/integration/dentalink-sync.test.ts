@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { auditLog, dentalinkMockPatients, dentalinkSyncs, leads, users } from "~/db/schema";
+import { auditLog, dentalinkMockPatients, dentalinkSyncs, leadHistory, leads, users } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import {
   buildDentalinkClient,
@@ -435,6 +435,66 @@ describe("the /funnel sync action", () => {
     expect(entries.map((entry) => entry.details)).toContainEqual(
       expect.objectContaining({ leadId: lead.id, status: "scheduled" }),
     );
+  });
+
+  it("reopens a lost lead that books through Dentalink: lost → contacted → scheduled, each with history and audit", async () => {
+    const db = await getDb();
+    const phone = uniquePhone();
+    const [lead] = await db
+      .insert(leads)
+      .values({
+        submissionId: randomUUID(),
+        name: "Valentina Muñoz",
+        phone,
+        treatment: "implantes",
+        urgency: "3-meses",
+        budget: "medio",
+        score: 50,
+        level: "warm",
+        reasons: [],
+        source: "web",
+        status: "lost",
+        lostReason: "no-responde",
+        consentAt: new Date(),
+      })
+      .returning({ id: leads.id });
+    if (!lead) throw new Error("no lead");
+    const { body } = unwrap<SyncActionData>(
+      await funnelAction(
+        routeArgs(
+          postAs(
+            asesor.cookie,
+            "/funnel",
+            syncFields({ leadId: lead.id, firstName: "Valentina", lastName: "Muñoz", phone }),
+          ),
+        ),
+      ),
+    );
+    if (!body.ok) throw new Error(`sync refused: ${body.message}`);
+    expect(body.data.result).toMatchObject({ success: true });
+    const [updated] = await db.select().from(leads).where(eq(leads.id, lead.id));
+    expect(updated).toMatchObject({ status: "scheduled", lostReason: null, furthestStage: 3 });
+    expect(updated?.lastContactAt).toBeInstanceOf(Date);
+    expect(updated?.firstContactAt).toBeInstanceOf(Date);
+    const history = await db
+      .select()
+      .from(leadHistory)
+      .where(and(eq(leadHistory.leadId, lead.id), eq(leadHistory.kind, "status")));
+    const syncId = body.data.result.syncId;
+    expect(history).toHaveLength(2);
+    expect(history.map((row) => row.details)).toEqual(
+      expect.arrayContaining([
+        { from: "lost", to: "contacted", dentalinkSyncId: syncId },
+        { from: "contacted", to: "scheduled", dentalinkSyncId: syncId },
+      ]),
+    );
+    const audits = await db.select().from(auditLog).where(eq(auditLog.action, "lead.status_changed"));
+    expect(
+      audits
+        .filter((entry) => entry.details.leadId === lead.id)
+        .map((entry) => entry.details.status)
+        .toSorted(),
+    ).toEqual(["contacted", "scheduled"]);
   });
 
   it("leaves the lead as it was when the sync fails", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
@@ -14,7 +15,7 @@ import {
   users,
   whatsAppMessages,
 } from "~/db/schema";
-import { leadStatuses, type LeadStatus } from "~/domain/lead-pipeline";
+import { leadStatuses, stageRanks, type LeadStatus } from "~/domain/lead-pipeline";
 import { scoreLead } from "~/domain/lead-scoring";
 import { LeadPage } from "~/features/crm/components/lead-page";
 import type { LeadPageActionResult, LeadPageData } from "~/features/crm/lead-page-dto";
@@ -162,11 +163,14 @@ describe("pipeline transitions through the lead page", () => {
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ kind: "status", actorId: asesor.id, details: { from, to } });
     expect(audited).toBe(true);
-    const stamps = to === "contacted" || to === "qualified" || to === "scheduled";
+    // Spec 001 §4: contacted and scheduled stamp the last contact; qualified does not.
+    const stamps = to === "contacted" || to === "scheduled";
     expect(stored.lastContactAt === null).toBe(!stamps);
     expect(stored.firstContactAt === null).toBe(!stamps);
     expect(stored.lastContactAt?.getTime() ?? started).toBeGreaterThanOrEqual(started - 1000);
     expect(stored.lostReason).toBe(to === "lost" ? "otra-clinica" : null);
+    // The funnel's stages are cumulative: the furthest stage never drops (a lost lead keeps what it reached).
+    expect(stored.furthestStage).toBe(Math.max(stageRanks[from], stageRanks[to]));
   });
 
   it.each(refusedPairs)("refuses %s → %s and changes nothing", async (from, to) => {
@@ -249,6 +253,8 @@ describe("pipeline transitions through the lead page", () => {
     const first = (await leadRow(lead.id)).firstContactAt;
     await new Promise((resolve) => setTimeout(resolve, 20));
     await post(asesor, lead.id, { intent: "transition", from: "contacted", to: "qualified" });
+    expect((await leadRow(lead.id)).lastContactAt?.getTime()).toBe(first?.getTime());
+    await post(asesor, lead.id, { intent: "transition", from: "qualified", to: "scheduled" });
     const stored = await leadRow(lead.id);
     expect(stored.firstContactAt?.getTime()).toBe(first?.getTime());
     expect(stored.lastContactAt!.getTime()).toBeGreaterThan(first!.getTime());
@@ -387,6 +393,94 @@ describe("notes", () => {
     expect(long.body).toMatchObject({ message: "La nota puede tener hasta 2.000 caracteres." });
     expect((await post(asesor, lead.id, { intent: "note", text: "a".repeat(2000) })).status).toBe(200);
     expect(await historyOf(lead.id)).toHaveLength(1);
+  });
+});
+
+describe("the furthest stage (cumulative funnel)", () => {
+  it("is kept by the database whoever changes the status, and never goes down", async () => {
+    const db = await getDb();
+    const lead = await insertLead({ status: "scheduled" });
+    expect(lead.furthestStage).toBe(3);
+    // A writer outside the pipeline (a script, a later feature) moves it back and loses it: the stage stays.
+    await db
+      .update(leads)
+      .set({ status: "lost", lostReason: "precio", furthestStage: 0 })
+      .where(eq(leads.id, lead.id));
+    expect((await leadRow(lead.id)).furthestStage).toBe(3);
+    // A first contact recorded on a new lead counts as reaching 'Contacto'.
+    const fresh = await insertLead();
+    await db.update(leads).set({ firstContactAt: new Date() }).where(eq(leads.id, fresh.id));
+    expect((await leadRow(fresh.id)).furthestStage).toBe(1);
+  });
+
+  it("is backfilled by the migration from the status, the first contact and the status history", async () => {
+    const db = await getDb();
+    const qualifiedThenLost = await insertLead({ status: "lost", lostReason: "precio" });
+    const reached: Array<[LeadStatus, LeadStatus]> = [
+      ["new", "contacted"],
+      ["contacted", "qualified"],
+      ["qualified", "lost"],
+    ];
+    await db.insert(leadHistory).values(
+      reached.map(([from, to]) => ({
+        leadId: qualifiedThenLost.id,
+        kind: "status",
+        text: "",
+        details: { from, to },
+        at: new Date(),
+      })),
+    );
+    const contactedThenLost = await insertLead({
+      status: "lost",
+      lostReason: "precio",
+      firstContactAt: new Date(),
+    });
+    const converted = await insertLead({ status: "converted" });
+    const untouched = await insertLead({ status: "lost", lostReason: "no-responde" });
+    const ids = [qualifiedThenLost.id, contactedThenLost.id, converted.id, untouched.id];
+    // As the rows were before migration 0016: no stage yet (the trigger is what would refuse this).
+    await db.execute(sql`alter table leads disable trigger leads_furthest_stage`);
+    try {
+      await db.update(leads).set({ furthestStage: 0 }).where(inArray(leads.id, ids));
+    } finally {
+      await db.execute(sql`alter table leads enable trigger leads_furthest_stage`);
+    }
+    const migration = readFileSync(
+      new URL("../../app/db/migrations/0017_lead_furthest_stage.sql", import.meta.url),
+      "utf8",
+    );
+    const backfill = migration.split("--> statement-breakpoint").at(-1)!;
+    expect(backfill).toMatch(/^\s*(--.*\n)*UPDATE "leads" SET "furthest_stage"/);
+    await db.execute(sql.raw(backfill));
+    const stages = await db
+      .select({ id: leads.id, stage: leads.furthestStage })
+      .from(leads)
+      .where(inArray(leads.id, ids));
+    expect(new Map(stages.map((row) => [row.id, row.stage]))).toEqual(
+      new Map([
+        [qualifiedThenLost.id, 2],
+        [contactedThenLost.id, 1],
+        [converted.id, 4],
+        [untouched.id, 0],
+      ]),
+    );
+  });
+});
+
+describe("the lead page's WhatsApp messages", () => {
+  it("are read through an index on lead_id, not by scanning whatsapp_messages", async () => {
+    const db = await getDb();
+    const lead = await insertLead();
+    const plan = await db.transaction(async (tx) => {
+      // Without the choice of a scan, the plan shows whether an index on lead_id exists at all.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const result = await tx.execute(
+        sql`explain select * from whatsapp_messages where lead_id = ${lead.id} order by created_at desc`,
+      );
+      return JSON.stringify(result);
+    });
+    expect(plan).toContain("whatsapp_messages_lead_id_created_at_idx");
+    expect(plan).not.toMatch(/Seq Scan on whatsapp_messages/);
   });
 });
 
@@ -564,6 +658,83 @@ describe("duplicate merge", () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.urgency).toBe("inmediato");
     expect((await historyOf(stored[0]!.id)).map((row) => row.kind)).toEqual(["duplicate"]);
+  });
+
+  it("changes nothing but the history when someone sends another person's e-mail with another phone", async () => {
+    const email = uniqueEmail("victima");
+    const victim = leadForm({
+      email,
+      name: "Paula Díaz",
+      treatment: "evaluacion",
+      urgency: "evaluando",
+      budget: "consultar",
+    });
+    await submitLead(victim);
+    const [before] = await leadsWith(victim.phone);
+    // The attack: the victim's e-mail, the attacker's phone, answers that would raise the lead and rename it.
+    const attacker = leadForm({
+      email,
+      name: "Nombre Falso",
+      treatment: "implantes",
+      urgency: "inmediato",
+      budget: "alto",
+      message: "Cambien mis datos",
+    });
+    const answer = await submitLead(attacker);
+    expect(answer.body.ok).toBe(true);
+    expect(await leadsWith(attacker.phone)).toHaveLength(0);
+    const after = await leadRow(before!.id);
+    expect(after).toMatchObject({
+      name: "Paula Díaz",
+      phone: victim.phone,
+      treatment: "evaluacion",
+      urgency: "evaluando",
+      budget: "consultar",
+      score: before!.score,
+      level: before!.level,
+      resubmittedAt: null,
+    });
+    expect(after.updatedAt.getTime()).toBe(before!.updatedAt.getTime());
+    const history = await historyOf(before!.id);
+    expect(history.map((row) => row.kind)).toEqual(["duplicate"]);
+    expect(history[0]!.details).toMatchObject({
+      phoneMismatch: true,
+      phone: attacker.phone,
+      name: "Nombre Falso",
+      scoreAfter: before!.score,
+    });
+    const view = await page(asesor, before!.id);
+    expect(view.history[0]).toMatchObject({
+      kind: "duplicate",
+      badge: { label: "Teléfono distinto" },
+      body: expect.stringContaining(`Teléfono: ${attacker.phone}`),
+    });
+  });
+
+  it("prefers the open lead with the same phone over a newer one matched only by e-mail", async () => {
+    const email = uniqueEmail("dos");
+    const byPhone = leadForm({ urgency: "3-meses" });
+    await submitLead(byPhone);
+    await submitLead(leadForm({ email, urgency: "3-meses" }));
+    await submitLead(leadForm({ phone: byPhone.phone, email, urgency: "inmediato" }));
+    const [phoneLead] = await leadsWith(byPhone.phone);
+    expect(phoneLead!.urgency).toBe("inmediato");
+    expect((await historyOf(phoneLead!.id)).map((row) => row.kind)).toEqual(["duplicate"]);
+  });
+
+  it("gives an unassigned open lead to an available asesor when a request is merged into it", async () => {
+    const open = await insertLead({ assignedTo: null });
+    await submitLead(leadForm({ phone: open.phone }));
+    const stored = await leadRow(open.id);
+    expect(stored.assignedTo).not.toBeNull();
+    const asesores = (await listAsesores(await getDb())).map((row) => row.id);
+    expect(asesores).toContain(stored.assignedTo);
+    const history = await historyOf(open.id);
+    expect(history.map((row) => row.kind).toSorted()).toEqual(["assignment", "duplicate"]);
+    expect(history.find((row) => row.kind === "assignment")!.details).toMatchObject({
+      from: null,
+      to: stored.assignedTo,
+    });
   });
 
   it("merges the same submission once, however often it is sent", async () => {

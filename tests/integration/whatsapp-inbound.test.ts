@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   leadHistory,
@@ -194,6 +195,18 @@ function inboundBody(overrides: Record<string, unknown> = {}) {
     messageCount: 1,
     pendingMessageCount: 0,
   });
+}
+
+/** One text message of a batch, from `from`. */
+function textFrom(from: string) {
+  return {
+    from,
+    to: SENDER,
+    integrationType: "WHATSAPP",
+    receivedAt: "2026-03-01T12:00:00.000+0000",
+    messageId: randomUUID(),
+    message: { type: "TEXT", text: `Hola desde ${from}` },
+  };
 }
 
 describe("POST /api/whatsapp/inbound: the guard", () => {
@@ -391,6 +404,59 @@ describe("inbound messages", () => {
     expect(lead!.name).toBe("Paciente de WhatsApp");
     expect((await historyOf(lead!.id)).map((entry) => entry.text)).toEqual(["Hola", "¿Atienden sábados?"]);
     expect(await messagesOfLead(lead!.id)).toHaveLength(2);
+  });
+
+  it("takes the senders' locks in sorted order, whatever the payload's order: [Y, X] and [X, Y] at once do not deadlock", async () => {
+    const [x, y] = [digits(uniquePhone()), digits(uniquePhone())].toSorted() as [string, string];
+    const { receiveWhatsAppInbound, parseWhatsAppInbound } =
+      await import("~/features/messaging/whatsapp-inbound-service.server");
+    const batch = (...senders: string[]) => {
+      const parsed = parseWhatsAppInbound({
+        results: senders.map(textFrom),
+        messageCount: senders.length,
+      });
+      if (!parsed) throw new Error("not an inbound body");
+      return parsed;
+    };
+    // The order the transaction takes its contact locks in, seen through the statements it runs.
+    const db = await app.getDb();
+    const dialect = new PgDialect();
+    const locks: string[] = [];
+    const watched = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== "transaction") return Reflect.get(target, property, receiver);
+        return (run: (tx: typeof db) => Promise<unknown>) =>
+          target.transaction((tx) =>
+            run(
+              new Proxy(tx, {
+                get(inner, name, innerReceiver) {
+                  if (name !== "execute") return Reflect.get(inner, name, innerReceiver);
+                  return (query: SQL) => {
+                    const { sql: text, params } = dialect.sqlToQuery(query);
+                    if (text.includes("pg_advisory_xact_lock")) locks.push(String(params[0]));
+                    return inner.execute(query);
+                  };
+                },
+              }) as unknown as typeof db,
+            ),
+          );
+      },
+    });
+    await receiveWhatsAppInbound(batch(y, x), { db: watched });
+    const firstTaken = [...new Set(locks)];
+    expect(firstTaken).toEqual([`lead-contact:${x}`, `lead-contact:${y}`]);
+
+    // Two webhooks at once with the same two new senders in opposite orders: both commit, one lead per number.
+    const [u, v] = [digits(uniquePhone()), digits(uniquePhone())];
+    const outcomes = await Promise.all([
+      receiveWhatsAppInbound(batch(u, v)),
+      receiveWhatsAppInbound(batch(v, u)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.recorded)).toEqual([2, 2]);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.leadsCreated, 0)).toBe(2);
+    expect(await leadsOf(`+${u}`)).toHaveLength(1);
+    expect(await leadsOf(`+${v}`)).toHaveLength(1);
+    expect(await historyOf((await leadsOf(`+${u}`))[0]!.id)).toHaveLength(2);
   });
 
   it("records a message without text (an image) and keeps the later time of two out of order", async () => {

@@ -50,14 +50,24 @@ describe("analytics charts", () => {
     ]);
   });
 
+  it("counts lost leads in every stage they reached: 10 contacted, 5 then lost, 'Contacto' still 10", () => {
+    const stages = stageCounts([
+      { status: "contacted", stage: 1, count: 5 },
+      { status: "lost", stage: 1, count: 5 },
+      { status: "lost", stage: 3, count: 2 },
+      { status: "lost", stage: 0, count: 3 },
+    ]);
+    expect(stages).toEqual({ total: 15, contactedStage: 12, qualifiedStage: 2, converted: 0 });
+  });
+
   it("builds the funnel, response-time, treatment and score charts", () => {
     const funnel = funnelChart(
       stageCounts([
-        { status: "new", count: 4 },
-        { status: "contacted", count: 2 },
-        { status: "qualified", count: 1 },
-        { status: "scheduled", count: 1 },
-        { status: "converted", count: 2 },
+        { status: "new", stage: 0, count: 4 },
+        { status: "contacted", stage: 1, count: 2 },
+        { status: "qualified", stage: 2, count: 1 },
+        { status: "scheduled", stage: 3, count: 1 },
+        { status: "converted", stage: 4, count: 2 },
       ]),
       "x",
     );
@@ -84,9 +94,9 @@ describe("analytics charts", () => {
 
     const treatment = treatmentChart(
       treatmentTotals([
-        { treatment: "implantes", status: "new", count: 3 },
-        { treatment: "implantes", status: "converted", count: 1 },
-        { treatment: "ortodoncia", status: "lost", count: 2 },
+        { treatment: "implantes", status: "new", stage: 0, count: 3 },
+        { treatment: "implantes", status: "converted", stage: 4, count: 1 },
+        { treatment: "ortodoncia", status: "lost", stage: 1, count: 2 },
       ]),
       "x",
     );

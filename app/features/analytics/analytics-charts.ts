@@ -1,4 +1,5 @@
 import { periodDays, shortDay } from "~/domain/analytics-period";
+import { FUNNEL_STAGE } from "~/domain/lead-pipeline";
 import { treatments } from "~/domain/lead-scoring";
 import { treatmentLabels } from "~/features/leads/lead-options";
 import { formatCount, formatPercent, ratio } from "~/features/staff/funnel-stats";
@@ -107,23 +108,25 @@ export function leadsByLevelChart(
 
 type StageCounts = Pick<PeriodFigures, "total" | "contactedStage" | "qualifiedStage" | "converted">;
 
-const contactedStatuses = new Set(["contacted", "qualified", "scheduled", "converted"]);
-const qualifiedStatuses = new Set(["qualified", "scheduled", "converted"]);
-
-/** The funnel's stages from the counts per treatment and status. */
-export function stageCounts(rows: Array<{ status: string; count: number }>): StageCounts {
-  const sum = (keep: (status: string) => boolean) =>
-    rows.reduce((running, row) => (keep(row.status) ? running + row.count : running), 0);
+/**
+ * The funnel's stages from the counts per furthest stage reached (`leads.furthest_stage`): cumulative, so a lead
+ * contacted and then lost still counts in 'Contacto' (ADR 025, 026).
+ */
+export function stageCounts(rows: Array<{ status: string; stage: number; count: number }>): StageCounts {
+  const sum = (keep: (row: { status: string; stage: number }) => boolean) =>
+    rows.reduce((running, row) => (keep(row) ? running + row.count : running), 0);
   return {
     total: sum(() => true),
-    contactedStage: sum((status) => contactedStatuses.has(status)),
-    qualifiedStage: sum((status) => qualifiedStatuses.has(status)),
-    converted: sum((status) => status === "converted"),
+    contactedStage: sum((row) => row.stage >= FUNNEL_STAGE.contacted),
+    qualifiedStage: sum((row) => row.stage >= FUNNEL_STAGE.qualified),
+    converted: sum((row) => row.status === "converted"),
   };
 }
 
 /** Leads and conversions per treatment from the counts per treatment and status. */
-export function treatmentTotals(rows: Array<{ treatment: string; status: string; count: number }>) {
+export function treatmentTotals(
+  rows: Array<{ treatment: string; status: string; stage: number; count: number }>,
+) {
   const totals = new Map<string, { treatment: string; total: number; converted: number }>();
   for (const row of rows) {
     const entry = totals.get(row.treatment) ?? { treatment: row.treatment, total: 0, converted: 0 };

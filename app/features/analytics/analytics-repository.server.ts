@@ -2,6 +2,7 @@ import { and, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leads } from "~/db/schema";
 import { CLINIC_TIME_ZONE } from "~/domain/clinic-time";
+import { FUNNEL_STAGE } from "~/domain/lead-pipeline";
 import type { PeriodFigures } from "./analytics-dto";
 
 /**
@@ -14,8 +15,9 @@ export interface Range {
   end: Date;
 }
 
-const CONTACTED = sql.raw(`('contacted', 'qualified', 'scheduled', 'converted')`);
-const QUALIFIED = sql.raw(`('qualified', 'scheduled', 'converted')`);
+// The funnel's stages are cumulative (ADR 025, 026): a lead counts in every stage it ever reached, by
+// `leads.furthest_stage` (a lost lead keeps the stages it reached; a recorded first contact is 'Contacto').
+const reached = (stage: number) => sql`${leads.furthestStage} >= ${sql.raw(String(stage))}`;
 const responseMinutes = sql`extract(epoch from (${leads.firstContactAt} - ${leads.createdAt})) / 60`;
 // A constant, inlined so GROUP BY sees the same expression as SELECT.
 const clinicDay = sql<string>`to_char(${leads.createdAt} at time zone ${sql.raw(`'${CLINIC_TIME_ZONE}'`)}, 'YYYY-MM-DD')`;
@@ -30,8 +32,8 @@ function figureColumns(range: Range) {
     total: count(),
     hot: count(sql`${leads.level} = 'hot'`),
     whatsapp: count(sql`${leads.source} = 'whatsapp'`),
-    contactedStage: count(sql`${leads.status} in ${CONTACTED}`),
-    qualifiedStage: count(sql`${leads.status} in ${QUALIFIED}`),
+    contactedStage: count(reached(FUNNEL_STAGE.contacted)),
+    qualifiedStage: count(reached(FUNNEL_STAGE.qualified)),
     converted: count(sql`${leads.status} = 'converted'`),
     medianResponseMinutes: sql<
       number | null
@@ -93,24 +95,26 @@ const responseBucket = sql`case when ${leads.firstContactAt} is null then -1 ${s
 /** 0 = 0–9 … 9 = 90–100. */
 const scoreBucket = sql`least(${leads.score} / 10, 9)`;
 
-/** grouping() of the seven columns: one bit per column left out of the row's set, the first column highest. */
-const only = (...kept: number[]) => 0b1111111 & ~kept.reduce((mask, bit) => mask | (1 << (6 - bit)), 0);
+/** grouping() of the eight columns: one bit per column left out of the row's set, the first column highest. */
+const only = (...kept: number[]) => 0b11111111 & ~kept.reduce((mask, bit) => mask | (1 << (7 - bit)), 0);
 
 export interface PeriodBreakdown {
   daily: Array<{ day: string; source: string; level: string; count: number }>;
-  byTreatmentAndStatus: Array<{ treatment: string; status: string; count: number }>;
+  /** Per treatment, status and furthest stage reached (the funnel counts by stage, conversions by status). */
+  byTreatmentAndStatus: Array<{ treatment: string; status: string; stage: number; count: number }>;
   responseBuckets: Array<{ bucket: number; count: number }>;
   scoreBuckets: Array<{ bucket: number; count: number }>;
 }
 
 /**
  * Every chart's counts for the period in one pass over its leads (GROUPING SETS): per clinic day, source and level;
- * per treatment and status (the funnel and the conversion by treatment); per response-time and score bucket.
+ * per treatment, status and furthest stage (the funnel and the conversion by treatment); per response-time and
+ * score bucket.
  */
 export async function periodBreakdown(db: Database, range: Range): Promise<PeriodBreakdown> {
   const rows = await db
     .select({
-      set: sql<number>`grouping(${clinicDay}, ${leads.source}, ${leads.level}, ${leads.treatment}, ${leads.status}, ${scoreBucket}, ${responseBucket})`.mapWith(
+      set: sql<number>`grouping(${clinicDay}, ${leads.source}, ${leads.level}, ${leads.treatment}, ${leads.status}, ${leads.furthestStage}, ${scoreBucket}, ${responseBucket})`.mapWith(
         Number,
       ),
       day: clinicDay,
@@ -118,6 +122,7 @@ export async function periodBreakdown(db: Database, range: Range): Promise<Perio
       level: leads.level,
       treatment: leads.treatment,
       status: leads.status,
+      stage: leads.furthestStage,
       score: sql<number | null>`${scoreBucket}`,
       response: sql<number | null>`${responseBucket}`,
       count: sql<number>`count(*)`.mapWith(Number),
@@ -125,7 +130,7 @@ export async function periodBreakdown(db: Database, range: Range): Promise<Perio
     .from(leads)
     .where(inPeriod(range))
     .groupBy(
-      sql`grouping sets ((${clinicDay}, ${leads.source}, ${leads.level}), (${leads.treatment}, ${leads.status}), (${scoreBucket}), (${responseBucket}))`,
+      sql`grouping sets ((${clinicDay}, ${leads.source}, ${leads.level}), (${leads.treatment}, ${leads.status}, ${leads.furthestStage}), (${scoreBucket}), (${responseBucket}))`,
     );
   const breakdown: PeriodBreakdown = {
     daily: [],
@@ -136,11 +141,16 @@ export async function periodBreakdown(db: Database, range: Range): Promise<Perio
   for (const row of rows) {
     if (row.set === only(0, 1, 2))
       breakdown.daily.push({ day: row.day, source: row.source, level: row.level, count: row.count });
-    else if (row.set === only(3, 4))
-      breakdown.byTreatmentAndStatus.push({ treatment: row.treatment, status: row.status, count: row.count });
-    else if (row.set === only(5))
-      breakdown.scoreBuckets.push({ bucket: Number(row.score), count: row.count });
+    else if (row.set === only(3, 4, 5))
+      breakdown.byTreatmentAndStatus.push({
+        treatment: row.treatment,
+        status: row.status,
+        stage: Number(row.stage),
+        count: row.count,
+      });
     else if (row.set === only(6))
+      breakdown.scoreBuckets.push({ bucket: Number(row.score), count: row.count });
+    else if (row.set === only(7))
       breakdown.responseBuckets.push({ bucket: Number(row.response), count: row.count });
   }
   return breakdown;

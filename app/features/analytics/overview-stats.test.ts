@@ -56,6 +56,18 @@ describe("overview cards", () => {
     expect(overviewStages(empty).every((stage) => stage.share === 0)).toBe(true);
   });
 
+  it("shows no change of the rate for a period without leads, not '-10,0 pp' from 0/0", () => {
+    const empty = { ...current, total: 0, hot: 0, converted: 0, medianResponseMinutes: null };
+    const cards = overviewCards(empty, { ...previous, total: 10, converted: 1, medianResponseMinutes: 8 });
+    expect(cards.find((card) => card.key === "rate")?.change).toEqual({
+      trend: "none",
+      text: "Sin datos en este período",
+      srText: "Sin datos en este período",
+    });
+    // The previous period had a median, this one has none: not "Sin datos del período anterior".
+    expect(cards.find((card) => card.key === "response")?.change?.text).toBe("Sin datos en este período");
+  });
+
   it("lists the four stages with their share of the captured leads", () => {
     expect(overviewStages(current).map((stage) => [stage.title, stage.count, stage.share])).toEqual([
       ["Captura", 200, 1],

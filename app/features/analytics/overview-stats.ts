@@ -10,6 +10,8 @@ import type { PeriodFigures } from "./analytics-dto";
 export function overviewCards(current: PeriodFigures, previous: PeriodFigures | null): StatCard[] {
   const withChange = (card: StatCard, change: StatCard["change"]): StatCard =>
     previous ? { ...card, change } : card;
+  // A period without leads has no conversion rate (0/0): no change to show rather than "−10,0 pp".
+  const currentRate = current.total > 0 ? ratio(current.converted, current.total) : null;
   const previousRate = previous && previous.total > 0 ? ratio(previous.converted, previous.total) : null;
   return [
     withChange(
@@ -46,7 +48,7 @@ export function overviewCards(current: PeriodFigures, previous: PeriodFigures | 
         value: formatPercent(ratio(current.converted, current.total)),
         hint: "Conversiones sobre los leads del período",
       },
-      pointChange(ratio(current.converted, current.total), previousRate),
+      pointChange(currentRate, previousRate),
     ),
     withChange(
       {

@@ -1,5 +1,8 @@
+import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { leads } from "~/db/schema";
 import { takeNextAssignee } from "./lead-assignment-repository.server";
+import { writeHistory } from "./lead-pipeline-repository.server";
 
 /**
  * The asesor a new lead (landing form, guided assistant, inbound WhatsApp) is given, chosen inside the
@@ -8,4 +11,34 @@ import { takeNextAssignee } from "./lead-assignment-repository.server";
  */
 export function assigneeForNewLead(tx: Database): Promise<string | null> {
   return takeNextAssignee(tx);
+}
+
+/**
+ * A request merged into an open lead nobody owns (issue 13): the lead is given to the next available asesor, in the
+ * merge's transaction, with an 'assignment' history row (no actor: the system chose). Null, and nothing written,
+ * when the lead already has an asesor or nobody is available.
+ */
+export async function assignIfUnassigned(
+  tx: Database,
+  lead: { id: string; assignedTo: string | null },
+  at: Date,
+): Promise<string | null> {
+  if (lead.assignedTo) return null;
+  const assignee = await takeNextAssignee(tx);
+  if (!assignee) return null;
+  const updated = await tx
+    .update(leads)
+    .set({ assignedTo: assignee })
+    .where(and(eq(leads.id, lead.id), isNull(leads.assignedTo)))
+    .returning({ id: leads.id });
+  if (updated.length === 0) return null;
+  await writeHistory(tx, {
+    leadId: lead.id,
+    kind: "assignment",
+    text: "",
+    actorId: null,
+    details: { from: null, to: assignee, reason: "duplicate" },
+    at,
+  });
+  return assignee;
 }

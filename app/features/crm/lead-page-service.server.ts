@@ -121,21 +121,34 @@ export async function loadLeadPage(
         break;
       }
       case "duplicate": {
+        // Issue 13: a request matched by e-mail alone, from another phone, changed nothing: staff check who it is.
+        const phoneMismatch = details.phoneMismatch === true;
         const parts = [
+          ...(phoneMismatch
+            ? [`Nombre: ${str(details.name) ?? "—"}`, `Teléfono: ${str(details.phone) ?? "—"}`]
+            : []),
           `Tratamiento: ${labelOf(treatmentLabels, String(details.treatment ?? ""))}`,
           `Urgencia: ${labelOf(urgencyLabels, String(details.urgency ?? ""))}`,
           `Presupuesto: ${labelOf(budgetLabels, String(details.budget ?? ""))}`,
           `Origen: ${labelOf(leadSourceLabels, String(details.source ?? ""))}`,
         ];
-        if (typeof details.scoreBefore === "number" && typeof details.scoreAfter === "number") {
+        if (
+          !phoneMismatch &&
+          typeof details.scoreBefore === "number" &&
+          typeof details.scoreAfter === "number"
+        ) {
           parts.push(`Puntaje: ${details.scoreBefore} → ${details.scoreAfter}`);
         }
         push({
           ...base,
           kind: "duplicate",
-          title: "Volvió a escribir (solicitud repetida)",
+          title: phoneMismatch
+            ? "Solicitud con el mismo e-mail y teléfono distinto (el lead no cambió)"
+            : "Volvió a escribir (solicitud repetida)",
           body: [parts.join(" · "), row.text].filter(Boolean).join("\n"),
-          badge: { label: "Actualizado", tone: "info" },
+          badge: phoneMismatch
+            ? { label: "Teléfono distinto", tone: "bad" }
+            : { label: "Actualizado", tone: "info" },
         });
         break;
       }

@@ -136,8 +136,9 @@ export async function recordContact(
 
 /**
  * A successful Dentalink booking from a lead (issue 10), inside the sync's transaction: the lead moves to
- * 'scheduled' when the pipeline allows it from where it is, and the contact is stamped either way (a converted or
- * lost lead keeps its status: the sync shows in its history, and staff can reopen it).
+ * 'scheduled' when the pipeline allows it from where it is. A lost lead that books is reopened first (lost →
+ * contacted → scheduled, each move with its history row and audit entry, issue 13) so it counts in the funnel
+ * again. A converted lead keeps its status (the sync shows in its history); its contact is stamped.
  */
 export async function scheduleAfterSync(
   tx: Database,
@@ -145,33 +146,50 @@ export async function scheduleAfterSync(
 ): Promise<void> {
   const from = await lockLeadStatus(tx, input.leadId);
   if (!from) return;
-  if (canTransition(from, "scheduled")) {
-    await updateStatusIf(tx, {
-      leadId: input.leadId,
-      from,
-      to: "scheduled",
-      reason: null,
-      stampsContact: true,
-      at: input.at,
-    });
+  const steps: Array<[LeadStatus, LeadStatus]> =
+    from === "lost"
+      ? [
+          ["lost", "contacted"],
+          ["contacted", "scheduled"],
+        ]
+      : canTransition(from, "scheduled")
+        ? [[from, "scheduled"]]
+        : [];
+  if (steps.length === 0) {
+    await stampContactIf(tx, input.leadId, from, input.at);
+    return;
+  }
+  for (const [stepFrom, stepTo] of steps) {
+    const check = checkTransition(stepFrom, stepTo);
+    if (!check.ok) throw new Error(`pipeline refused ${stepFrom} → ${stepTo} after a Dentalink booking`);
+    if (
+      !(await updateStatusIf(tx, {
+        leadId: input.leadId,
+        from: stepFrom,
+        to: stepTo,
+        reason: null,
+        stampsContact: check.stampsContact,
+        at: input.at,
+      }))
+    ) {
+      throw new Error("lead changed under its row lock");
+    }
     await writeHistory(tx, {
       leadId: input.leadId,
       kind: "status",
       text: "",
       actorId: input.actor.id,
-      details: { from, to: "scheduled", dentalinkSyncId: input.syncId },
+      details: { from: stepFrom, to: stepTo, dentalinkSyncId: input.syncId },
       at: input.at,
     });
     await writeAudit(
       tx,
       input.actor,
       "lead.status_changed",
-      { leadId: input.leadId, from, status: "scheduled", dentalinkSyncId: input.syncId },
+      { leadId: input.leadId, from: stepFrom, status: stepTo, dentalinkSyncId: input.syncId },
       input.at,
     );
-    return;
   }
-  await stampContactIf(tx, input.leadId, from, input.at);
 }
 
 /** A staff note (≤ 2,000 characters, stored and shown as plain text). */

@@ -90,7 +90,7 @@ export async function findBySubmission(db: Pick<Database, "select">, submissionI
 }
 
 /**
- * The newest open lead (not converted, not lost) with this phone or e-mail. Phones are stored in E.164 (the form's
+ * The open lead (not converted, not lost) with this phone, newest first, else the newest with this e-mail. Phones are stored in E.164 (the form's
  * schema and the inbound webhook normalise them), so equal E.164 is equal digits; e-mails compare in lower case.
  */
 export async function findOpenLeadByContact(
@@ -104,7 +104,8 @@ export async function findOpenLeadByContact(
     .select()
     .from(leads)
     .where(and(OPEN, byContact))
-    .orderBy(desc(leads.createdAt))
+    // A lead with the same phone first: a match by e-mail alone only records the request (issue 13).
+    .orderBy(sql`(${leads.phone} = ${contact.phone}) desc`, desc(leads.createdAt))
     .limit(1)
     .for("update");
   return row;

@@ -9,7 +9,7 @@ import {
   type Treatment,
   type Urgency,
 } from "~/domain/lead-scoring";
-import { assigneeForNewLead } from "~/features/crm/lead-assignment-service.server";
+import { assigneeForNewLead, assignIfUnassigned } from "~/features/crm/lead-assignment-service.server";
 import { logger } from "~/lib/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { LeadForm } from "./lead-schema";
@@ -106,7 +106,11 @@ export async function captureLead(
 /**
  * A request from someone with an open lead (issue 13): a 'duplicate' history entry with what came in, the lead
  * re-scored (higher urgency wins, placeholders filled: `mergeDuplicate`), `resubmitted_at` and `updated_at` moved
- * so the staff see it ('Actualizado').
+ * so the staff see it ('Actualizado'), and the lead given to an asesor if nobody had it.
+ *
+ * A match by e-mail alone, with another phone, proves nothing about who sent it (anyone who knows a person's
+ * e-mail could otherwise raise their lead's urgency or replace its answers and name): only the history row is
+ * written, marked `phoneMismatch` ("teléfono distinto" on the lead page) for the staff to check.
  */
 async function mergeIntoOpenLead(
   tx: Database,
@@ -115,6 +119,7 @@ async function mergeIntoOpenLead(
   submission: string,
   now: Date,
 ): Promise<LeadRow> {
+  const phoneMismatch = phoneDigits(open.phone) !== phoneDigits(form.phone);
   const { answers, score } = mergeDuplicate(
     {
       treatment: open.treatment as Treatment,
@@ -140,10 +145,13 @@ async function mergeIntoOpenLead(
       urgency: form.urgency,
       budget: form.budget,
       scoreBefore: open.score,
-      scoreAfter: score.score,
+      scoreAfter: phoneMismatch ? open.score : score.score,
+      ...(phoneMismatch ? { phoneMismatch: true } : {}),
     },
     at: now,
   });
+  await assignIfUnassigned(tx, open, now);
+  if (phoneMismatch) return open;
   return updateLead(tx, open.id, {
     name: open.name === WHATSAPP_LEAD_PLACEHOLDER_NAME ? form.name : open.name,
     treatment: answers.treatment,
@@ -160,6 +168,15 @@ async function mergeIntoOpenLead(
 
 function result(leadId: string, level: LeadLevel, duplicate: boolean): CaptureLeadResult {
   return { leadId, level, promise: followUpPromise(level), duplicate };
+}
+
+/**
+ * Takes the contact locks of every sender of an inbound WhatsApp batch at once, in sorted order (issue 13), before
+ * any message is filed: two webhooks with the same senders in another order wait instead of deadlocking. The
+ * per-message lock in `fileWhatsAppMessage` is then already held (advisory locks are re-entrant).
+ */
+export async function lockSenders(tx: Database, phones: string[]): Promise<void> {
+  await lockContacts(tx, phones.map(phoneDigits));
 }
 
 /** The name a lead from WhatsApp gets when the message carries no usable profile name. */

@@ -1,5 +1,5 @@
 import { getDb, type Database } from "~/db/client.server";
-import { fileWhatsAppMessage } from "~/features/leads/lead-service.server";
+import { fileWhatsAppMessage, lockSenders } from "~/features/leads/lead-service.server";
 import { normalizeWhatsAppNumber } from "~/integrations/whatsapp/phone";
 import {
   parseInfobipDate,
@@ -32,6 +32,14 @@ function textOf(message: WhatsAppInbound["results"][number]["message"]): string 
   return `(mensaje de WhatsApp sin texto: ${message.type.toLowerCase()})`;
 }
 
+/** A batch's senders in E.164 (the clinic's own numbers file no lead, so they are left out). */
+function batchSenders(inbound: WhatsAppInbound, ownNumbers: ReadonlySet<string>): string[] {
+  return inbound.results
+    .map((result) => normalizeWhatsAppNumber(result.from))
+    .filter((from): from is string => from !== null && !ownNumbers.has(from))
+    .map((from) => `+${from}`);
+}
+
 export interface InboundOutcome {
   received: number;
   /** Messages stored now (a replayed one is not). */
@@ -55,6 +63,10 @@ export async function receiveWhatsAppInbound(
   const outcome: InboundOutcome = { received: inbound.results.length, recorded: 0, leadsCreated: 0 };
 
   await db.transaction(async (tx) => {
+    // Every sender's contact lock, up front and sorted (issue 13): two webhooks at once with the same senders in
+    // another order ([X, Y] and [Y, X]) then wait for each other instead of deadlocking on PostgreSQL. The
+    // per-message lock in `fileWhatsAppMessage` is then already held (advisory locks are re-entrant).
+    await lockSenders(tx, batchSenders(inbound, ownNumbers));
     for (const result of inbound.results) {
       const from = normalizeWhatsAppNumber(result.from);
       if (!from) {

@@ -41,7 +41,7 @@ describe("analytics chart SVG", () => {
 
   it("labels grouped bars directly and wraps long category names", () => {
     const treatment = treatmentChart(
-      treatmentTotals([{ treatment: "estetica", status: "new", count: 2 }]),
+      treatmentTotals([{ treatment: "estetica", status: "new", stage: 0, count: 2 }]),
       "x",
     );
     const html = renderToStaticMarkup(<AnalyticsChartSvg chart={treatment} />);

@@ -85,7 +85,8 @@ export function LeadPage({ page }: { page: LeadPageData }) {
         <div className="space-y-6">
           <ContactActions page={page} />
           <PipelineActions page={page} />
-          <Notes />
+          {/* Keyed: a half-written note on one lead is not carried to the next. */}
+          <Notes key={lead.id} leadId={lead.id} />
           <History entries={page.history} />
         </div>
         <aside className="space-y-6">
@@ -216,8 +217,9 @@ function PipelineActions({ page }: { page: LeadPageData }) {
   );
 }
 
-function Notes() {
-  const { fetcher, busy } = useAction("lead-note");
+function Notes({ leadId }: { leadId: string }) {
+  // Keyed per lead (issue 13): "Nota agregada." on one lead must not show on the next one opened.
+  const { fetcher, busy } = useAction(`lead-note-${leadId}`);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) form.current?.reset();
@@ -342,7 +344,7 @@ function Details({ page }: { page: LeadPageData }) {
 function Assignment({ page }: { page: LeadPageData }) {
   const { lead, viewer } = page;
   const assign = useAction(`lead-assign-${lead.id}`);
-  const availability = useAction("staff-availability");
+  const availability = useAction(`staff-availability-${lead.id}`);
   return (
     <Section title="Asignación" id="lead-asignacion">
       <p className="text-sm">

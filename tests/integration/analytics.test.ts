@@ -68,11 +68,11 @@ interface Seed {
   furthestStage?: number;
 }
 
-// The period 1–10 March 2026 (clinic days; Chile on summer time, UTC-3) and the previous one, 19–28 February.
+// The period 1–10 March 2019 (clinic days; Chile on summer time, UTC-3) and the previous one, 19–28 February. No other test file creates leads in 2019 (on PostgreSQL the files share one database).
 const seeds: Seed[] = [
   // Current period.
   {
-    at: ["2026-03-01", "00:00"],
+    at: ["2019-03-01", "00:00"],
     source: "web",
     level: "hot",
     score: 85,
@@ -81,7 +81,7 @@ const seeds: Seed[] = [
     firstContactMinutes: 10,
   },
   {
-    at: ["2026-03-02", "12:00"],
+    at: ["2019-03-02", "12:00"],
     source: "whatsapp",
     level: "warm",
     score: 55,
@@ -90,7 +90,7 @@ const seeds: Seed[] = [
     firstContactMinutes: 30,
   },
   {
-    at: ["2026-03-02", "18:00"],
+    at: ["2019-03-02", "18:00"],
     source: "whatsapp",
     level: "hot",
     score: 90,
@@ -99,7 +99,7 @@ const seeds: Seed[] = [
     firstContactMinutes: 90,
   },
   {
-    at: ["2026-03-05", "09:00"],
+    at: ["2019-03-05", "09:00"],
     source: "social",
     level: "cold",
     score: 25,
@@ -108,7 +108,7 @@ const seeds: Seed[] = [
     firstContactMinutes: null,
   },
   {
-    at: ["2026-03-10", "10:00"],
+    at: ["2019-03-10", "10:00"],
     source: "asistente",
     level: "warm",
     score: 45,
@@ -117,7 +117,7 @@ const seeds: Seed[] = [
     firstContactMinutes: 5,
   },
   {
-    at: ["2026-03-10", "23:59"],
+    at: ["2019-03-10", "23:59"],
     source: "web",
     level: "cold",
     score: 15,
@@ -129,7 +129,7 @@ const seeds: Seed[] = [
   },
   // Previous period.
   {
-    at: ["2026-02-19", "00:00"],
+    at: ["2019-02-19", "00:00"],
     source: "web",
     level: "hot",
     score: 80,
@@ -138,7 +138,7 @@ const seeds: Seed[] = [
     firstContactMinutes: 20,
   },
   {
-    at: ["2026-02-25", "10:00"],
+    at: ["2019-02-25", "10:00"],
     source: "whatsapp",
     level: "cold",
     score: 20,
@@ -148,7 +148,7 @@ const seeds: Seed[] = [
   },
   // Just outside both.
   {
-    at: ["2026-02-18", "23:59"],
+    at: ["2019-02-18", "23:59"],
     source: "web",
     level: "hot",
     score: 99,
@@ -157,7 +157,7 @@ const seeds: Seed[] = [
     firstContactMinutes: 1,
   },
   {
-    at: ["2026-03-11", "00:00"],
+    at: ["2019-03-11", "00:00"],
     source: "web",
     level: "hot",
     score: 99,
@@ -167,7 +167,7 @@ const seeds: Seed[] = [
   },
 ];
 
-const PERIOD = "period=custom&from=2026-03-01&to=2026-03-10";
+const PERIOD = "period=custom&from=2019-03-01&to=2019-03-10";
 
 let asesor: TestUser;
 let admin: TestUser;
@@ -219,8 +219,8 @@ describe("the Overview for a period", () => {
     const data = await funnel(asesor.cookie, `/funnel?${PERIOD}`);
     expect(data.period).toMatchObject({
       kind: "custom",
-      from: "2026-03-01",
-      to: "2026-03-10",
+      from: "2019-03-01",
+      to: "2019-03-10",
       days: 10,
       error: null,
     });
@@ -291,7 +291,7 @@ describe("the Overview for a period", () => {
   });
 
   it("counts the previous period on its own, and an empty period as zeros", async () => {
-    const previous = await funnel(asesor.cookie, "/funnel?period=custom&from=2026-02-19&to=2026-02-28");
+    const previous = await funnel(asesor.cookie, "/funnel?period=custom&from=2019-02-19&to=2019-02-28");
     expect(previous.stats.map((card) => card.value)).toEqual(["2", "1", "1", "50,0%", "20 min", "1"]);
     const empty = await funnel(asesor.cookie, "/funnel?period=custom&from=2025-01-01&to=2025-01-07");
     expect(empty.stats.map((card) => card.value)).toEqual(["0", "0", "0", "0,0%", "—", "0"]);
@@ -299,7 +299,7 @@ describe("the Overview for a period", () => {
   });
 
   it("falls back to the default period with a Spanish error for a forged period", async () => {
-    const data = await funnel(asesor.cookie, "/funnel?period=custom&from=2026-03-10&to=2026-03-01");
+    const data = await funnel(asesor.cookie, "/funnel?period=custom&from=2019-03-10&to=2019-03-01");
     expect(data.period).toMatchObject({
       kind: "30",
       days: 30,
@@ -328,11 +328,11 @@ describe("the Analytics tab", () => {
     expect(
       bySource.rows.filter((row) => row.values.some(Boolean)).map((row) => [row.csvLabel, row.values]),
     ).toEqual([
-      ["2026-03-01", [1, 0, 0, 0]],
-      ["2026-03-02", [0, 0, 2, 0]],
-      ["2026-03-05", [0, 0, 0, 1]],
+      ["2019-03-01", [1, 0, 0, 0]],
+      ["2019-03-02", [0, 0, 2, 0]],
+      ["2019-03-05", [0, 0, 0, 1]],
       // 23:59 clinic time on the 10th is 02:59 UTC on the 11th: still the clinic's 10th.
-      ["2026-03-10", [1, 1, 0, 0]],
+      ["2019-03-10", [1, 1, 0, 0]],
     ]);
     expect(
       charts["by-level"]!.rows.filter((row) => row.values.some(Boolean)).map((row) => [
@@ -340,10 +340,10 @@ describe("the Analytics tab", () => {
         row.values,
       ]),
     ).toEqual([
-      ["2026-03-01", [1, 0, 0]],
-      ["2026-03-02", [1, 1, 0]],
-      ["2026-03-05", [0, 0, 1]],
-      ["2026-03-10", [0, 1, 1]],
+      ["2019-03-01", [1, 0, 0]],
+      ["2019-03-02", [1, 1, 0]],
+      ["2019-03-05", [0, 0, 1]],
+      ["2019-03-10", [0, 1, 1]],
     ]);
     expect(charts.funnel!.rows.map((row) => row.values[0])).toEqual([6, 5, 4, 1]);
     expect(charts["response-time"]!.rows.map((row) => row.values[0])).toEqual([2, 1, 1, 0, 1, 0, 1]);
@@ -364,7 +364,7 @@ describe("the Analytics tab", () => {
       )) as Response;
       expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
       expect(response.headers.get("content-disposition")).toBe(
-        `attachment; filename="analytics-${chart}-2026-03-01-a-2026-03-10.csv"`,
+        `attachment; filename="analytics-${chart}-2019-03-01-a-2019-03-10.csv"`,
       );
       const bytes = new Uint8Array(await response.arrayBuffer());
       expect(Array.from(bytes.subarray(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
@@ -380,8 +380,8 @@ describe("the Analytics tab", () => {
     ]);
     expect((await csv("by-source")).slice(0, 3)).toEqual([
       '"Día","Web","Asistente virtual","WhatsApp","Redes sociales"',
-      '"2026-03-01",1,0,0,0',
-      '"2026-03-02",0,0,2,0',
+      '"2019-03-01",1,0,0,0',
+      '"2019-03-02",0,0,2,0',
     ]);
     expect((await csv("by-level"))[0]).toBe('"Día","Caliente","Tibio","Frío"');
     expect(await csv("response-time")).toEqual([
@@ -404,7 +404,7 @@ describe("the Analytics tab", () => {
     expect(thrownStatus(await refused(undefined))).toBe(302);
     expect(thrownStatus(await refused(asesor.cookie, `chart=../../etc&${PERIOD}`))).toBe(400);
     expect(
-      thrownStatus(await refused(asesor.cookie, "chart=funnel&period=custom&from=2026-03-10&to=2026-03-01")),
+      thrownStatus(await refused(asesor.cookie, "chart=funnel&period=custom&from=2019-03-10&to=2019-03-01")),
     ).toBe(400);
   });
 });

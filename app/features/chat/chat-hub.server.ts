@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDb, listenToChannel } from "~/db/client.server";
 import { logger } from "~/lib/logger.server";
+import { CHAT_CHANNEL } from "./chat-repository.server";
 
 /**
  * Fan-out (DESIGN decision 17): a publish carries only the room id, through PostgreSQL's NOTIFY, so every instance —
@@ -8,7 +9,7 @@ import { logger } from "~/lib/logger.server";
  * in-process. Every listener re-reads the room's log after its own cursor, so a lost or duplicated wake-up never
  * loses or repeats a message.
  */
-const CHANNEL = "chat_rooms";
+const CHANNEL = CHAT_CHANNEL;
 
 type Listener = () => void;
 
@@ -19,7 +20,7 @@ const anyListeners = new Set<(roomId: string) => void>();
 let listening: Promise<unknown> | undefined;
 
 /** LISTEN once per process, on the first subscriber or publish. */
-function ensureListening() {
+export function ensureListening() {
   listening ??= listenToChannel(CHANNEL, (roomId) => wakeLocal(roomId)).catch((error: unknown) => {
     listening = undefined;
     logger.error({ err: error }, "chat LISTEN failed; this instance wakes only for its own messages");
@@ -52,7 +53,10 @@ function wakeLocal(roomId: string) {
   for (const listener of anyListeners) listener(roomId);
 }
 
-/** Tells every instance that the room has new messages (or a new status). */
+/**
+ * Tells every instance that the room has a new status. A new message needs no call: the repository's insert
+ * NOTIFYs in the same statement.
+ */
 export async function wake(roomId: string) {
   await ensureListening();
   try {

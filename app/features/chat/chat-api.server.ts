@@ -36,6 +36,8 @@ import {
   sendMessageSchema,
   updateGuestSchema,
 } from "./chat-schema";
+import { createDraftRelay } from "./chat-draft-relay.server";
+import type { AgentDelta } from "./chat-hub.server";
 import { roomFeeds } from "./chat-room-feed.server";
 import {
   ACCESS_TOKEN_TTL_MS,
@@ -386,11 +388,22 @@ async function postMessage(args: ChatArgs, roomId: string) {
   return json({ message: messageDto(row) }, 201);
 }
 
-/** The agent answers while the room is the bot's; a handoff it asks for moves the room to a person. */
+/**
+ * The agent answers while the room is the bot's; a handoff it asks for moves the room to a person. With an LLM the
+ * reply reaches the room's streams token by token as a transient draft (`agent-delta` events), and is then stored
+ * once under the draft's id, which replaces it; a failed stream falls back to the offline answer under that id.
+ */
 async function runAgent(roomId: string, text: string) {
-  const turn = await agentTurn({ text, roomId });
-  await publish({ id: randomUUID(), roomId, author: "agent", content: turn.content });
-  if (turn.handoff) await handOff(roomId, turn.handoff.reason, turn.handoff.summary);
+  const replyId = randomUUID();
+  const draft = createDraftRelay(roomId, replyId);
+  try {
+    const turn = await agentTurn({ text, roomId, onToken: (token) => draft.push(token) });
+    await draft.settle();
+    await publish({ id: replyId, roomId, author: "agent", content: turn.content });
+    if (turn.handoff) await handOff(roomId, turn.handoff.reason, turn.handoff.summary);
+  } finally {
+    await draft.end();
+  }
 }
 
 export async function handOff(roomId: string, reason: string, summary: string) {
@@ -460,6 +473,21 @@ function messageFrame(row: ChatMessageRow) {
   return frame;
 }
 
+/**
+ * A draft piece: no `id:` line, so it never moves the client's Last-Event-ID (drafts are not replayed on resume; the
+ * stored reply is).
+ */
+const deltaFrames = new WeakMap<AgentDelta, Uint8Array>();
+function deltaFrame(delta: AgentDelta) {
+  let frame = deltaFrames.get(delta);
+  if (!frame) {
+    const data = { id: delta.id, offset: delta.offset, delta: delta.delta, done: delta.done === true };
+    frame = encoder.encode(`event: agent-delta\ndata: ${JSON.stringify(data)}\n\n`);
+    deltaFrames.set(delta, frame);
+  }
+  return frame;
+}
+
 export function roomEventStream(
   roomId: string,
   afterSeq: number,
@@ -492,6 +520,9 @@ export function roomEventStream(
         status(status) {
           if (!state.closed)
             controller.enqueue(encoder.encode(`event: status\ndata: ${JSON.stringify({ status })}\n\n`));
+        },
+        delta(delta) {
+          if (!state.closed) controller.enqueue(deltaFrame(delta));
         },
         close,
       });

@@ -74,3 +74,94 @@ export function subscriberCount(): number {
   for (const set of listeners.values()) count += set.size;
   return count;
 }
+
+// --- transient agent drafts ---------------------------------------------------------------------------------------
+
+/**
+ * The agent's reply while the model streams it (issue 12): pieces of text, relayed to the room's streams on every
+ * instance through their own NOTIFY channel and never stored — the finished reply is stored once as a normal
+ * message with the same id, which replaces the draft. A lost piece only leaves a client's draft behind until then.
+ */
+export const CHAT_DELTA_CHANNEL = "chat_room_deltas";
+
+export interface AgentDelta {
+  roomId: string;
+  /** The id the finished reply will be stored with. */
+  id: string;
+  /** Characters of the draft before this piece (a client that missed one stops growing its draft). */
+  offset: number;
+  delta: string;
+  /** The draft is over (stored as a message, or abandoned). */
+  done?: boolean;
+}
+
+type DeltaListener = (delta: AgentDelta) => void;
+const deltaListeners = new Map<string, Set<DeltaListener>>();
+let listeningDeltas: Promise<unknown> | undefined;
+
+function parseDelta(payload: string): AgentDelta | undefined {
+  try {
+    const value = JSON.parse(payload) as Partial<AgentDelta>;
+    if (
+      typeof value.roomId === "string" &&
+      typeof value.id === "string" &&
+      typeof value.offset === "number" &&
+      typeof value.delta === "string"
+    ) {
+      return {
+        roomId: value.roomId,
+        id: value.id,
+        offset: value.offset,
+        delta: value.delta,
+        done: value.done === true,
+      };
+    }
+  } catch {
+    // not ours
+  }
+  return undefined;
+}
+
+function ensureListeningDeltas() {
+  listeningDeltas ??= listenToChannel(CHAT_DELTA_CHANNEL, (payload) => {
+    const delta = parseDelta(payload);
+    if (delta) for (const listener of deltaListeners.get(delta.roomId) ?? []) listener(delta);
+  }).catch((error: unknown) => {
+    listeningDeltas = undefined;
+    logger.error({ err: error }, "chat delta LISTEN failed");
+  });
+  return listeningDeltas;
+}
+
+export function subscribeRoomDeltas(roomId: string, listener: DeltaListener): () => void {
+  void ensureListeningDeltas();
+  let set = deltaListeners.get(roomId);
+  if (!set) {
+    set = new Set();
+    deltaListeners.set(roomId, set);
+  }
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) deltaListeners.delete(roomId);
+  };
+}
+
+/** NOTIFY payloads are limited to 8,000 bytes: a piece is at most this many characters (4 bytes each at worst). */
+const MAX_DELTA_CHARS = 1500;
+
+export async function publishDelta(delta: AgentDelta) {
+  await ensureListeningDeltas();
+  const db = await getDb();
+  for (let start = 0; start < Math.max(delta.delta.length, 1); start += MAX_DELTA_CHARS) {
+    const piece = delta.delta.slice(start, start + MAX_DELTA_CHARS);
+    const last = start + MAX_DELTA_CHARS >= delta.delta.length;
+    const payload = JSON.stringify({
+      ...delta,
+      offset: delta.offset + start,
+      delta: piece,
+      done: last && delta.done,
+    });
+    await db.execute(sql`select pg_notify(${CHAT_DELTA_CHANNEL}, ${payload})`);
+  }
+}

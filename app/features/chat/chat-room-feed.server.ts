@@ -1,5 +1,5 @@
 import { logger } from "~/lib/logger.server";
-import { subscribeRoom } from "./chat-hub.server";
+import { subscribeRoom, subscribeRoomDeltas, type AgentDelta } from "./chat-hub.server";
 import { roomUpdatesAfter, type ChatMessageRow } from "./chat-repository.server";
 
 /**
@@ -27,6 +27,8 @@ export interface FeedReader {
 export interface FeedSink {
   messages(rows: readonly ChatMessageRow[]): void;
   status(status: string): void;
+  /** A piece of the agent's streamed reply (transient; only the patient's feed relays them). */
+  delta?(delta: AgentDelta): void;
   close(error?: unknown): void;
 }
 
@@ -67,6 +69,15 @@ class Member {
     if (batch.status !== undefined) this.sink.status(batch.status);
   }
 
+  deliverDelta(delta: AgentDelta) {
+    if (this.closed) return;
+    try {
+      this.sink.delta?.(delta);
+    } catch {
+      // a draft piece is a courtesy; the stored reply follows
+    }
+  }
+
   goLive() {
     const held = this.pending ?? [];
     this.pending = undefined;
@@ -95,7 +106,16 @@ class RoomFeed {
     private readonly reader: FeedReader,
     private readonly onEmpty: (feed: RoomFeed) => void,
   ) {
-    this.unsubscribe = subscribeRoom(roomId, () => void this.read());
+    const unsubscribeMessages = subscribeRoom(roomId, () => void this.read());
+    const unsubscribeDeltas = includeNotes
+      ? () => {}
+      : subscribeRoomDeltas(roomId, (delta) => {
+          for (const member of this.members) member.deliverDelta(delta);
+        });
+    this.unsubscribe = () => {
+      unsubscribeMessages();
+      unsubscribeDeltas();
+    };
   }
 
   remove(member: Member) {

@@ -1,7 +1,14 @@
 import { Bot, Maximize2, PanelLeft, Send, User, UserRound, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { SUGGESTED_PROMPTS } from "~/domain/agent-safety";
-import { agentTextSegments, chatRequest, parseFrameMessage, type FrameMessage } from "../chat-client";
+import {
+  agentTextSegments,
+  applyDelta,
+  chatRequest,
+  parseFrameMessage,
+  withoutDraft,
+  type FrameMessage,
+} from "../chat-client";
 import { AI_NOTICE_VERSION, MAX_CHAT_MESSAGE_LENGTH } from "../chat-schema";
 
 export interface RoomOptions {
@@ -80,6 +87,8 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
   const [sending, setSending] = useState(false);
   const [connected, setConnected] = useState(false);
   const [reload, setReload] = useState(0);
+  /** The agent's reply while the model streams it (agent-delta events), by the id it will be stored with. */
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
   const parentOrigin = useRef<string>("");
   const refreshWaiter = useRef<((token: string | null) => void) | null>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -183,12 +192,21 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
                 ?.slice(5)
                 .trim();
               if (!data) continue;
-              const parsed = JSON.parse(data) as ChatMessage & { status?: RoomState["status"] };
-              if (event === "status" && parsed.status) {
+              const parsed = JSON.parse(data) as ChatMessage & {
+                status?: RoomState["status"];
+                offset?: number;
+                delta?: string;
+                done?: boolean;
+              };
+              if (event === "agent-delta") {
+                setDrafts((current) => applyDelta(current, parsed));
+              } else if (event === "status" && parsed.status) {
                 const status = parsed.status;
                 setRoom((current) => (current ? { ...current, status } : current));
               } else if (event === "message") {
                 lastSeq = Math.max(lastSeq, parsed.seq);
+                // The stored reply replaces its draft.
+                setDrafts((current) => withoutDraft(current, parsed.id));
                 setRoom((current) =>
                   current && !current.messages.some((message) => message.id === parsed.id)
                     ? { ...current, messages: [...current.messages, parsed] }
@@ -355,6 +373,8 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
           ref={list}
           aria-label="Mensajes"
           aria-live="polite"
+          // While a reply streams in, screen readers wait: the stored reply is announced once, not every token.
+          aria-busy={Object.keys(drafts).length > 0}
           className="flex-1 space-y-3 overflow-y-auto bg-slate-50 p-4"
         >
           {room.messages.map((message) => (
@@ -384,6 +404,27 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
               </div>
             </li>
           ))}
+          {Object.entries(drafts)
+            .filter(([id]) => !room.messages.some((message) => message.id === id))
+            .map(([id, text]) => (
+              // Hidden from the live region: the stored message that replaces it is what gets announced.
+              <li
+                key={`draft-${id}`}
+                data-author="agent"
+                data-draft="true"
+                aria-hidden="true"
+                className="flex"
+              >
+                <div className="max-w-[85%] rounded-2xl rounded-bl-sm bg-white px-3 py-2 text-sm whitespace-pre-wrap ring-1 ring-slate-200">
+                  <p className="mb-1 flex items-center gap-1 text-xs font-semibold">
+                    <Bot aria-hidden className="size-3" />
+                    {AUTHOR_LABEL.agent}
+                  </p>
+                  <AgentText text={text} />
+                  <span className="ml-0.5 inline-block animate-pulse">▍</span>
+                </div>
+              </li>
+            ))}
         </ol>
       )}
 

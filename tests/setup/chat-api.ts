@@ -12,9 +12,10 @@ export const ACCOUNT = "clinica-chat";
 export async function api(
   method: string,
   path: string,
-  init: { cookie?: string; bearer?: string; body?: unknown } = {},
+  init: { cookie?: string; bearer?: string; body?: unknown; ip?: string } = {},
 ) {
   const headers: Record<string, string> = {};
+  if (init.ip) headers["x-clinica-client-ip"] = init.ip;
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
   const request = requestAs(init.cookie, `/api/chat/${path}`, {

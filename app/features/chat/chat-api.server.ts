@@ -37,6 +37,7 @@ import {
   updateGuestSchema,
 } from "./chat-schema";
 import { createDraftRelay } from "./chat-draft-relay.server";
+import { chargeAddress, chargeGuestMessage, type ChatRefusal } from "./chat-rate-limits.server";
 import type { AgentDelta } from "./chat-hub.server";
 import { roomFeeds } from "./chat-room-feed.server";
 import {
@@ -62,9 +63,16 @@ class ChatHttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** Seconds, for a 429's Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(detail);
   }
+}
+
+/** 429 with the Spanish detail and Retry-After when a chat budget is spent (chat-rate-limits.server.ts). */
+function refuseIfLimited(refusal: ChatRefusal | null) {
+  if (refusal) throw new ChatHttpError(429, refusal.detail, refusal.retryAfter);
 }
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -188,6 +196,7 @@ function namesOf(user: SessionUser): [string, string] {
 // --- guests ---------------------------------------------------------------------------------------------------
 
 async function createGuest(args: ChatArgs) {
+  refuseIfLimited(await chargeAddress(args.request, "guest"));
   const body = await readBody(args.request, createGuestSchema);
   requireAccount(body.account_id);
   const user = await sessionUser(args);
@@ -296,6 +305,7 @@ async function issueTokens(guest: ChatGuestRow, familyId: string = randomUUID())
 }
 
 async function login(args: ChatArgs) {
+  refuseIfLimited(await chargeAddress(args.request, "login"));
   const url = new URL(args.request.url);
   const guestId = url.searchParams.get("guest_id") ?? "";
   const accountId = url.searchParams.get("account_id");
@@ -306,6 +316,7 @@ async function login(args: ChatArgs) {
 }
 
 async function refresh(args: ChatArgs) {
+  refuseIfLimited(await chargeAddress(args.request, "refresh"));
   const body = await readBody(args.request, refreshSchema);
   const now = new Date();
   const row = await findRefreshToken(sha256(body.refresh_token));
@@ -362,13 +373,14 @@ async function publish(values: Parameters<typeof insertMessage>[0]) {
 
 /**
  * The hot path (DESIGN §5: one message per second per room, fan-out p99 ≤ 100 ms): the access token is checked
- * in memory, then one statement checks that the room is the token's guest's and open to messages, stores the
+ * in memory, the guest's message budget is charged (one upsert), then one statement checks that the room is the token's guest's and open to messages, stores the
  * message (idempotent on the client id), moves the room's activity time and NOTIFYs the room (ADR 024).
  */
 async function postMessage(args: ChatArgs, roomId: string) {
   const claims = await bearerClaims(args.request);
   if (!UUID.test(roomId)) throw fail(404, "Room not found");
   const body = await readBody(args.request, sendMessageSchema);
+  refuseIfLimited(await chargeGuestMessage(claims.guestId));
   const result = await insertGuestMessage({
     guestId: claims.guestId,
     accountId: claims.accountId,
@@ -577,7 +589,11 @@ export async function handleChatApi(args: ChatArgs, path: string): Promise<Respo
     try {
       return await handler(args, ...match.slice(1));
     } catch (error) {
-      if (error instanceof ChatHttpError) return json({ detail: error.detail }, error.status);
+      if (error instanceof ChatHttpError) {
+        const retry: Record<string, string> =
+          error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
+        return json({ detail: error.detail }, error.status, retry);
+      }
       throw error;
     }
   }

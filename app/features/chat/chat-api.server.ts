@@ -6,6 +6,7 @@ import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { agentTurn, waitingForPersonText } from "~/features/agent/agent-service.server";
 import {
+  assigneeFirstName,
   findGuest,
   findGuestByExternalId,
   findOpenRoom,
@@ -360,10 +361,28 @@ async function guestRoom(request: Request, roomId: string) {
   return { guest, room };
 }
 
+/**
+ * Who is in the room (its members panel): the guest, the virtual dentist and, once a person took the conversation,
+ * that staff member by first name only.
+ */
+async function membersOf(room: ChatRoomRow, guest: ChatGuestRow) {
+  const members = [
+    { role: "guest", name: `${guest.firstName} ${guest.lastName}`.trim() },
+    { role: "agent", name: agentDto().name },
+  ];
+  const staff = await assigneeFirstName(room.assignedTo);
+  if (staff) members.push({ role: "staff", name: staff });
+  return members;
+}
+
 async function getRoom(args: ChatArgs, roomId: string) {
   const { guest, room } = await guestRoom(args.request, roomId);
   const messages = await messagesAfter(room.id, 0);
-  return json({ ...roomDto(room, guest), messages: messages.map(messageDto) });
+  return json({
+    ...roomDto(room, guest),
+    members: await membersOf(room, guest),
+    messages: messages.map(messageDto),
+  });
 }
 
 /** Stores a message and wakes the room's streams on every instance (the insert NOTIFYs in the same statement). */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { chatGuests, chatMessages, chatRefreshTokens, chatRooms } from "~/db/schema";
+import { chatGuests, chatMessages, chatRefreshTokens, chatRooms, users } from "~/db/schema";
 
 export type ChatGuestRow = typeof chatGuests.$inferSelect;
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
@@ -48,6 +48,14 @@ export async function findRoom(id: string): Promise<ChatRoomRow | undefined> {
   const db = await getDb();
   const [row] = await db.select().from(chatRooms).where(eq(chatRooms.id, id));
   return row;
+}
+
+/** The first name of the staff member a room is assigned to (the room's members panel), if any. */
+export async function assigneeFirstName(userId: string | null): Promise<string | undefined> {
+  if (!userId) return undefined;
+  const db = await getDb();
+  const [row] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, userId));
+  return row?.firstName;
 }
 
 /** The guest's newest conversation with this agent that is not resolved: reopening the widget rejoins it. */

@@ -1,6 +1,6 @@
 import { Bot, Maximize2, Mic, PanelLeft, Send, Settings, User, UserRound, Users, X } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import * as TabsPrimitive from "@radix-ui/react-tabs";
 import { SUGGESTED_PROMPTS } from "~/domain/agent-safety";
 import { cn } from "~/lib/cn";
 import {
@@ -69,6 +69,7 @@ const PALETTE: Record<Theme, Record<string, string>> = {
     notice: "bg-amber-50 ring-1 ring-amber-200",
     waiting: "bg-sky-50 text-sky-900",
     panel: "bg-white",
+    tab: "text-slate-700 hover:text-slate-900 data-[state=active]:border-slate-900 data-[state=active]:text-slate-900",
   },
   dark: {
     card: "bg-slate-900 text-slate-100",
@@ -84,6 +85,7 @@ const PALETTE: Record<Theme, Record<string, string>> = {
     notice: "bg-amber-950 text-amber-50 ring-1 ring-amber-800",
     waiting: "bg-sky-950 text-sky-100",
     panel: "bg-slate-900",
+    tab: "text-slate-200 hover:text-white data-[state=active]:border-sky-300 data-[state=active]:text-sky-300",
   },
 };
 
@@ -251,6 +253,8 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
   /** conversation_history=false: messages up to this seq (the history at load) are not shown. */
   const [historyUntil, setHistoryUntil] = useState(0);
   const [listening, setListening] = useState(false);
+  /** The parent's mobile mode (mobile_mode_status): the panel already fills the screen, so no fullscreen/sidebar. */
+  const [mobile, setMobile] = useState(false);
   const recognition = useRef<SpeechRecognitionLike | null>(null);
   const parentOrigin = useRef<string>("");
   const refreshWaiter = useRef<((token: string | null) => void) | null>(null);
@@ -274,6 +278,8 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
         typeof message.access_token === "string"
       ) {
         setToken(message.access_token);
+      } else if (message.type === "mobile_mode_status") {
+        setMobile(message.mobile === true);
       } else if (message.type === "refresh_token") {
         const fresh =
           message.success === true && typeof message.access_token === "string" ? message.access_token : null;
@@ -518,7 +524,7 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
           <Settings aria-hidden className="size-4" />
         </button>
       )}
-      {options.showSidebar && (
+      {options.showSidebar && !mobile && (
         <button
           type="button"
           aria-label="Mover a un costado"
@@ -528,7 +534,7 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
           <PanelLeft aria-hidden className="size-4" />
         </button>
       )}
-      {options.showFullscreen && (
+      {options.showFullscreen && !mobile && (
         <button
           type="button"
           aria-label="Pantalla completa"
@@ -856,28 +862,40 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
       >
         {header}
         {options.tabs && panels.length > 1 ? (
-          <Tabs
+          // Radix tabs (arrow keys, Home, End; one tab stop), styled per theme here: the shared TabsTrigger's
+          // light-only colours cannot be overridden without tailwind-merge.
+          <TabsPrimitive.Root
             value={view}
             onValueChange={(value) => setView(value as View)}
             className="flex min-h-0 flex-1 flex-col"
           >
-            <TabsList aria-label="Secciones del chat" className={cn("px-2", pal.border)}>
+            <TabsPrimitive.List
+              aria-label="Secciones del chat"
+              className={cn("flex gap-1 border-b px-2", pal.border, pal.card)}
+            >
               {panels.map((panel) => (
-                <TabsTrigger key={panel} value={panel} className={theme === "dark" ? "text-slate-200" : ""}>
+                <TabsPrimitive.Trigger
+                  key={panel}
+                  value={panel}
+                  className={cn(
+                    "-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-semibold",
+                    pal.tab,
+                  )}
+                >
                   {PANEL_LABEL[panel]}
-                </TabsTrigger>
+                </TabsPrimitive.Trigger>
               ))}
-            </TabsList>
+            </TabsPrimitive.List>
             {panels.map((panel) => (
-              <TabsContent
+              <TabsPrimitive.Content
                 key={panel}
                 value={panel}
                 className="flex min-h-0 flex-1 flex-col data-[state=inactive]:hidden"
               >
                 {panelOf(panel)}
-              </TabsContent>
+              </TabsPrimitive.Content>
             ))}
-          </Tabs>
+          </TabsPrimitive.Root>
         ) : (
           panelOf(view)
         )}

@@ -322,10 +322,12 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
     const controller = new AbortController();
     void (async () => {
       let lastSeq = 0;
+      let knownStatus: RoomState["status"] | undefined;
       try {
         const loaded = await chatRequest<RoomState>("", path, { token });
         if (life.stopped) return;
         setRoom(loaded);
+        knownStatus = loaded.status;
         lastSeq = loaded.messages.at(-1)?.seq ?? 0;
         if (!options.conversationHistory) setHistoryUntil((current) => current || lastSeq);
       } catch (failure) {
@@ -373,6 +375,15 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
               } else if (event === "status" && parsed.status) {
                 const status = parsed.status;
                 setRoom((current) => (current ? { ...current, status } : current));
+                // A person took (or left) the conversation: the members panel shows who is in it now.
+                if (status !== knownStatus && options.members) {
+                  void chatRequest<RoomState>("", path, { token }).then(
+                    (fresh) =>
+                      setRoom((current) => (current ? { ...current, members: fresh.members } : current)),
+                    () => {},
+                  );
+                }
+                knownStatus = status;
               } else if (event === "message") {
                 lastSeq = Math.max(lastSeq, parsed.seq);
                 // The stored reply replaces its draft.
@@ -398,7 +409,7 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
       controller.abort();
     };
     // A new token (refresh) reconnects the stream with it.
-  }, [token, path, reload, toParent, options.conversationHistory]);
+  }, [token, path, reload, toParent, options.conversationHistory, options.members]);
 
   const toggleVoice = () => {
     if (listening) {

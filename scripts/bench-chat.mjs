@@ -33,6 +33,8 @@ const server = await startBenchServer({ port, env: { CHAT_MESSAGES_PER_MINUTE: "
 const api = (path) => `${server.base}/api/chat/${path}`;
 const json = { "content-type": "application/json" };
 const latencies = [];
+/** Due time → the POST's answer: the send path alone (the fan-out usually arrives before the answer). */
+const postLatencies = [];
 const controllers = [];
 let received = 0;
 try {
@@ -132,6 +134,7 @@ try {
         }).then(
           async (answer) => {
             await answer.arrayBuffer();
+            postLatencies.push(performance.timeOrigin + performance.now() - due);
             if (answer.status === 201) posted += 1;
             else failed += 1;
           },
@@ -151,6 +154,9 @@ try {
   const p50 = Math.round(percentile(sorted, 50) * 10) / 10;
   const p99 = Math.round(percentile(sorted, 99) * 10) / 10;
   const expected = posted * (clients / rooms);
+  const postSorted = postLatencies.toSorted((a, b) => a - b);
+  const postP50 = Math.round(percentile(postSorted, 50) * 10) / 10;
+  const postP99 = Math.round(percentile(postSorted, 99) * 10) / 10;
   console.table({
     "SSE clients": clients,
     rooms,
@@ -160,6 +166,7 @@ try {
     "deliveries received": received,
     "fan-out p50 (ms)": p50,
     "fan-out p99 (ms, budget 100)": p99,
+    "POST answered p50 / p99 (ms)": `${postP50} / ${postP99}`,
     "server RSS before streams (MB)": rssBefore,
     "server RSS at the end (MB)": rssAfter,
     "server CPU per message (ms)": cpuPerMessage,
@@ -170,6 +177,7 @@ try {
     [
       figure("fan-out latency p50", p50, "ms"),
       figure("fan-out latency p99", p99, "ms", { max: 100 }),
+      figure("POST answered p99", postP99, "ms"),
       figure("deliveries received / expected", expected ? received / expected : 0, "ratio", { min: 1 }),
       figure("server RSS", rssAfter, "MB"),
       figure("server CPU per message", cpuPerMessage, "ms"),

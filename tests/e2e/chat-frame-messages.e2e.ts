@@ -184,3 +184,48 @@ test("room options in the browser: dark theme is axe-clean; members and settings
   await frame.getByRole("tab", { name: "Ajustes" }).click();
   await expect(frame.getByRole("radio", { name: "Grande" })).toBeChecked();
 });
+
+test("voice_enabled: a mic only where the browser has speech recognition, and only when asked for", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const origin = new URL(baseURL!).origin;
+  const { url, token } = await guestRoom(page.request);
+  // In the human's room no AI notice stands before the input.
+  await page.request.post(`/api/chat/rooms/${url.split("/").at(-1)}/handoff`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {},
+  });
+  const openRoom = async (target: Page, query: string) => {
+    await target.route(`${origin}/__test/padre`, (route) =>
+      route.fulfill({ contentType: "text/html", body: parentPage(`${origin}${url}${query}`, token, origin) }),
+    );
+    await target.goto(`${origin}/__test/padre`);
+    const frame = target.frameLocator("#room");
+    await expect(frame.getByRole("textbox", { name: "Escribe tu mensaje" })).toBeVisible();
+    return frame;
+  };
+  const hasRecognition = await page.evaluate(
+    () => "SpeechRecognition" in window || "webkitSpeechRecognition" in window,
+  );
+
+  const asked = await openRoom(page, "?voice_enabled=true");
+  await expect(asked.getByRole("button", { name: "Dictar mensaje" })).toHaveCount(hasRecognition ? 1 : 0);
+  const notAsked = await openRoom(page, "");
+  await expect(notAsked.getByRole("button", { name: "Dictar mensaje" })).toHaveCount(0);
+
+  // A browser without speech recognition gets no mic, even when asked: nothing is faked.
+  const context = await browser.newContext();
+  await useOwnClientIp(context);
+  await context.addInitScript(() => {
+    const scope = window as unknown as Record<string, unknown>;
+    delete scope.SpeechRecognition;
+    delete scope.webkitSpeechRecognition;
+  });
+  const without = await context.newPage();
+  const bare = await openRoom(without, "?voice_enabled=true");
+  await expect(bare.getByRole("textbox", { name: "Escribe tu mensaje" })).toBeVisible();
+  await expect(bare.getByRole("button", { name: "Dictar mensaje" })).toHaveCount(0);
+  await context.close();
+});

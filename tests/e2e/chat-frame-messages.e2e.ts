@@ -10,6 +10,9 @@ test.beforeEach(async ({ context }) => {
 });
 
 const refuse = (route: { abort: () => Promise<void> }) => route.abort();
+/** One Server-Sent Event as the room's stream sends it. */
+const sseFrame = (event: string, data: unknown, id?: number) =>
+  `${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 const room = (page: Page) => page.frameLocator('[data-testid="chat-room-frame"]');
 
 test("the real widget: websocket_status drives the parent's connection notice, mobile_mode_status the room's buttons", async ({
@@ -228,4 +231,52 @@ test("voice_enabled: a mic only where the browser has speech recognition, and on
   await expect(bare.getByRole("textbox", { name: "Escribe tu mensaje" })).toBeVisible();
   await expect(bare.getByRole("button", { name: "Dictar mensaje" })).toHaveCount(0);
   await context.close();
+});
+
+test("an agent-delta draft grows in the room hidden from the live region, and the stored reply replaces it", async ({
+  page,
+  baseURL,
+}) => {
+  const origin = new URL(baseURL!).origin;
+  const { url, token } = await guestRoom(page.request);
+  const replyId = "5d0c6a8e-8f7e-4c1e-9d8a-2c1b3a4d5e6f";
+  // The room's stream, played by the test: first two pieces of a draft (then the stream ends, as a dropped
+  // connection would), then — on the room's reconnect — the stored reply and the draft's end.
+  let connects = 0;
+  await page.route("**/api/chat/rooms/*/events", (route) => {
+    connects += 1;
+    const body =
+      connects === 1
+        ? sseFrame("agent-delta", { id: replyId, offset: 0, delta: "Los implantes ", done: false }) +
+          sseFrame("agent-delta", { id: replyId, offset: 14, delta: "requieren evaluación", done: false })
+        : sseFrame(
+            "message",
+            {
+              seq: 1000,
+              id: replyId,
+              room_id: "x",
+              author: "agent",
+              kind: "message",
+              content: "Los implantes requieren evaluación. Agenda en [Mis Citas](/paciente/citas).",
+              created_at: new Date().toISOString(),
+            },
+            1000,
+          ) + sseFrame("agent-delta", { id: replyId, offset: 34, delta: "", done: true });
+    return route.fulfill({ status: 200, contentType: "text/event-stream", body });
+  });
+  await page.route(`${origin}/__test/padre`, (route) =>
+    route.fulfill({ contentType: "text/html", body: parentPage(`${origin}${url}`, token, origin) }),
+  );
+  await page.goto(`${origin}/__test/padre`);
+  const list = page.frameLocator("#room").getByRole("list", { name: "Mensajes" });
+  const draft = list.locator('[data-draft="true"]');
+  await expect(draft).toContainText("Los implantes requieren evaluación");
+  await expect(draft).toHaveAttribute("aria-hidden", "true");
+  await expect(list).toHaveAttribute("aria-busy", "true");
+  // The reconnect (2 s later) brings the stored reply: one agent message, with its link, and no draft.
+  await expect(draft).toHaveCount(0, { timeout: 15_000 });
+  const agent = list.locator('[data-author="agent"]');
+  await expect(agent).toHaveCount(1);
+  await expect(agent.getByRole("link", { name: "Mis Citas" })).toHaveAttribute("href", "/paciente/citas");
+  await expect(list).toHaveAttribute("aria-busy", "false");
 });

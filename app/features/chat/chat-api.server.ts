@@ -39,7 +39,7 @@ import {
 } from "./chat-schema";
 import { createDraftRelay } from "./chat-draft-relay.server";
 import { chargeAddress, chargeGuestMessage, type ChatRefusal } from "./chat-rate-limits.server";
-import type { AgentDelta } from "./chat-hub.server";
+import { ensureListening, type AgentDelta } from "./chat-hub.server";
 import { roomFeeds } from "./chat-room-feed.server";
 import {
   ACCESS_TOKEN_TTL_MS,
@@ -385,8 +385,13 @@ async function getRoom(args: ChatArgs, roomId: string) {
   });
 }
 
-/** Stores a message and wakes the room's streams on every instance (the insert NOTIFYs in the same statement). */
+/**
+ * Stores a message and wakes the room's streams on every instance (the insert NOTIFYs in the same statement). The
+ * process's LISTEN is up first (a settled promise after the first call), so a stream that just subscribed here
+ * cannot miss the NOTIFY of a message stored while its LISTEN was still being set up.
+ */
 async function publish(values: Parameters<typeof insertMessage>[0]) {
+  await ensureListening();
   return insertMessage(values);
 }
 
@@ -400,6 +405,7 @@ async function postMessage(args: ChatArgs, roomId: string) {
   if (!UUID.test(roomId)) throw fail(404, "Room not found");
   const body = await readBody(args.request, sendMessageSchema);
   refuseIfLimited(await chargeGuestMessage(claims.guestId));
+  await ensureListening();
   const result = await insertGuestMessage({
     guestId: claims.guestId,
     accountId: claims.accountId,

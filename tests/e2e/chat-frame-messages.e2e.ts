@@ -280,3 +280,30 @@ test("an agent-delta draft grows in the room hidden from the live region, and th
   await expect(agent.getByRole("link", { name: "Mis Citas" })).toHaveAttribute("href", "/paciente/citas");
   await expect(list).toHaveAttribute("aria-busy", "false");
 });
+
+test("the dark room with messages, the input and the waiting notice is axe-clean", async ({
+  page,
+  baseURL,
+}) => {
+  const origin = new URL(baseURL!).origin;
+  const { url, token } = await guestRoom(page.request);
+  const roomId = url.split("/").at(-1)!;
+  const auth = { authorization: `Bearer ${token}` };
+  await page.request.post(`/api/chat/rooms/${roomId}/handoff`, { headers: auth, data: {} });
+  await page.request.post(`/api/chat/rooms/${roomId}/messages`, {
+    headers: auth,
+    data: { id: crypto.randomUUID(), content: "Hola, necesito ayuda con mi hora" },
+  });
+  await page.route(`${origin}/__test/padre`, (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: parentPage(`${origin}${url}?theme=dark&voice_enabled=true`, token, origin),
+    }),
+  );
+  await page.goto(`${origin}/__test/padre`);
+  const frame = page.frameLocator("#room");
+  await expect(frame.locator('[data-author="guest"]')).toContainText("Hola, necesito ayuda");
+  await expect(frame.getByText(/Una persona del equipo te responderá aquí/)).toBeVisible();
+  const { ids, report } = await blockingViolations(page);
+  expect(ids, report).toEqual([]);
+});

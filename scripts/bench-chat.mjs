@@ -35,6 +35,8 @@ const json = { "content-type": "application/json" };
 const latencies = [];
 /** Due time → the POST's answer: the send path alone (the fan-out usually arrives before the answer). */
 const postLatencies = [];
+/** The slowest delivery and its message's due time: one stall or a spread tail? */
+let slowest = { ms: 0, due: 0 };
 const controllers = [];
 let received = 0;
 try {
@@ -96,7 +98,9 @@ try {
               buffer = buffer.slice(cut + 2);
               const match = /"content":"bench:(\d+(?:\.\d+)?)"/.exec(block);
               if (match) {
-                latencies.push(performance.timeOrigin + performance.now() - Number(match[1]));
+                const latency = performance.timeOrigin + performance.now() - Number(match[1]);
+                latencies.push(latency);
+                if (latency > slowest.ms) slowest = { ms: latency, due: Number(match[1]) };
                 received += 1;
               }
             }
@@ -167,6 +171,8 @@ try {
     "fan-out p50 (ms)": p50,
     "fan-out p99 (ms, budget 100)": p99,
     "POST answered p50 / p99 (ms)": `${postP50} / ${postP99}`,
+    "deliveries over 100 ms": latencies.filter((latency) => latency > 100).length,
+    "slowest delivery (ms, at second)": `${Math.round(slowest.ms)} (${((slowest.due - start) / 1000).toFixed(1)})`,
     "server RSS before streams (MB)": rssBefore,
     "server RSS at the end (MB)": rssAfter,
     "server CPU per message (ms)": cpuPerMessage,

@@ -226,7 +226,7 @@ export async function insertGuestMessage(input: {
       where id = ${input.roomId} and guest_id = ${input.guestId} and account_id = ${input.accountId}
     ), ins as (
       insert into chat_messages (id, room_id, author, kind, content)
-      select ${input.id}, room.id, 'guest', 'message', ${input.content} from room
+      select ${input.id}::uuid, room.id, 'guest', 'message', ${input.content}::text from room
       where room.status in ('pending_human', 'open') or (room.status = 'bot' and room.consented)
       on conflict do nothing
       returning ${MESSAGE_COLUMNS}

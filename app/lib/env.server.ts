@@ -105,6 +105,8 @@ const envSchema = z.object({
   CHAT_ALLOWED_ORIGINS: z.string().default(""),
   /** Where the widget finds the platform; empty = this server. */
   CHAT_BASE_URL: optionalUrl,
+  /** Messages one chat guest may post per minute (the bench, one message per second per room, raises it). */
+  CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),

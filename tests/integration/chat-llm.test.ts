@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { createLlmClient } from "~/integrations/llm/llm-client.server";
 import { startLlmFake, type LlmFake } from "~/integrations/llm/llm-fake";
+import { openStream, roomWithToken, send, type SseEvent } from "../setup/chat-api";
 
 // The optional LLM path (DESIGN decision 18) against the fake OpenAI-compatible server, which is itself checked with
 // the official `openai` client (7.57.0) so it speaks the real protocol.
@@ -88,3 +89,80 @@ describe("our LLM client and the agent's LLM path", () => {
     expect(fake.requests.length).toBe(before);
   });
 });
+
+/** The draft a client builds from the agent-delta events of one reply (pieces applied at their offset). */
+function draftOf(events: SseEvent[], id: string) {
+  let text = "";
+  for (const event of events) {
+    if (event.event !== "agent-delta" || event.data.id !== id) continue;
+    if (event.data.offset === text.length) text += event.data.delta ?? "";
+  }
+  return text;
+}
+
+describe("the room relays the model's reply token by token", () => {
+  const question = "¿Qué tratamiento necesito para mis dientes amarillos?";
+
+  it("streams agent-delta events before the final message, which is stored once under the draft's id", async () => {
+    fake.failMidStream = false;
+    fake.tokenDelayMs = 15;
+    try {
+      const { roomId, token } = await roomWithToken();
+      const stream = openStream(roomId, token);
+      expect((await send(roomId, token, question)).status).toBe(201);
+      const [, reply] = await stream.waitForMessages(2);
+      expect(reply!.data).toMatchObject({ author: "agent", content: fake.reply });
+      const replyId = reply!.data.id!;
+      const at = stream.events.indexOf(reply!);
+      const before = stream.events.slice(0, at).filter((e) => e.event === "agent-delta");
+      // Several pieces (one per word, 15 ms apart), all before the stored message, growing the same draft.
+      expect(before.length).toBeGreaterThan(3);
+      expect(before.every((e) => e.data.id === replyId && !e.id)).toBe(true);
+      expect(draftOf(stream.events.slice(0, at), replyId)).toBe(fake.reply);
+      // The draft is then closed; drafts are not stored and not replayed on resume.
+      await until(() => stream.events.some((e) => e.event === "agent-delta" && e.data.done));
+      await stream.close();
+      const resumed = openStream(roomId, token, 0);
+      await resumed.waitForMessages(2);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(resumed.events.some((e) => e.event === "agent-delta")).toBe(false);
+      expect(resumed.messages().filter((e) => e.data.author === "agent")).toHaveLength(1);
+      await resumed.close();
+    } finally {
+      fake.tokenDelayMs = 0;
+    }
+  });
+
+  it("a mid-stream failure replaces the draft with the offline answer: no half message is stored", async () => {
+    fake.failMidStream = true;
+    fake.tokenDelayMs = 15;
+    try {
+      const { roomId, token } = await roomWithToken();
+      const stream = openStream(roomId, token);
+      expect((await send(roomId, token, question)).status).toBe(201);
+      const [, reply] = await stream.waitForMessages(2);
+      const replyId = reply!.data.id!;
+      const at = stream.events.indexOf(reply!);
+      const partial = draftOf(stream.events.slice(0, at), replyId);
+      expect(partial.length).toBeGreaterThan(0);
+      expect(fake.reply.startsWith(partial)).toBe(true);
+      expect(reply!.data.content).toContain("depende de una evaluación clínica");
+      expect(reply!.data.content).not.toContain(partial.trim());
+      await until(() => stream.events.some((e) => e.event === "agent-delta" && e.data.done));
+      const agentMessages = stream.messages().filter((e) => e.data.author === "agent");
+      expect(agentMessages).toHaveLength(1);
+      await stream.close();
+    } finally {
+      fake.failMidStream = false;
+      fake.tokenDelayMs = 0;
+    }
+  });
+});
+
+async function until(check: () => boolean) {
+  const deadline = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
+import { updateRoom } from "~/features/chat/chat-repository.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
 import { loader, action } from "~/routes/api/chat";
 import { routeArgs } from "../setup/route-args";
@@ -284,5 +285,52 @@ describe("guest chat platform API", () => {
     expect(messages.filter((message) => message.id === id)).toHaveLength(1);
     expect(messages.find((message) => message.id === id)?.content).toBe(script);
     expect(messages.some((message) => message.author === "agent")).toBe(true);
+  });
+
+  it("attack: a message id from another room, a closed room and a malformed room id store nothing", async () => {
+    const me = await anonymousGuest();
+    const other = await anonymousGuest();
+    const rooms: string[] = [];
+    const tokens: string[] = [];
+    for (const who of [me, other]) {
+      const room = await call("POST", "guest/room", {
+        cookie: who.cookie,
+        body: { account_id: ACCOUNT, guest_id: who.guest.id, agent_id: AGENT },
+      });
+      const { access_token: token } = await loggedIn(who.cookie, String(who.guest.id));
+      await call("POST", `rooms/${String(room.body.room_id)}/handoff`, { bearer: token, body: {} });
+      rooms.push(String(room.body.room_id));
+      tokens.push(token);
+    }
+    const id = randomUUID();
+    const mine = await call("POST", `rooms/${rooms[0]}/messages`, {
+      bearer: tokens[0],
+      body: { id, content: "primero" },
+    });
+    expect(mine.status).toBe(201);
+    // The other guest replays my client id into its own room: refused, and my message is not revealed.
+    const replay = await call("POST", `rooms/${rooms[1]}/messages`, {
+      bearer: tokens[1],
+      body: { id, content: "copia" },
+    });
+    expect(replay).toMatchObject({ status: 409, body: { detail: "Message id already used" } });
+    expect(JSON.stringify(replay.body)).not.toContain("primero");
+
+    const malformed = await call("POST", `rooms/not-a-room/messages`, {
+      bearer: tokens[0],
+      body: { id: randomUUID(), content: "hola" },
+    });
+    expect(malformed.status).toBe(404);
+
+    await updateRoom(rooms[0]!, { status: "resolved" });
+    const late = await call("POST", `rooms/${rooms[0]}/messages`, {
+      bearer: tokens[0],
+      body: { id: randomUUID(), content: "¿sigue ahí?" },
+    });
+    expect(late).toMatchObject({ status: 409, body: { detail: "This conversation is closed" } });
+    const history = await call("GET", `rooms/${rooms[0]}`, { bearer: tokens[0] });
+    const contents = (history.body.messages as Array<{ content: string }>).map((message) => message.content);
+    expect(contents).toContain("primero");
+    expect(contents).not.toContain("¿sigue ahí?");
   });
 });

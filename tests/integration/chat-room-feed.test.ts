@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
-import { wake } from "~/features/chat/chat-hub.server";
-import { findRoom, insertMessage, messagesAfter } from "~/features/chat/chat-repository.server";
+import { insertMessage, roomUpdatesAfter } from "~/features/chat/chat-repository.server";
 import { createRoomFeeds, READ_LIMIT, type FeedReader } from "~/features/chat/chat-room-feed.server";
 import { action } from "~/routes/api/chat";
 import { requestAs } from "../setup/clients";
@@ -31,10 +30,9 @@ async function newRoom() {
   return room.room_id;
 }
 
-/** Stores a message straight in the log and wakes the room, as the API does; returns its seq. */
+/** Stores a message straight in the log, as the API does (the insert NOTIFYs the room itself); returns its seq. */
 async function store(roomId: string, content: string, kind: "message" | "note" = "message") {
   const { row } = await insertMessage({ id: randomUUID(), roomId, author: "staff", kind, content });
-  await wake(roomId);
   return row.seq;
 }
 
@@ -44,7 +42,7 @@ function testReader() {
   let failNext: Error | undefined;
   const counts = { messages: 0 };
   const reader: FeedReader = {
-    async messagesAfter(roomId, afterSeq, includeNotes) {
+    async read(roomId, afterSeq, includeNotes) {
       counts.messages += 1;
       const gate = hold;
       hold = undefined;
@@ -54,9 +52,8 @@ function testReader() {
         failNext = undefined;
         throw error;
       }
-      return messagesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT });
+      return roomUpdatesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT });
     },
-    roomStatus: async (roomId) => (await findRoom(roomId))?.status,
   };
   return {
     reader,

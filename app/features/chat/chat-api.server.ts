@@ -6,6 +6,7 @@ import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { agentTurn, waitingForPersonText } from "~/features/agent/agent-service.server";
 import {
+  assigneeFirstName,
   findGuest,
   findGuestByExternalId,
   findOpenRoom,
@@ -13,6 +14,7 @@ import {
   findRoom,
   consumeRefreshToken,
   insertGuest,
+  insertGuestMessage,
   insertMessage,
   insertRefreshToken,
   insertRoom,
@@ -35,7 +37,9 @@ import {
   sendMessageSchema,
   updateGuestSchema,
 } from "./chat-schema";
-import { wake } from "./chat-hub.server";
+import { createDraftRelay } from "./chat-draft-relay.server";
+import { chargeAddress, chargeGuestMessage, type ChatRefusal } from "./chat-rate-limits.server";
+import { ensureListening, type AgentDelta } from "./chat-hub.server";
 import { roomFeeds } from "./chat-room-feed.server";
 import {
   ACCESS_TOKEN_TTL_MS,
@@ -60,9 +64,16 @@ class ChatHttpError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** Seconds, for a 429's Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(detail);
   }
+}
+
+/** 429 with the Spanish detail and Retry-After when a chat budget is spent (chat-rate-limits.server.ts). */
+function refuseIfLimited(refusal: ChatRefusal | null) {
+  if (refusal) throw new ChatHttpError(429, refusal.detail, refusal.retryAfter);
 }
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -186,6 +197,7 @@ function namesOf(user: SessionUser): [string, string] {
 // --- guests ---------------------------------------------------------------------------------------------------
 
 async function createGuest(args: ChatArgs) {
+  refuseIfLimited(await chargeAddress(args.request, "guest"));
   const body = await readBody(args.request, createGuestSchema);
   requireAccount(body.account_id);
   const user = await sessionUser(args);
@@ -294,6 +306,7 @@ async function issueTokens(guest: ChatGuestRow, familyId: string = randomUUID())
 }
 
 async function login(args: ChatArgs) {
+  refuseIfLimited(await chargeAddress(args.request, "login"));
   const url = new URL(args.request.url);
   const guestId = url.searchParams.get("guest_id") ?? "";
   const accountId = url.searchParams.get("account_id");
@@ -304,6 +317,7 @@ async function login(args: ChatArgs) {
 }
 
 async function refresh(args: ChatArgs) {
+  refuseIfLimited(await chargeAddress(args.request, "refresh"));
   const body = await readBody(args.request, refreshSchema);
   const now = new Date();
   const row = await findRefreshToken(sha256(body.refresh_token));
@@ -321,12 +335,20 @@ async function refresh(args: ChatArgs) {
 
 // --- the room (access token) -----------------------------------------------------------------------------------
 
-async function bearerGuest(request: Request) {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The access token's claims (stateless: an HMAC checked in memory), in this account. */
+async function bearerClaims(request: Request) {
   const header = request.headers.get("authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   const claims = token ? await verifyAccessToken(token) : null;
   if (!claims) throw fail(401, "Invalid or expired access token");
   requireAccount(claims.accountId);
+  return claims;
+}
+
+async function bearerGuest(request: Request) {
+  const claims = await bearerClaims(request);
   const guest = await findGuest(claims.guestId);
   if (!guest) throw fail(401, "Invalid or expired access token");
   return guest;
@@ -334,58 +356,102 @@ async function bearerGuest(request: Request) {
 
 async function guestRoom(request: Request, roomId: string) {
   const guest = await bearerGuest(request);
-  const room = /^[0-9a-f-]{36}$/i.test(roomId) ? await findRoom(roomId) : undefined;
+  const room = UUID.test(roomId) ? await findRoom(roomId) : undefined;
   if (!room || room.guestId !== guest.id) throw fail(404, "Room not found");
   return { guest, room };
+}
+
+/**
+ * Who is in the room (its members panel): the guest, the virtual dentist and, once a person took the conversation,
+ * that staff member by first name only.
+ */
+async function membersOf(room: ChatRoomRow, guest: ChatGuestRow) {
+  const members = [
+    { role: "guest", name: `${guest.firstName} ${guest.lastName}`.trim() },
+    { role: "agent", name: agentDto().name },
+  ];
+  const staff = await assigneeFirstName(room.assignedTo);
+  if (staff) members.push({ role: "staff", name: staff });
+  return members;
 }
 
 async function getRoom(args: ChatArgs, roomId: string) {
   const { guest, room } = await guestRoom(args.request, roomId);
   const messages = await messagesAfter(room.id, 0);
-  return json({ ...roomDto(room, guest), messages: messages.map(messageDto) });
+  return json({
+    ...roomDto(room, guest),
+    members: await membersOf(room, guest),
+    messages: messages.map(messageDto),
+  });
 }
 
+/**
+ * Stores a message and wakes the room's streams on every instance (the insert NOTIFYs in the same statement). The
+ * process's LISTEN is up first (a settled promise after the first call), so a stream that just subscribed here
+ * cannot miss the NOTIFY of a message stored while its LISTEN was still being set up.
+ */
 async function publish(values: Parameters<typeof insertMessage>[0]) {
-  const result = await insertMessage(values);
-  if (result.created) await wake(result.row.roomId);
-  return result;
+  await ensureListening();
+  return insertMessage(values);
 }
 
+/**
+ * The hot path (DESIGN §5: one message per second per room, fan-out p99 ≤ 100 ms): the access token is checked
+ * in memory, the guest's message budget is charged (one upsert), then one statement checks that the room is the token's guest's and open to messages, stores the
+ * message (idempotent on the client id), moves the room's activity time and NOTIFYs the room (ADR 024).
+ */
 async function postMessage(args: ChatArgs, roomId: string) {
-  const { room } = await guestRoom(args.request, roomId);
+  const claims = await bearerClaims(args.request);
+  if (!UUID.test(roomId)) throw fail(404, "Room not found");
   const body = await readBody(args.request, sendMessageSchema);
-  if (room.status === "resolved") throw fail(409, "This conversation is closed");
-  if (room.status === "bot" && !room.aiConsentAt) {
-    throw fail(409, "Accept the AI-assistance notice first, or ask for a person");
-  }
-  const { row, created } = await publish({
+  refuseIfLimited(await chargeGuestMessage(claims.guestId));
+  await ensureListening();
+  const result = await insertGuestMessage({
+    guestId: claims.guestId,
+    accountId: claims.accountId,
+    roomId,
     id: body.id,
-    roomId: room.id,
-    author: "guest",
     content: body.content,
   });
-  if (row.roomId !== room.id) throw fail(409, "Message id already used");
+  if (result.kind === "no-room") throw fail(404, "Room not found");
+  if (result.kind === "closed") throw fail(409, "This conversation is closed");
+  if (result.kind === "needs-consent") {
+    throw fail(409, "Accept the AI-assistance notice first, or ask for a person");
+  }
+  const { row, created, status } = result;
+  if (row.roomId !== roomId) throw fail(409, "Message id already used");
   if (!created) return json({ message: messageDto(row), duplicate: true });
-  if (room.status === "bot") await runAgent(room, body.content);
+  if (status === "bot") await runAgent(roomId, body.content);
   return json({ message: messageDto(row) }, 201);
 }
 
-/** The agent answers while the room is the bot's; a handoff it asks for moves the room to a person. */
-async function runAgent(room: ChatRoomRow, text: string) {
-  const turn = await agentTurn({ text, roomId: room.id });
-  await publish({ id: randomUUID(), roomId: room.id, author: "agent", content: turn.content });
-  if (turn.handoff) await handOff(room, turn.handoff.reason, turn.handoff.summary);
+/**
+ * The agent answers while the room is the bot's; a handoff it asks for moves the room to a person. With an LLM the
+ * reply reaches the room's streams token by token as a transient draft (`agent-delta` events), and is then stored
+ * once under the draft's id, which replaces it; a failed stream falls back to the offline answer under that id.
+ */
+async function runAgent(roomId: string, text: string) {
+  const replyId = randomUUID();
+  const draft = createDraftRelay(roomId, replyId);
+  try {
+    const turn = await agentTurn({ text, roomId, onToken: (token) => draft.push(token) });
+    await draft.settle();
+    await publish({ id: replyId, roomId, author: "agent", content: turn.content });
+    if (turn.handoff) await handOff(roomId, turn.handoff.reason, turn.handoff.summary);
+  } finally {
+    await draft.end();
+  }
 }
 
-export async function handOff(room: ChatRoomRow, reason: string, summary: string) {
-  const moved = await transitionRoom(room.id, ["bot"], {
+export async function handOff(roomId: string, reason: string, summary: string) {
+  const moved = await transitionRoom(roomId, ["bot"], {
     status: "pending_human",
     handoffReason: reason,
     handoffSummary: summary,
     handoffAt: new Date(),
   });
   if (!moved) return false;
-  await publish({ id: randomUUID(), roomId: room.id, author: "system", content: waitingForPersonText() });
+  await publish({ id: randomUUID(), roomId: roomId, author: "system", content: waitingForPersonText() });
   return true;
 }
 
@@ -406,7 +472,7 @@ async function requestHuman(args: ChatArgs, roomId: string) {
   const summary = lastGuest.length
     ? `Últimos mensajes del paciente: ${lastGuest.map((message) => `«${message.content.slice(0, 200)}»`).join(" · ")}`
     : "El paciente pidió hablar con una persona antes de escribir.";
-  await handOff(room, body.reason || "El paciente pidió hablar con una persona", summary);
+  await handOff(room.id, body.reason || "El paciente pidió hablar con una persona", summary);
   const after = (await findRoom(room.id)) ?? room;
   return json(roomDto(after, guest));
 }
@@ -444,6 +510,21 @@ function messageFrame(row: ChatMessageRow) {
   return frame;
 }
 
+/**
+ * A draft piece: no `id:` line, so it never moves the client's Last-Event-ID (drafts are not replayed on resume; the
+ * stored reply is).
+ */
+const deltaFrames = new WeakMap<AgentDelta, Uint8Array>();
+function deltaFrame(delta: AgentDelta) {
+  let frame = deltaFrames.get(delta);
+  if (!frame) {
+    const data = { id: delta.id, offset: delta.offset, delta: delta.delta, done: delta.done === true };
+    frame = encoder.encode(`event: agent-delta\ndata: ${JSON.stringify(data)}\n\n`);
+    deltaFrames.set(delta, frame);
+  }
+  return frame;
+}
+
 export function roomEventStream(
   roomId: string,
   afterSeq: number,
@@ -476,6 +557,9 @@ export function roomEventStream(
         status(status) {
           if (!state.closed)
             controller.enqueue(encoder.encode(`event: status\ndata: ${JSON.stringify({ status })}\n\n`));
+        },
+        delta(delta) {
+          if (!state.closed) controller.enqueue(deltaFrame(delta));
         },
         close,
       });
@@ -530,7 +614,11 @@ export async function handleChatApi(args: ChatArgs, path: string): Promise<Respo
     try {
       return await handler(args, ...match.slice(1));
     } catch (error) {
-      if (error instanceof ChatHttpError) return json({ detail: error.detail }, error.status);
+      if (error instanceof ChatHttpError) {
+        const retry: Record<string, string> =
+          error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
+        return json({ detail: error.detail }, error.status, retry);
+      }
       throw error;
     }
   }

@@ -165,3 +165,20 @@ export function agentTextSegments(text: string): Array<{ text: string; href?: st
   if (last < text.length) segments.push({ text: text.slice(last) });
   return segments;
 }
+
+/** Applies one agent-delta: a piece at the draft's end grows it; `done` (or a missed piece's gap) ends it. */
+export function applyDelta(
+  drafts: Record<string, string>,
+  event: { id: string; offset?: number; delta?: string; done?: boolean },
+): Record<string, string> {
+  if (event.done) return withoutDraft(drafts, event.id);
+  const text = drafts[event.id] ?? "";
+  if (event.offset !== text.length || !event.delta) return drafts;
+  return { ...drafts, [event.id]: text + event.delta };
+}
+
+export function withoutDraft(drafts: Record<string, string>, id: string): Record<string, string> {
+  if (!(id in drafts)) return drafts;
+  const { [id]: _gone, ...rest } = drafts;
+  return rest;
+}

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { chatGuests, chatMessages, chatRefreshTokens, chatRooms } from "~/db/schema";
+import { chatGuests, chatMessages, chatRefreshTokens, chatRooms, users } from "~/db/schema";
 
 export type ChatGuestRow = typeof chatGuests.$inferSelect;
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
@@ -48,6 +48,14 @@ export async function findRoom(id: string): Promise<ChatRoomRow | undefined> {
   const db = await getDb();
   const [row] = await db.select().from(chatRooms).where(eq(chatRooms.id, id));
   return row;
+}
+
+/** The first name of the staff member a room is assigned to (the room's members panel), if any. */
+export async function assigneeFirstName(userId: string | null): Promise<string | undefined> {
+  if (!userId) return undefined;
+  const db = await getDb();
+  const [row] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, userId));
+  return row?.firstName;
 }
 
 /** The guest's newest conversation with this agent that is not resolved: reopening the widget rejoins it. */
@@ -98,21 +106,6 @@ export async function transitionRoom(
   return row;
 }
 
-/** Stores a message unless its client-supplied id exists; then returns the stored one (`created: false`). */
-export async function insertMessage(
-  values: typeof chatMessages.$inferInsert,
-): Promise<{ row: ChatMessageRow; created: boolean }> {
-  const db = await getDb();
-  const [row] = await db.insert(chatMessages).values(values).onConflictDoNothing().returning();
-  if (row) {
-    await db.update(chatRooms).set({ lastMessageAt: row.createdAt }).where(eq(chatRooms.id, row.roomId));
-    return { row, created: true };
-  }
-  const [existing] = await db.select().from(chatMessages).where(eq(chatMessages.id, values.id));
-  if (!existing) throw new Error("chat message insert conflicted without an existing row");
-  return { row: existing, created: false };
-}
-
 /** The room's messages after `afterSeq`, oldest first; internal notes only when asked (staff). */
 export async function messagesAfter(
   roomId: string,
@@ -132,6 +125,167 @@ export async function messagesAfter(
     )
     .orderBy(asc(chatMessages.seq))
     .limit(options.limit ?? 500);
+}
+
+/** The rows of a raw `db.execute` (both drivers answer `{ rows }`). */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** The columns of a `chat_messages` row, in raw SQL (the one-statement paths below). */
+const MESSAGE_COLUMNS = sql.raw("seq, id, room_id, author, staff_user_id, kind, content, created_at");
+/** The NOTIFY channel of chat-hub.server.ts (DESIGN decision 17). */
+export const CHAT_CHANNEL = "chat_rooms";
+
+type RawMessage = {
+  seq: number | string | null;
+  id: string | null;
+  room_id: string | null;
+  author: string | null;
+  staff_user_id: string | null;
+  kind: string | null;
+  content: string | null;
+  created_at: Date | string | null;
+};
+
+function messageRow(raw: RawMessage): ChatMessageRow {
+  return {
+    seq: Number(raw.seq),
+    id: raw.id!,
+    roomId: raw.room_id!,
+    author: raw.author!,
+    staffUserId: raw.staff_user_id,
+    kind: raw.kind!,
+    content: raw.content!,
+    createdAt: raw.created_at instanceof Date ? raw.created_at : new Date(raw.created_at!),
+  };
+}
+
+async function findMessage(id: string): Promise<ChatMessageRow | undefined> {
+  const db = await getDb();
+  const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, id));
+  return row;
+}
+
+/**
+ * Stores a message unless its client-supplied id exists (then returns the stored one, `created: false`), moves the
+ * room's activity time and NOTIFYs the room's channel — one statement, one round trip to the database. The NOTIFY
+ * is delivered when the statement commits, so a listener that reads the room then sees the message.
+ */
+export async function insertMessage(
+  values: typeof chatMessages.$inferInsert,
+): Promise<{ row: ChatMessageRow; created: boolean }> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    with ins as (
+      insert into chat_messages (id, room_id, author, staff_user_id, kind, content)
+      values (${values.id}, ${values.roomId}, ${values.author}, ${values.staffUserId ?? null},
+              ${values.kind ?? "message"}, ${values.content})
+      on conflict do nothing
+      returning ${MESSAGE_COLUMNS}
+    ), touched as (
+      update chat_rooms set last_message_at = ins.created_at from ins where chat_rooms.id = ins.room_id returning 1
+    ), notified as (
+      select 1 from ins cross join lateral pg_notify(${CHAT_CHANNEL}, ins.room_id::text)
+    )
+    select true as created, ${MESSAGE_COLUMNS}, (select count(*) from notified) as notified from ins
+    union all
+    select false, ${MESSAGE_COLUMNS}, 0 from chat_messages where id = ${values.id} and not exists (select 1 from ins)
+  `);
+  const [raw] = rowsOf<RawMessage & { created: boolean }>(result);
+  if (raw) return { row: messageRow(raw), created: raw.created };
+  // The id was being inserted by a concurrent statement (PostgreSQL) that had not committed yet: read it now.
+  const existing = await findMessage(values.id);
+  if (!existing) throw new Error("chat message insert conflicted without an existing row");
+  return { row: existing, created: false };
+}
+
+export type GuestPostResult =
+  | { kind: "no-room" }
+  | { kind: "closed" }
+  | { kind: "needs-consent" }
+  | { kind: "stored"; status: string; row: ChatMessageRow; created: boolean };
+
+/**
+ * A guest's message in one statement: the room must be this guest's (in this account) and accept messages — a
+ * person's conversation, or the bot's once the AI notice was accepted — and then the message is stored (or the
+ * stored one with the same client id returned), the room's activity moved and the room NOTIFYed. The checks and the
+ * insert see the same snapshot, so a room resolved in between cannot take the message.
+ */
+export async function insertGuestMessage(input: {
+  guestId: string;
+  accountId: string;
+  roomId: string;
+  id: string;
+  content: string;
+}): Promise<GuestPostResult> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    with room as (
+      select id, status, ai_consent_at is not null as consented from chat_rooms
+      where id = ${input.roomId} and guest_id = ${input.guestId} and account_id = ${input.accountId}
+    ), ins as (
+      insert into chat_messages (id, room_id, author, kind, content)
+      select ${input.id}::uuid, room.id, 'guest', 'message', ${input.content}::text from room
+      where room.status in ('pending_human', 'open') or (room.status = 'bot' and room.consented)
+      on conflict do nothing
+      returning ${MESSAGE_COLUMNS}
+    ), touched as (
+      update chat_rooms set last_message_at = ins.created_at from ins where chat_rooms.id = ins.room_id returning 1
+    ), notified as (
+      select 1 from ins cross join lateral pg_notify(${CHAT_CHANNEL}, ins.room_id::text)
+    )
+    select room.status as room_status, room.consented as room_consented, ins.seq is not null as created,
+      coalesce(ins.seq, m.seq) as seq, coalesce(ins.id, m.id) as id, coalesce(ins.room_id, m.room_id) as room_id,
+      coalesce(ins.author, m.author) as author, coalesce(ins.staff_user_id, m.staff_user_id) as staff_user_id,
+      coalesce(ins.kind, m.kind) as kind, coalesce(ins.content, m.content) as content,
+      coalesce(ins.created_at, m.created_at) as created_at, (select count(*) from notified) as notified
+    from room
+    left join ins on true
+    left join chat_messages m on ins.seq is null and m.id = ${input.id}
+  `);
+  const [raw] = rowsOf<RawMessage & { room_status: string; room_consented: boolean; created: boolean }>(
+    result,
+  );
+  if (!raw) return { kind: "no-room" };
+  if (raw.room_status === "resolved") return { kind: "closed" };
+  if (raw.room_status === "bot" && !raw.room_consented) return { kind: "needs-consent" };
+  if (raw.seq !== null) {
+    return { kind: "stored", status: raw.room_status, row: messageRow(raw), created: raw.created };
+  }
+  // Same race as in insertMessage: a concurrent statement holds the id and had not committed.
+  const existing = await findMessage(input.id);
+  if (!existing) throw new Error("chat message insert conflicted without an existing row");
+  return { kind: "stored", status: raw.room_status, row: existing, created: false };
+}
+
+/**
+ * What a room's feed reads on a wake, in one statement: the room's status and its messages after `afterSeq`
+ * (oldest first, at most `limit`; internal notes only when asked). `status` is undefined when the room is gone.
+ */
+export async function roomUpdatesAfter(
+  roomId: string,
+  afterSeq: number,
+  options: { includeNotes: boolean; limit: number },
+): Promise<{ rows: ChatMessageRow[]; status: string | undefined }> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select r.status as room_status, ${sql.raw(
+      "m.seq, m.id, m.room_id, m.author, m.staff_user_id, m.kind, m.content, m.created_at",
+    )}
+    from chat_rooms r
+    left join lateral (
+      select ${MESSAGE_COLUMNS} from chat_messages
+      where room_id = r.id and seq > ${afterSeq} ${options.includeNotes ? sql`` : sql`and kind = 'message'`}
+      order by seq limit ${options.limit}
+    ) m on true
+    where r.id = ${roomId}
+    order by m.seq
+  `);
+  const raws = rowsOf<RawMessage & { room_status: string }>(result);
+  const status = raws[0]?.room_status;
+  const rows = raws.filter((raw) => raw.seq !== null).map(messageRow);
+  return { rows, status };
 }
 
 export async function roomsByStatus(statuses: readonly string[]) {

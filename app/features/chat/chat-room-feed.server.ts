@@ -1,6 +1,6 @@
 import { logger } from "~/lib/logger.server";
-import { subscribeRoom } from "./chat-hub.server";
-import { findRoom, messagesAfter, type ChatMessageRow } from "./chat-repository.server";
+import { subscribeRoom, subscribeRoomDeltas, type AgentDelta } from "./chat-hub.server";
+import { roomUpdatesAfter, type ChatMessageRow } from "./chat-repository.server";
 
 /**
  * One in-process feed per room (and per audience: the patient's feed never reads internal notes). On a wake the
@@ -15,23 +15,29 @@ import { findRoom, messagesAfter, type ChatMessageRow } from "./chat-repository.
  * feed goes away, so no stream waits on anything that may never settle.
  */
 export interface FeedReader {
-  messagesAfter(roomId: string, afterSeq: number, includeNotes: boolean): Promise<readonly ChatMessageRow[]>;
-  roomStatus(roomId: string): Promise<string | undefined>;
+  /** The room's status and its messages after `afterSeq` (at most READ_LIMIT; a full page means there may be more). */
+  read(
+    roomId: string,
+    afterSeq: number,
+    includeNotes: boolean,
+  ): Promise<{ rows: readonly ChatMessageRow[]; status: string | undefined }>;
 }
 
 /** What a stream does with the feed's output: rows in `seq` order, never twice; `close` ends it. */
 export interface FeedSink {
   messages(rows: readonly ChatMessageRow[]): void;
   status(status: string): void;
+  /** A piece of the agent's streamed reply (transient; only the patient's feed relays them). */
+  delta?(delta: AgentDelta): void;
   close(error?: unknown): void;
 }
 
 export const READ_LIMIT = 500;
 
+// One statement per read: the messages and the room's status together.
 const repositoryReader: FeedReader = {
-  messagesAfter: (roomId, afterSeq, includeNotes) =>
-    messagesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT }),
-  roomStatus: async (roomId) => (await findRoom(roomId))?.status,
+  read: (roomId, afterSeq, includeNotes) =>
+    roomUpdatesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT }),
 };
 
 type Batch = { rows: readonly ChatMessageRow[]; status: string | undefined };
@@ -63,6 +69,15 @@ class Member {
     if (batch.status !== undefined) this.sink.status(batch.status);
   }
 
+  deliverDelta(delta: AgentDelta) {
+    if (this.closed) return;
+    try {
+      this.sink.delta?.(delta);
+    } catch {
+      // a draft piece is a courtesy; the stored reply follows
+    }
+  }
+
   goLive() {
     const held = this.pending ?? [];
     this.pending = undefined;
@@ -91,7 +106,16 @@ class RoomFeed {
     private readonly reader: FeedReader,
     private readonly onEmpty: (feed: RoomFeed) => void,
   ) {
-    this.unsubscribe = subscribeRoom(roomId, () => void this.read());
+    const unsubscribeMessages = subscribeRoom(roomId, () => void this.read());
+    const unsubscribeDeltas = includeNotes
+      ? () => {}
+      : subscribeRoomDeltas(roomId, (delta) => {
+          for (const member of this.members) member.deliverDelta(delta);
+        });
+    this.unsubscribe = () => {
+      unsubscribeMessages();
+      unsubscribeDeltas();
+    };
   }
 
   remove(member: Member) {
@@ -118,13 +142,14 @@ class RoomFeed {
       do {
         this.again = false;
         const rows: ChatMessageRow[] = [];
+        let status: string | undefined;
         for (;;) {
-          const page = await this.reader.messagesAfter(this.roomId, this.seq, this.includeNotes);
-          rows.push(...page);
-          if (page.length) this.seq = page.at(-1)!.seq;
-          if (page.length < READ_LIMIT) break;
+          const page = await this.reader.read(this.roomId, this.seq, this.includeNotes);
+          rows.push(...page.rows);
+          status = page.status;
+          if (page.rows.length) this.seq = page.rows.at(-1)!.seq;
+          if (page.rows.length < READ_LIMIT) break;
         }
-        const status = await this.reader.roomStatus(this.roomId);
         const batch = { rows, status };
         for (const member of this.members) {
           try {
@@ -177,17 +202,17 @@ export function createRoomFeeds(reader: FeedReader = repositoryReader) {
     // Joined after the feed's start: the stream's own backlog once (the feed's pushes wait meanwhile), then live.
     void (async () => {
       try {
+        let status: string | undefined;
         for (;;) {
-          const page = await reader.messagesAfter(roomId, member.cursor, includeNotes);
+          const page = await reader.read(roomId, member.cursor, includeNotes);
           if (member.closed) return;
-          if (page.length) {
-            member.cursor = page.at(-1)!.seq;
-            sink.messages(page);
+          status = page.status;
+          if (page.rows.length) {
+            member.cursor = page.rows.at(-1)!.seq;
+            sink.messages(page.rows);
           }
-          if (page.length < READ_LIMIT) break;
+          if (page.rows.length < READ_LIMIT) break;
         }
-        const status = await reader.roomStatus(roomId);
-        if (member.closed) return;
         if (status !== undefined) sink.status(status);
         member.goLive();
       } catch (error) {

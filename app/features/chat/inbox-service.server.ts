@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "~/lib/errors";
-import { subscribeAllRooms, wake } from "./chat-hub.server";
+import { ensureListening, subscribeAllRooms } from "./chat-hub.server";
 import {
   findGuest,
   findRoom,
@@ -91,8 +91,9 @@ async function post(
   roomId: string,
   values: { author: "staff" | "system"; kind?: "message" | "note"; content: string; staffUserId?: string },
 ) {
+  // The insert NOTIFYs the room in the same statement (chat-repository.server.ts), once this process LISTENs.
+  await ensureListening();
   await insertMessage({ id: randomUUID(), roomId, ...values });
-  await wake(roomId);
 }
 
 export async function applyInboxAction(staffUserId: string, action: InboxAction): Promise<string> {

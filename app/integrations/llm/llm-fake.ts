@@ -4,13 +4,16 @@ import type { AddressInfo } from "node:net";
 /**
  * A fake OpenAI-compatible server on 127.0.0.1 for tests and offline dev: `POST /v1/chat/completions` with a Bearer
  * key, answering `stream: true` as `data:` chunks then `data: [DONE]` (and `stream: false` as one completion).
- * `failMidStream` cuts the connection after the first chunks; `status` forces an error answer.
+ * `failMidStream` cuts the connection after the first chunks; `tokenDelayMs` paces the chunks; `status` forces an
+ * error answer.
  */
 export interface LlmFake {
   url: string;
   requests: Array<{ messages: Array<{ role: string; content: string }>; stream: boolean }>;
   reply: string;
   failMidStream: boolean;
+  /** Pause between streamed chunks (ms). */
+  tokenDelayMs: number;
   status: number;
   close(): Promise<void>;
 }
@@ -72,16 +75,23 @@ export async function startLlmFake(options: { apiKey: string; reply?: string }):
       const chunk = (delta: Record<string, string>, finish: string | null) =>
         `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       response.write(chunk({ role: "assistant", content: "" }, null));
-      tokens.forEach((token, index) => {
+      // One chunk per word, `tokenDelayMs` apart (0: all at once), as a model streams them.
+      const writeFrom = (index: number) => {
+        if (response.destroyed) return;
+        if (index === tokens.length) {
+          response.write(chunk({}, "stop"));
+          response.end("data: [DONE]\n\n");
+          return;
+        }
         if (fake.failMidStream && index === 2) {
           response.destroy();
           return;
         }
-        if (!response.destroyed) response.write(chunk({ content: token }, null));
-      });
-      if (response.destroyed) return;
-      response.write(chunk({}, "stop"));
-      response.end("data: [DONE]\n\n");
+        response.write(chunk({ content: tokens[index]! }, null));
+        if (fake.tokenDelayMs > 0) setTimeout(() => writeFrom(index + 1), fake.tokenDelayMs);
+        else writeFrom(index + 1);
+      };
+      writeFrom(0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -90,6 +100,7 @@ export async function startLlmFake(options: { apiKey: string; reply?: string }):
     requests: [],
     reply: options.reply ?? "Hola, soy el Dentista Virtual IA de la clínica.",
     failMidStream: false,
+    tokenDelayMs: 0,
     status: 200,
     close: () =>
       new Promise((resolve) => {

@@ -47,6 +47,8 @@ export default function ChatWidgetPanel({
   const [fullscreen, setFullscreen] = useState(false);
   const [sidebar, setSidebar] = useState<Sidebar>("none");
   const [mobile, setMobile] = useState(false);
+  /** The room's live connection, as it reports it (websocket_status); null until the first report. */
+  const [connected, setConnected] = useState<boolean | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   const baseUrl = config.baseUrl.replace(/\/+$/, "");
   const frameOrigin = baseUrl ? new URL(baseUrl).origin : window.location.origin;
@@ -155,6 +157,9 @@ export default function ChatWidgetPanel({
         case "widget_sidebar_request":
           setSidebar((value) => (value === "none" ? "left" : value === "left" ? "right" : "none"));
           break;
+        case "websocket_status":
+          setConnected(message.connected === true);
+          break;
         case "auth_error":
           setError(typeof message.error === "string" ? message.error : "No refresh token available");
           break;
@@ -228,7 +233,24 @@ export default function ChatWidgetPanel({
     </div>
   );
 
-  if (mode === "inline") return <div className="flex flex-1 flex-col">{body}</div>;
+  const connection =
+    src && !error && connected === false ? (
+      <p
+        role="status"
+        data-testid="chat-connection"
+        className="bg-amber-50 px-3 py-1.5 text-xs text-amber-900"
+      >
+        Sin conexión con el chat. Reconectando…
+      </p>
+    ) : null;
+
+  if (mode === "inline")
+    return (
+      <div className="flex flex-1 flex-col">
+        {connection}
+        {body}
+      </div>
+    );
 
   const size = mobile
     ? {
@@ -272,6 +294,7 @@ export default function ChatWidgetPanel({
             </button>
           </div>
         )}
+        {connection}
         {body}
       </div>
     </>

@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
+import { action, loader } from "~/routes/api/chat";
+import { requestAs } from "./clients";
+import { routeArgs } from "./route-args";
+
+// The chat platform through its route module, as the widget calls it: shared by the chat integration tests.
+
+export const ACCOUNT = "clinica-chat";
+
+export async function api(
+  method: string,
+  path: string,
+  init: { cookie?: string; bearer?: string; body?: unknown; ip?: string } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (init.ip) headers["x-clinica-client-ip"] = init.ip;
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
+  const request = requestAs(init.cookie, `/api/chat/${path}`, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const args = routeArgs(request, { "*": path.split("?")[0]! });
+  return (await (method === "GET" ? loader(args) : action(args))) as Response;
+}
+
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: {
+    seq?: number;
+    id?: string;
+    author?: string;
+    content?: string;
+    status?: string;
+    offset?: number;
+    delta?: string;
+    done?: boolean;
+  };
+}
+
+/** Opens the room's stream (optionally resuming) and collects parsed events until told to stop. */
+export function openStream(roomId: string, token: string, lastEventId?: number) {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (lastEventId !== undefined) headers["last-event-id"] = String(lastEventId);
+  const request = requestAs(undefined, `/api/chat/rooms/${roomId}/events`, {
+    headers,
+    signal: controller.signal,
+  });
+  const events: SseEvent[] = [];
+  const done = (async () => {
+    const response = (await loader(routeArgs(request, { "*": `rooms/${roomId}/events` }))) as Response;
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(response.headers.get("cache-control")).toContain("no-transform");
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done: ended } = await reader.read();
+        if (ended) break;
+        buffer += value;
+        let cut: number;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const fields = Object.fromEntries(
+            block
+              .split("\n")
+              .filter((line) => line && !line.startsWith(":"))
+              .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+          );
+          if (fields.data)
+            events.push({ id: fields.id, event: fields.event ?? "message", data: JSON.parse(fields.data) });
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  const messages = () => events.filter((event) => event.event === "message");
+  return {
+    events,
+    messages,
+    async waitForMessages(count: number) {
+      const deadline = Date.now() + 5000;
+      while (messages().length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${messages().length}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return messages();
+    },
+    async close() {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+export async function roomWithToken() {
+  const created = await api("POST", "guest", { body: { account_id: ACCOUNT } });
+  const guest = (await created.json()) as { id: string };
+  const cookie = created.headers.getSetCookie()[0]!.split(";")[0]!;
+  const room = (await (
+    await api("POST", "guest/room", {
+      cookie,
+      body: { account_id: ACCOUNT, guest_id: guest.id, agent_id: "dentist-bot" },
+    })
+  ).json()) as { room_id: string };
+  const login = (await (
+    await api("POST", `guest/login?guest_id=${guest.id}&account_id=${ACCOUNT}`, { cookie })
+  ).json()) as {
+    access_token: string;
+  };
+  await api("POST", `rooms/${room.room_id}/consent`, {
+    bearer: login.access_token,
+    body: { version: AI_NOTICE_VERSION, accepted: true },
+  });
+  return { roomId: room.room_id, token: login.access_token };
+}
+
+export const send = (roomId: string, token: string, content: string) =>
+  api("POST", `rooms/${roomId}/messages`, { bearer: token, body: { id: randomUUID(), content } });

@@ -1,6 +1,6 @@
 // npm run bench:chat — chat fan-out on one instance (DESIGN §5: 500 concurrent SSE clients, p99 ≤ 100 ms): BENCH_ROOMS
 // rooms (50) with BENCH_CLIENTS SSE clients (500) spread over them, one message per second per room for
-// BENCH_SECONDS (60), each room on its own phase within the second (open loop, ADR 024). Each room is handed to a
+// BENCH_SECONDS (60), each room on its own phase within the second (open loop, ADR 028). Each room is handed to a
 // person first, so the agent stays quiet and only the post + fan-out path is timed: latency = receipt on a client −
 // the message's due time. Reports p50/p99, the server's resident memory and CPU per message, and the load average.
 // `--json <file>` (or BENCH_JSON) writes the figures.
@@ -113,7 +113,7 @@ try {
   );
   console.log(`${clients} SSE clients connected to ${rooms} rooms; posting for ${seconds} s…`);
 
-  // Open loop (ADR 024, the reasoning of ADR 015): room r's k-th message is due at start + k s + r × (1 s / rooms),
+  // Open loop (ADR 028, the reasoning of ADR 015): room r's k-th message is due at start + k s + r × (1 s / rooms),
   // sent at its due time whether or not earlier POSTs have answered, and its latency counts from that due time (a
   // server — or a bench client — that falls behind is charged for the wait). "One message per second per room" is
   // each room on its own phase, not the 50 rooms firing together at the top of every second (a burst that measures a

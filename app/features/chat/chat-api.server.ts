@@ -398,7 +398,7 @@ async function publish(values: Parameters<typeof insertMessage>[0]) {
 /**
  * The hot path (DESIGN §5: one message per second per room, fan-out p99 ≤ 100 ms): the access token is checked
  * in memory, the guest's message budget is charged (one upsert), then one statement checks that the room is the token's guest's and open to messages, stores the
- * message (idempotent on the client id), moves the room's activity time and NOTIFYs the room (ADR 024).
+ * message (idempotent on the client id), moves the room's activity time and NOTIFYs the room (ADR 028).
  */
 async function postMessage(args: ChatArgs, roomId: string) {
   const claims = await bearerClaims(args.request);

@@ -171,16 +171,22 @@ async function findMessage(id: string): Promise<ChatMessageRow | undefined> {
  * Stores a message unless its client-supplied id exists (then returns the stored one, `created: false`), moves the
  * room's activity time and NOTIFYs the room's channel — one statement, one round trip to the database. The NOTIFY
  * is delivered when the statement commits, so a listener that reads the room then sees the message.
+ *
+ * Both inserts lock the room's row first (`for update`), before the message's `seq` is drawn: two messages into
+ * one room then commit in `seq` order, so a feed that has read up to `seq` n never misses a lower one that
+ * commits later (on PostgreSQL; the embedded database has one connection).
  */
 export async function insertMessage(
   values: typeof chatMessages.$inferInsert,
 ): Promise<{ row: ChatMessageRow; created: boolean }> {
   const db = await getDb();
   const result = await db.execute(sql`
-    with ins as (
+    with room as (
+      select id from chat_rooms where id = ${values.roomId} for update
+    ), ins as (
       insert into chat_messages (id, room_id, author, staff_user_id, kind, content)
-      values (${values.id}, ${values.roomId}, ${values.author}, ${values.staffUserId ?? null},
-              ${values.kind ?? "message"}, ${values.content})
+      select ${values.id}::uuid, room.id, ${values.author}::text, ${values.staffUserId ?? null}::text,
+             ${values.kind ?? "message"}::text, ${values.content}::text from room
       on conflict do nothing
       returning ${MESSAGE_COLUMNS}
     ), touched as (
@@ -224,6 +230,7 @@ export async function insertGuestMessage(input: {
     with room as (
       select id, status, ai_consent_at is not null as consented from chat_rooms
       where id = ${input.roomId} and guest_id = ${input.guestId} and account_id = ${input.accountId}
+      for update
     ), ins as (
       insert into chat_messages (id, room_id, author, kind, content)
       select ${input.id}::uuid, room.id, 'guest', 'message', ${input.content}::text from room

@@ -1,25 +1,13 @@
 import { ArrowLeft, CalendarCheck, MessageCircle, PhoneCall, UserCheck } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { Select, Textarea } from "~/components/ui/field";
-import { formatLeadAge } from "~/domain/lead-age";
 import { cn } from "~/lib/cn";
+import { LeadAge } from "~/features/staff/components/lead-age";
 import { levelBadgeClass } from "~/features/staff/lead-panel-options";
 import type { HistoryEntry, LeadPageActionResult, LeadPageData } from "../lead-page-dto";
 import { NOTE_MAX_LENGTH } from "../lead-page-schema";
-
-/** "hace 5 min" that keeps counting while the page stays open (spec 001 §9 lead age). */
-function LiveAge({ iso, initial }: { iso: string; initial: string }) {
-  const [text, setText] = useState(initial);
-  useEffect(() => {
-    const tick = () => setText(formatLeadAge(new Date(iso), new Date()));
-    tick();
-    const timer = setInterval(tick, 30_000);
-    return () => clearInterval(timer);
-  }, [iso]);
-  return <time dateTime={iso}>{text}</time>;
-}
 
 function useAction(key: string) {
   const fetcher = useFetcher<LeadPageActionResult>({ key });
@@ -74,7 +62,7 @@ export function LeadPage({ page }: { page: LeadPageData }) {
             </span>
             {lead.updated && (
               <span className="rounded-full bg-amber-100 px-3 py-1 text-amber-900" data-testid="lead-updated">
-                Actualizado <LiveAge iso={lead.updated.at} initial={lead.updated.ago} />
+                Actualizado <LeadAge at={lead.updated.at} serverText={lead.updated.ago} />
               </span>
             )}
           </p>
@@ -303,13 +291,13 @@ function Details({ page }: { page: LeadPageData }) {
         <dd>{lead.sourceLabel}</dd>
         <dt className="text-slate-700">Creado</dt>
         <dd>
-          <LiveAge iso={lead.createdAt} initial={lead.createdAgo} />
+          <LeadAge at={lead.createdAt} serverText={lead.createdAgo} />
           <span className="block text-xs text-slate-700">{lead.createdAtLabel}</span>
         </dd>
         <dt className="text-slate-700">Último contacto</dt>
         <dd>
           {lead.lastContactAt && lead.lastContactAgo ? (
-            <LiveAge iso={lead.lastContactAt} initial={lead.lastContactAgo} />
+            <LeadAge at={lead.lastContactAt} serverText={lead.lastContactAgo} />
           ) : (
             "Sin contacto aún"
           )}

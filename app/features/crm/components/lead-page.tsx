@@ -1,10 +1,11 @@
-import { ArrowLeft, CalendarCheck, MessageCircle, PhoneCall, UserCheck } from "lucide-react";
+import { ArrowLeft, CalendarCheck, UserCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { buttonClass } from "~/components/ui/button";
 import { Select, Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { LeadAge } from "~/features/staff/components/lead-age";
+import { LeadContactLinks } from "~/features/staff/components/lead-contact-links";
 import { levelBadgeClass } from "~/features/staff/lead-panel-options";
 import type { HistoryEntry, LeadPageActionResult, LeadPageData } from "../lead-page-dto";
 import { NOTE_MAX_LENGTH } from "../lead-page-schema";
@@ -103,19 +104,12 @@ function ContactActions({ page }: { page: LeadPageData }) {
   return (
     <Section title="Contacto" id="lead-contacto">
       <div className="flex flex-wrap gap-2">
-        <a
-          href={lead.whatsappHref}
-          target="_blank"
-          rel="noopener noreferrer"
-          className={cn(smallButton, "bg-emerald-800 text-white hover:bg-emerald-900")}
-        >
-          <MessageCircle aria-hidden className="size-4" />
-          WhatsApp<span className="sr-only"> a {lead.firstName} (se abre en otra pestaña)</span>
-        </a>
-        <a href={lead.phoneHref} className={cn(smallButton, "bg-slate-700 text-white hover:bg-slate-800")}>
-          <PhoneCall aria-hidden className="size-4" />
-          Llamar<span className="sr-only"> a {lead.firstName}</span>
-        </a>
+        <LeadContactLinks
+          lead={lead}
+          button={smallButton}
+          whatsappClass="bg-emerald-800 hover:bg-emerald-900"
+          callClass="bg-slate-700 hover:bg-slate-800"
+        />
         {page.canContact && (
           <fetcher.Form method="post">
             <input type="hidden" name="intent" value="contact" />

@@ -1,14 +1,4 @@
-import {
-  CalendarCheck,
-  ChevronLeft,
-  ChevronRight,
-  Download,
-  Mail,
-  MessageCircle,
-  PhoneCall,
-  Search,
-  UserCheck,
-} from "lucide-react";
+import { CalendarCheck, ChevronLeft, ChevronRight, Download, Mail, Search, UserCheck } from "lucide-react";
 import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
@@ -28,6 +18,7 @@ import {
 } from "../lead-panel-options";
 import { defaultLeadFilters, isFiltered, leadFiltersQuery } from "../lead-panel-schema";
 import { LeadAge } from "./lead-age";
+import { LeadContactLinks } from "./lead-contact-links";
 
 export interface LeadCounters {
   total: number;
@@ -340,19 +331,12 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
       </p>
 
       <div className="mt-4 flex flex-wrap gap-2">
-        <a
-          href={lead.whatsappHref}
-          target="_blank"
-          rel="noopener noreferrer"
-          className={cn(actionButton, "bg-emerald-700 text-white hover:bg-emerald-800")}
-        >
-          <MessageCircle aria-hidden className="size-4" />
-          WhatsApp<span className="sr-only"> a {lead.firstName} (se abre en otra pestaña)</span>
-        </a>
-        <a href={lead.phoneHref} className={cn(actionButton, "bg-slate-700 text-white hover:bg-slate-600")}>
-          <PhoneCall aria-hidden className="size-4" />
-          Llamar<span className="sr-only"> a {lead.firstName}</span>
-        </a>
+        <LeadContactLinks
+          lead={lead}
+          button={actionButton}
+          whatsappClass="bg-emerald-700 hover:bg-emerald-800"
+          callClass="bg-slate-700 hover:bg-slate-600"
+        />
         {lead.email && (
           <a
             href={`mailto:${lead.email}`}

@@ -32,42 +32,42 @@ const settledWithin = (promise: Promise<unknown>, ms: number) =>
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
   ]);
 
+async function openRoom() {
+  const guest = await insertGuest({
+    accountId: "clinica-chat",
+    browserKeyHash: randomUUID(),
+    firstName: "Orden",
+    lastName: "Prueba",
+  });
+  const room = await insertRoom({
+    accountId: "clinica-chat",
+    guestId: guest.id,
+    agentId: "dentista-virtual",
+    status: "open",
+  });
+  return { guest, room };
+}
+
+async function inFlightInsert(roomId: string) {
+  // Another instance's insert, between drawing its seq and committing: it holds the room's row lock.
+  const other = new pg.Client({ connectionString: postgresUrl });
+  await other.connect();
+  await other.query("begin");
+  await other.query("select id from chat_rooms where id = $1 for update", [roomId]);
+  return {
+    async insertAndCommit() {
+      const { rows } = await other.query<{ seq: string }>(
+        "insert into chat_messages (id, room_id, author, kind, content) values ($1, $2, 'staff', 'message', 'primero') returning seq",
+        [randomUUID(), roomId],
+      );
+      await other.query("commit");
+      await other.end();
+      return Number(rows[0]!.seq);
+    },
+  };
+}
+
 suite("chat messages commit in seq order within a room (PostgreSQL)", () => {
-  async function openRoom() {
-    const guest = await insertGuest({
-      accountId: "clinica-chat",
-      browserKeyHash: randomUUID(),
-      firstName: "Orden",
-      lastName: "Prueba",
-    });
-    const room = await insertRoom({
-      accountId: "clinica-chat",
-      guestId: guest.id,
-      agentId: "dentista-virtual",
-      status: "open",
-    });
-    return { guest, room };
-  }
-
-  async function inFlightInsert(roomId: string) {
-    // Another instance's insert, between drawing its seq and committing: it holds the room's row lock.
-    const other = new pg.Client({ connectionString: postgresUrl });
-    await other.connect();
-    await other.query("begin");
-    await other.query("select id from chat_rooms where id = $1 for update", [roomId]);
-    return {
-      async insertAndCommit() {
-        const { rows } = await other.query<{ seq: string }>(
-          "insert into chat_messages (id, room_id, author, kind, content) values ($1, $2, 'staff', 'message', 'primero') returning seq",
-          [randomUUID(), roomId],
-        );
-        await other.query("commit");
-        await other.end();
-        return Number(rows[0]!.seq);
-      },
-    };
-  }
-
   for (const [label, send] of [
     [
       "a guest's message",

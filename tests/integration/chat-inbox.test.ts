@@ -4,7 +4,7 @@ import { closeDb } from "~/db/client.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
 import { action, loader } from "~/routes/api/chat";
 import { action as inboxAction, loader as inboxLoader } from "~/routes/_staff/conversations";
-import { postAs, requestAs } from "../setup/clients";
+import { postAs, randomIp, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
@@ -18,7 +18,8 @@ async function api<T = Record<string, unknown>>(
   path: string,
   init: { cookie?: string; bearer?: string; body?: unknown } = {},
 ) {
-  const headers: Record<string, string> = {};
+  // Its own address per call: the per-address limits must not add up across files sharing one PostgreSQL database.
+  const headers: Record<string, string> = { "x-clinica-client-ip": randomIp() };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
   const request = requestAs(init.cookie, `/api/chat/${path}`, {

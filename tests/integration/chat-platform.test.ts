@@ -5,7 +5,7 @@ import { updateRoom } from "~/features/chat/chat-repository.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
 import { loader, action } from "~/routes/api/chat";
 import { routeArgs } from "../setup/route-args";
-import { requestAs } from "../setup/clients";
+import { randomIp, requestAs } from "../setup/clients";
 import { createTestUser } from "../setup/users";
 
 afterAll(closeDb);
@@ -25,7 +25,8 @@ async function call(
   path: string,
   options: { cookie?: string; body?: unknown; bearer?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  const headers: Record<string, string> = { ...options.headers };
+  // Its own address per call unless given: the per-address limits must not add up across files sharing one database.
+  const headers: Record<string, string> = { "x-clinica-client-ip": randomIp(), ...options.headers };
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   const request = requestAs(options.cookie, `/api/chat/${path}`, {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
 import { action, loader } from "~/routes/api/chat";
-import { requestAs } from "./clients";
+import { randomIp, requestAs } from "./clients";
 import { routeArgs } from "./route-args";
 
 // The chat platform through its route module, as the widget calls it: shared by the chat integration tests.
@@ -14,8 +14,9 @@ export async function api(
   path: string,
   init: { cookie?: string; bearer?: string; body?: unknown; ip?: string } = {},
 ) {
-  const headers: Record<string, string> = {};
-  if (init.ip) headers["x-clinica-client-ip"] = init.ip;
+  // Each call from its own address unless the test names one: the per-address limits of /api/chat (guest creation,
+  // login, refresh) must not add up across test files that share one PostgreSQL database.
+  const headers: Record<string, string> = { "x-clinica-client-ip": init.ip ?? randomIp() };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
   const request = requestAs(init.cookie, `/api/chat/${path}`, {

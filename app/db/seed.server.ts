@@ -62,6 +62,9 @@ const demoLeads: DemoLead[] = [
   },
 ];
 
+/** The demo leads' submission ids (the seed is idempotent on them). */
+export const demoLeadSubmissionIds = demoLeads.map((lead) => lead.submissionId);
+
 export async function seedDemoData(db: Database, now = new Date()) {
   const rows = demoLeads.map(({ hoursAgo, contactedAfterMinutes, ...lead }) => {
     const createdAt = new Date(now.getTime() - hoursAgo * 3_600_000);

@@ -1,4 +1,6 @@
 import { closeDb, getDb } from "~/db/client.server";
+import { demoLeadSubmissionIds } from "~/db/seed.server";
+import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
@@ -24,6 +26,7 @@ export function appReady(): Promise<void> {
     if (isDemoMode(current)) {
       await seedDemoAccounts(db, auth);
       await seedDemoAppointments(db, auth);
+      await assignSeededLeads(db, demoLeadSubmissionIds);
     }
     if (current.NODE_ENV !== "test") {
       startOutboxWorker();

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leads } from "~/db/schema";
 import { takeNextAssignee } from "./lead-assignment-repository.server";
@@ -22,6 +22,7 @@ export async function assignIfUnassigned(
   tx: Database,
   lead: { id: string; assignedTo: string | null },
   at: Date,
+  reason: "duplicate" | "demo" = "duplicate",
 ): Promise<string | null> {
   if (lead.assignedTo) return null;
   const assignee = await takeNextAssignee(tx);
@@ -37,8 +38,23 @@ export async function assignIfUnassigned(
     kind: "assignment",
     text: "",
     actorId: null,
-    details: { from: null, to: assignee, reason: "duplicate" },
+    details: { from: null, to: assignee, reason },
     at,
   });
   return assignee;
+}
+
+/**
+ * Demo mode: the seeded demo leads were stored before the demo accounts existed, so they go round-robin to the demo
+ * asesores now, as a new lead would ('Mis leads' then shows something). Leads already assigned are left alone.
+ */
+export async function assignSeededLeads(db: Database, submissionIds: readonly string[], at = new Date()) {
+  const unassigned = await db
+    .select({ id: leads.id, assignedTo: leads.assignedTo })
+    .from(leads)
+    .where(and(inArray(leads.submissionId, [...submissionIds]), isNull(leads.assignedTo)))
+    .orderBy(asc(leads.createdAt));
+  for (const lead of unassigned) {
+    await db.transaction((tx) => assignIfUnassigned(tx, lead, at, "demo"));
+  }
 }

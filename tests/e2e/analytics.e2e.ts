@@ -66,7 +66,7 @@ test("analytics: SVG charts and tables for a period, CSV, and a chart hidden thr
   expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
   const body = await csv.body();
   expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  expect(body.toString("utf8")).toContain('"Calificación"');
+  expect(body.toString("utf8")).toContain("\r\nCalificación;");
 
   const axe = await blockingViolations(page);
   expect(axe.ids, axe.report).toEqual([]);

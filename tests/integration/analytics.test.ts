@@ -371,32 +371,32 @@ describe("the Analytics tab", () => {
       return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1).split("\r\n");
     };
     expect(await csv("funnel")).toEqual([
-      '"Etapa","Leads","% de la captura"',
-      '"Captura",6,"100,0%"',
-      '"Contacto",5,"83,3%"',
-      '"Calificación",4,"66,7%"',
-      '"Conversión",1,"16,7%"',
+      "Etapa;Leads;% de la captura",
+      "Captura;6;100,0%",
+      "Contacto;5;83,3%",
+      "Calificación;4;66,7%",
+      "Conversión;1;16,7%",
       "",
     ]);
     expect((await csv("by-source")).slice(0, 3)).toEqual([
-      '"Día","Web","Asistente virtual","WhatsApp","Redes sociales"',
-      '"2019-03-01",1,0,0,0',
-      '"2019-03-02",0,0,2,0',
+      "Día;Web;Asistente virtual;WhatsApp;Redes sociales",
+      "2019-03-01;1;0;0;0",
+      "2019-03-02;0;0;2;0",
     ]);
-    expect((await csv("by-level"))[0]).toBe('"Día","Caliente","Tibio","Frío"');
+    expect((await csv("by-level"))[0]).toBe("Día;Caliente;Tibio;Frío");
     expect(await csv("response-time")).toEqual([
-      '"Tiempo hasta el primer contacto","Leads"',
-      '"Menos de 15 min",2',
-      '"15 a 59 min",1',
-      '"1 a 4 horas",1',
-      '"4 a 24 horas",0',
-      '"1 a 3 días",1',
-      '"Más de 3 días",0',
-      '"Sin contactar",1',
+      "Tiempo hasta el primer contacto;Leads",
+      "Menos de 15 min;2",
+      "15 a 59 min;1",
+      "1 a 4 horas;1",
+      "4 a 24 horas;0",
+      "1 a 3 días;1",
+      "Más de 3 días;0",
+      "Sin contactar;1",
       "",
     ]);
-    expect((await csv("treatment"))[1]).toBe('"Implantes dentales",2,1,"50,0%"');
-    expect((await csv("score"))[9]).toBe('"80–89",1');
+    expect((await csv("treatment"))[1]).toBe("Implantes dentales;2;1;50,0%");
+    expect((await csv("score"))[9]).toBe("80–89;1");
 
     const refused = (cookie: string | undefined, query = `chart=funnel&${PERIOD}`) =>
       thrown(csvLoader(routeArgs(requestAs(cookie, `/funnel/analytics.csv?${query}`))));

@@ -130,7 +130,7 @@ describe("analytics charts", () => {
     expect(score.rows.map((row) => row.values[0])).toEqual([0, 0, 1, 0, 0, 0, 0, 0, 0, 2]);
   });
 
-  it("writes CSV with a BOM, quoted text, CRLF, and no spreadsheet formulas", () => {
+  it("writes CSV in the shared dialect (BOM, `;`, CRLF) with no spreadsheet formulas", () => {
     const chart = leadsBySourceChart(
       { from: "2026-11-01", days: 1 },
       [{ day: "2026-11-01", source: '=HYPERLINK("x")', level: "hot", count: 1 }],
@@ -139,8 +139,8 @@ describe("analytics charts", () => {
     const csv = chartCsv(chart);
     expect(csv.startsWith("\uFEFF")).toBe(true);
     expect(csv.slice(1).split("\r\n")).toEqual([
-      '"Día","Web","Asistente virtual","WhatsApp","Redes sociales","\'=HYPERLINK(""x"")"',
-      '"2026-11-01",0,0,0,0,1',
+      'Día;Web;Asistente virtual;WhatsApp;Redes sociales;"\'=HYPERLINK(""x"")"',
+      "2026-11-01;0;0;0;0;1",
       "",
     ]);
   });

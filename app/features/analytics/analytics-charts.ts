@@ -1,4 +1,5 @@
 import { periodDays, shortDay } from "~/domain/analytics-period";
+import { CSV_BOM, csvCell, csvRow } from "~/domain/csv";
 import { FUNNEL_STAGE } from "~/domain/lead-pipeline";
 import { treatments } from "~/domain/lead-scoring";
 import { treatmentLabels } from "~/features/leads/lead-options";
@@ -263,26 +264,17 @@ export function scoreChart(buckets: Array<{ bucket: number; count: number }>, pe
   };
 }
 
-// A cell starting with = + - @ would be a formula in a spreadsheet (CSV injection): prefixed with an apostrophe.
-const quote = (value: string) =>
-  `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replaceAll('"', '""')}"`;
-
-/** A chart as CSV (RFC 4180, `;`-free: commas, every text cell quoted), with a UTF-8 BOM so Excel reads accents. */
+/** A chart as CSV in the product's one spreadsheet dialect (`domain/csv.ts`: `;`, UTF-8 BOM, formulas neutralised). */
 export function chartCsv(chart: ChartData): string {
   const header = [
     chart.categoryLabel,
     ...chart.series.map((item) => item.label),
     ...chart.extras.map((item) => item.label),
   ];
-  const lines = [header.map(quote).join(",")];
-  chart.rows.forEach((row, index) => {
-    lines.push(
-      [
-        quote(row.csvLabel),
-        ...row.values.map(String),
-        ...chart.extras.map((extra) => quote(extra.values[index] ?? "")),
-      ].join(","),
-    );
-  });
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  const rows = chart.rows.map((row, index) => [
+    row.csvLabel,
+    ...row.values,
+    ...chart.extras.map((extra) => extra.values[index] ?? ""),
+  ]);
+  return CSV_BOM + [header, ...rows].map((cells) => csvRow(cells.map(csvCell))).join("");
 }

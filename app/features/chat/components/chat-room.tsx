@@ -1,5 +1,5 @@
 import { Bot, Maximize2, Mic, PanelLeft, Send, Settings, User, UserRound, Users, X } from "lucide-react";
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import * as TabsPrimitive from "@radix-ui/react-tabs";
 import { SUGGESTED_PROMPTS } from "~/domain/agent-safety";
 import { cn } from "~/lib/cn";
@@ -231,6 +231,31 @@ function AgentText({ text, linkClass = "text-brand-800" }: { text: string; linkC
  * history, follows new messages by SSE (resuming with Last-Event-ID) and sends by POST. What people write is
  * rendered as text; only the agent's links to our own pages become links.
  */
+/** An icon button in the room's coloured header; `pressed` for the ones that toggle a panel. */
+function HeaderButton({
+  label,
+  pressed,
+  onClick,
+  children,
+}: {
+  label: string;
+  pressed?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      aria-pressed={pressed}
+      className="rounded p-1.5 hover:bg-white/20 aria-pressed:bg-white/25"
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
+
 export function ChatRoom({ options }: { options: RoomOptions }) {
   const [token, setToken] = useState<string | null>(null);
   const [room, setRoom] = useState<RoomState | null>(null);
@@ -514,56 +539,40 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
         </p>
       </div>
       {!options.tabs && options.members && (
-        <button
-          type="button"
-          aria-label="Miembros de la conversación"
-          aria-pressed={view === "members"}
-          className="rounded p-1.5 hover:bg-white/20 aria-pressed:bg-white/25"
+        <HeaderButton
+          label="Miembros de la conversación"
+          pressed={view === "members"}
           onClick={() => setView(view === "members" ? "chat" : "members")}
         >
           <Users aria-hidden className="size-4" />
-        </button>
+        </HeaderButton>
       )}
       {!options.tabs && options.settings && (
-        <button
-          type="button"
-          aria-label="Ajustes del chat"
-          aria-pressed={view === "settings"}
-          className="rounded p-1.5 hover:bg-white/20 aria-pressed:bg-white/25"
+        <HeaderButton
+          label="Ajustes del chat"
+          pressed={view === "settings"}
           onClick={() => setView(view === "settings" ? "chat" : "settings")}
         >
           <Settings aria-hidden className="size-4" />
-        </button>
+        </HeaderButton>
       )}
       {options.showSidebar && !mobile && (
-        <button
-          type="button"
-          aria-label="Mover a un costado"
-          className="rounded p-1.5 hover:bg-white/20"
-          onClick={() => toParent({ type: "widget_sidebar_request" })}
-        >
+        <HeaderButton label="Mover a un costado" onClick={() => toParent({ type: "widget_sidebar_request" })}>
           <PanelLeft aria-hidden className="size-4" />
-        </button>
+        </HeaderButton>
       )}
       {options.showFullscreen && !mobile && (
-        <button
-          type="button"
-          aria-label="Pantalla completa"
-          className="rounded p-1.5 hover:bg-white/20"
+        <HeaderButton
+          label="Pantalla completa"
           onClick={() => toParent({ type: "widget_fullscreen_request" })}
         >
           <Maximize2 aria-hidden className="size-4" />
-        </button>
+        </HeaderButton>
       )}
       {options.showClose && (
-        <button
-          type="button"
-          aria-label="Cerrar chat"
-          className="rounded p-1.5 hover:bg-white/20"
-          onClick={() => toParent({ type: "widget_close_request" })}
-        >
+        <HeaderButton label="Cerrar chat" onClick={() => toParent({ type: "widget_close_request" })}>
           <X aria-hidden className="size-4" />
-        </button>
+        </HeaderButton>
       )}
     </header>
   );

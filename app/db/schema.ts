@@ -841,6 +841,8 @@ export const chatRooms = pgTable(
     handoffReason: text("handoff_reason"),
     handoffSummary: text("handoff_summary"),
     handoffAt: timestamp("handoff_at", { withTimezone: true }),
+    /** Set by the agent's own emergency or distress handoff, never by what a guest sends: listed first. */
+    handoffUrgent: boolean("handoff_urgent").notNull().default(false),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
     /** The AI-assistance notice the guest accepted (Ley 21.719): its version and when. */
     aiConsentVersion: text("ai_consent_version"),

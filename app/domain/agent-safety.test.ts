@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  agentTextSegments,
   classifyIntent,
   emergencyReply,
   isOwnPagePath,
@@ -54,12 +55,60 @@ describe("safety texts", () => {
     expect(violatesSafety("Tienes caries en el molar")).toBe(true);
     expect(violatesSafety("El resultado depende de tu evaluación")).toBe(false);
   });
+});
 
-  it("accepts only our own page paths as links", () => {
-    expect(isOwnPagePath("/paciente/citas")).toBe(true);
-    expect(isOwnPagePath("/blog/implantes-dentales-paso-a-paso")).toBe(true);
-    expect(isOwnPagePath("//evil.example/x")).toBe(false);
-    expect(isOwnPagePath("https://evil.example")).toBe(false);
-    expect(isOwnPagePath("javascript:alert(1)")).toBe(false);
+describe("links in the agent's text (only our own pages, as plain paths)", () => {
+  it.each([
+    ["/paciente/citas", true],
+    ["/blog/implantes-dentales-paso-a-paso", true],
+    ["/guias/guia-implantes-dentales.pdf", true],
+    ["/#contacto", true],
+    ["/", true],
+    ["/politica-privacidad", true],
+    ["//evil.example", false],
+    ["//evil.example/x", false],
+    ["/\\evil.example", false],
+    ["/\\/evil.example", false],
+    ["javascript:alert(1)", false],
+    ["JavaScript:alert(1)", false],
+    ["https://evil.example", false],
+    ["http:evil.example", false],
+    ["/auth?redirectTo=//evil.example", false],
+    ["/auth", false],
+    ["/auth/salir", false],
+    ["/paciente/citas?redirectTo=//evil.example", false],
+    ["/paciente/citas?x=1", false],
+    ["/blog/%2F%2Fevil.example", false],
+    ["/blog/../auth", false],
+    ["/./auth", false],
+    ["/equipo/conversaciones", false],
+    ["/cita/cancelar/abc", false],
+    ["/admin", false],
+    ["/api/chat/guest", false],
+    ["", false],
+    ["paciente/citas", false],
+    ["/paciente/citas ", false],
+    ["/paciente//citas", false],
+  ])("%s → %s", (href, allowed) => {
+    expect(isOwnPagePath(href)).toBe(allowed);
+  });
+
+  it("renders an allowed link as a link and any other only as its label", () => {
+    expect(
+      agentTextSegments(
+        "Agenda en [Mis Citas](/paciente/citas) o [entra aquí](/auth?redirectTo=//evil.example), [x](javascript:alert(1)).",
+      ),
+    ).toEqual([
+      { text: "Agenda en " },
+      { text: "Mis Citas", href: "/paciente/citas" },
+      { text: " o " },
+      { text: "entra aquí" },
+      { text: ", " },
+      { text: "x" },
+      { text: ")." },
+    ]);
+    expect(agentTextSegments("sin enlaces https://evil.example")).toEqual([
+      { text: "sin enlaces https://evil.example" },
+    ]);
   });
 });

@@ -121,7 +121,48 @@ export function violatesSafety(reply: string): boolean {
   return forbidden.some((pattern) => pattern.test(text));
 }
 
-/** Only our own pages become links: a relative path, no scheme, no protocol-relative `//`. */
+/**
+ * The site's sections an agent's reply may link to: the public pages, the guides and the patient's own area. Not
+ * the sign-in pages (their `redirectTo` is how a link sends someone elsewhere), the staff's, nor one-time links.
+ */
+const LINKABLE_SECTIONS: ReadonlySet<string> = new Set([
+  "",
+  "blog",
+  "guias",
+  "paciente",
+  "politica-privacidad",
+  "terminos-servicio",
+  "eliminar-datos",
+  "devolver-llamada",
+]);
+
+/** A plain path: lower-case slugs (a guide may end in .pdf), an optional #anchor; no query, `//`, `\` or scheme. */
+const PLAIN_PATH = /^\/((?:[a-z0-9-]+\/)*[a-z0-9-]+(?:\.pdf)?)?(?:#[a-z0-9-]+)?$/;
+
+/**
+ * Only our own pages become links in what the agent writes (its text may come from a model that follows injected
+ * instructions): a plain path into one of the linkable sections, nothing else.
+ */
 export function isOwnPagePath(href: string): boolean {
-  return /^\/(?!\/)[\w\-/.#?=&%]*$/.test(href);
+  const match = PLAIN_PATH.exec(href);
+  if (!match) return false;
+  return LINKABLE_SECTIONS.has((match[1] ?? "").split("/")[0]!);
+}
+
+/**
+ * The agent's text as segments to render: a markdown link `[label](href)` to one of our pages becomes a link;
+ * any other link is only its label, as text. Everything else stays text.
+ */
+export function agentTextSegments(text: string): Array<{ text: string; href?: string }> {
+  const segments: Array<{ text: string; href?: string }> = [];
+  const pattern = /\[([^\]\n]{1,200})\]\(([^)\s]{0,500})\)/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) segments.push({ text: text.slice(last, match.index) });
+    const [, label, href] = match;
+    segments.push(isOwnPagePath(href!) ? { text: label!, href } : { text: label! });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) segments.push({ text: text.slice(last) });
+  return segments;
 }

@@ -33,3 +33,20 @@ export function staffSessionVerdict(
 export function shouldTouchActivity(lastActiveAt: Date, now: Date): boolean {
   return now.getTime() - lastActiveAt.getTime() >= ACTIVITY_TOUCH_INTERVAL_MS;
 }
+
+/**
+ * Marks a read the page makes by itself, not the person: the inbox's revalidation after a live event
+ * (`?auto=1`; React Router's data requests cannot carry a header of ours).
+ */
+export const AUTOMATIC_REQUEST_PARAM = "auto";
+
+/**
+ * Whether a request is automatic, so it must not count as activity (issue 19, item 15): an event stream (the
+ * browser's EventSource asks for text/event-stream and reconnects by itself) or a read marked with
+ * `AUTOMATIC_REQUEST_PARAM`. Only reads: a request that changes something is always the person acting.
+ */
+export function isAutomaticRequest(request: { method: string; url: string; accept: string | null }): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (request.accept?.includes("text/event-stream")) return true;
+  return new URL(request.url).searchParams.get(AUTOMATIC_REQUEST_PARAM) === "1";
+}

@@ -111,6 +111,13 @@ const envSchema = z.object({
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  /** The model's output cap per reply (max_tokens); ~4 characters a token keeps a reply under the 4,000 stored. */
+  LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(4000).default(700),
+  /** The LLM's budget (calls): per client address and in all, per hour and per day; past it the offline agent answers. */
+  LLM_CALLS_PER_ADDRESS_HOUR: z.coerce.number().int().min(0).max(100_000).default(20),
+  LLM_CALLS_PER_ADDRESS_DAY: z.coerce.number().int().min(0).max(100_000).default(60),
+  LLM_CALLS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(300),
+  LLM_CALLS_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(2000),
 });
 
 export type Env = z.infer<typeof envSchema>;

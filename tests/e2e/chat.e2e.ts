@@ -83,6 +83,11 @@ test("a patient asks the virtual dentist, then a person; an asesor takes it and 
 
   // The patient sees it without reloading.
   await expect(messages.locator('[data-author="staff"]')).toContainText("Hola, soy Camila del equipo.");
+  // The inbox follows the patient's answer without reloading (its automatic re-read, issue 19 item 15).
+  await input.fill("Gracias, quería consultar por un presupuesto.");
+  await input.press("Enter");
+  await expect(staff.getByTestId("inbox-messages")).toContainText("quería consultar por un presupuesto");
+  await expect(staff.getByRole("button", { name: "Devolver al asistente" })).toBeVisible();
   await staffContext.close();
 });
 

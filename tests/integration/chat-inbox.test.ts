@@ -134,10 +134,12 @@ describe("handoff and the staff inbox", () => {
     ).toBe(true);
     expect(patientView.body.messages.some((message) => message.content.includes("VIP"))).toBe(false);
 
-    // Hand back to the agent, then resolve.
+    // Hand back to the agent; nobody holds it then, so resolving it is an admin's (domain/inbox-permissions.ts).
     expect((await staffDo(winner.cookie, { intent: "handback", roomId })).status).toBe(200);
     expect((await api<History>("GET", `rooms/${roomId}`, { bearer: token })).body.status).toBe("bot");
-    expect((await staffDo(winner.cookie, { intent: "resolve", roomId })).status).toBe(200);
+    expect((await staffDo(winner.cookie, { intent: "resolve", roomId })).status).toBe(403);
+    const admin = await createTestUser({ roles: ["admin"] });
+    expect((await staffDo(admin.cookie, { intent: "resolve", roomId })).status).toBe(200);
     const closed = await api("POST", `rooms/${roomId}/messages`, {
       bearer: token,
       body: { id: randomUUID(), content: "¿sigue ahí?" },

@@ -55,7 +55,14 @@ describe("the fake speaks the OpenAI protocol", () => {
 
 describe("our LLM client and the agent's LLM path", () => {
   it("streams token by token", async () => {
-    const client = createLlmClient({ baseUrl: fake.url, apiKey: KEY, model: "fake-model", timeoutMs: 2000 });
+    const client = createLlmClient({
+      baseUrl: fake.url,
+      apiKey: KEY,
+      model: "fake-model",
+      timeoutMs: 2000,
+      maxTokens: 500,
+      maxChars: 4000,
+    });
     const tokens: string[] = [];
     const text = await client.streamChat([{ role: "user", content: "hola" }], (token) => tokens.push(token));
     expect(text).toBe(fake.reply);

@@ -190,7 +190,8 @@ function anonymousProblem(path: string, result: RouteResult): string | null {
     }
     return `redirects to ${location}, not to /auth?redirectTo=${path}`;
   }
-  if (result.status === 403 || result.status === 404) return null;
+  // 401: an event stream, which cannot follow a redirect to the sign-in page.
+  if (result.status === 401 || result.status === 403 || result.status === 404) return null;
   return `answers anonymously: ${describeResult(result)}`;
 }
 

@@ -8,10 +8,12 @@ import {
 } from "~/domain/agent-safety";
 import { formatChileanPhone, formatCLP } from "~/domain/format";
 import { createLlmClient, type LlmClient } from "~/integrations/llm/llm-client.server";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/features/chat/chat-schema";
 import { clinicFacts, env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { catalogueTreatments } from "./agent-repository.server";
 import { retrieve, type Passage } from "./agent-knowledge.server";
+import { chargeLlmCall } from "./llm-budget.server";
 
 /**
  * The offline virtual dentist (issue 12, DESIGN decision 18): the intent decides the shape of the answer, retrieval
@@ -22,7 +24,8 @@ export interface AgentTurn {
   intent: AgentIntent;
   content: string;
   sources: Passage[];
-  handoff?: { reason: string; summary: string };
+  /** `urgent`: an emergency or distress, listed first in the inbox. */
+  handoff?: { reason: string; summary: string; urgent: boolean };
 }
 
 const BOOKING_LINK = "[Mis Citas](/paciente/citas)";
@@ -42,20 +45,25 @@ export function waitingForPersonText(): string {
   return `Una persona del equipo te responderá en este chat. Horario de atención: ${clinic.hoursLong}. ${clinic.saturday}.`;
 }
 
-/** The configured LLM, or null (offline agent only). Built per env object. */
-const llmByEnv = new WeakMap<object, LlmClient | null>();
-function configuredLlm(): LlmClient | null {
+/** The configured LLM and its model, or null (offline agent only). Built per env object. */
+const llmByEnv = new WeakMap<object, { client: LlmClient; model: string } | null>();
+function configuredLlm(): { client: LlmClient; model: string } | null {
   const current = env();
   if (!llmByEnv.has(current)) {
     llmByEnv.set(
       current,
       current.LLM_BASE_URL && current.LLM_API_KEY && current.LLM_MODEL
-        ? createLlmClient({
-            baseUrl: current.LLM_BASE_URL,
-            apiKey: current.LLM_API_KEY,
+        ? {
             model: current.LLM_MODEL,
-            timeoutMs: current.LLM_TIMEOUT_MS,
-          })
+            client: createLlmClient({
+              baseUrl: current.LLM_BASE_URL,
+              apiKey: current.LLM_API_KEY,
+              model: current.LLM_MODEL,
+              timeoutMs: current.LLM_TIMEOUT_MS,
+              maxTokens: current.LLM_MAX_TOKENS,
+              maxChars: MAX_CHAT_MESSAGE_LENGTH,
+            }),
+          }
         : null,
     );
   }
@@ -79,12 +87,14 @@ function systemPrompt(passages: Passage[]): string {
 
 /**
  * The reply: the LLM when configured (streamed; `onToken` sees each piece), with the retrieved passages as context;
- * a provider error, a timeout or an unsafe answer falls back to the offline agent. The fixed safety answers
- * (emergency, distress, a person, booking, prices) never go to the model.
+ * a provider error, a timeout, an unsafe answer or a spent budget (llm-budget.server.ts) falls back to the offline
+ * agent. The fixed safety answers (emergency, distress, a person, booking, prices) never go to the model.
  */
 export async function agentTurn(input: {
   text: string;
   roomId?: string;
+  /** The guest's address (rate-limit key), for the per-address LLM budget. */
+  address?: string;
   onToken?: (token: string) => void;
 }): Promise<AgentTurn> {
   const offline = await offlineTurn(input);
@@ -94,9 +104,13 @@ export async function agentTurn(input: {
   }
   if (offline.intent === "booking" || offline.intent === "prices" || offline.intent === "hours")
     return offline;
+  if (!(await chargeLlmCall(input.address, llm.model))) {
+    logger.info({ roomId: input.roomId }, "LLM budget spent; the offline agent answers");
+    return offline;
+  }
   const passages = offline.sources.length ? offline.sources : await retrieve(input.text, clinicFacts(), 3);
   try {
-    const content = await llm.streamChat(
+    const content = await llm.client.streamChat(
       [
         { role: "system", content: systemPrompt(passages) },
         { role: "user", content: input.text },
@@ -104,7 +118,11 @@ export async function agentTurn(input: {
       input.onToken,
     );
     if (!content.trim() || violatesSafety(content)) throw new Error("empty or unsafe LLM answer");
-    return { intent: offline.intent, content: content.trim().slice(0, 4000), sources: passages };
+    return {
+      intent: offline.intent,
+      content: content.trim().slice(0, MAX_CHAT_MESSAGE_LENGTH),
+      sources: passages,
+    };
   } catch (error) {
     logger.warn({ err: error, roomId: input.roomId }, "LLM reply failed; using the offline agent");
     return offline;
@@ -127,14 +145,22 @@ async function offlineTurn(input: { text: string; roomId?: string }): Promise<Ag
         intent,
         content: emergencyReply(safety),
         sources: [],
-        handoff: { reason: "Posible urgencia", summary: summaryOf("Posible urgencia dental") },
+        handoff: {
+          reason: "Posible urgencia",
+          summary: summaryOf("Posible urgencia dental"),
+          urgent: true,
+        },
       };
     case "distress":
       return {
         intent,
         content: distressReply(safety),
         sources: [],
-        handoff: { reason: "Paciente angustiado", summary: summaryOf("Señales de angustia") },
+        handoff: {
+          reason: "Paciente angustiado",
+          summary: summaryOf("Señales de angustia"),
+          urgent: true,
+        },
       };
     case "human":
       return {
@@ -144,6 +170,7 @@ async function offlineTurn(input: { text: string; roomId?: string }): Promise<Ag
         handoff: {
           reason: "El paciente pidió hablar con una persona",
           summary: summaryOf("Pide una persona"),
+          urgent: false,
         },
       };
     case "booking":

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { sessionUser, type SessionUser } from "~/lib/auth/session.server";
+import { rateLimitIp } from "~/lib/client-ip.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { agentTurn, waitingForPersonText } from "~/features/agent/agent-service.server";
@@ -421,7 +422,7 @@ async function postMessage(args: ChatArgs, roomId: string) {
   const { row, created, status } = result;
   if (row.roomId !== roomId) throw fail(409, "Message id already used");
   if (!created) return json({ message: messageDto(row), duplicate: true });
-  if (status === "bot") await runAgent(roomId, body.content);
+  if (status === "bot") await runAgent(roomId, body.content, rateLimitIp(args.request));
   return json({ message: messageDto(row) }, 201);
 }
 
@@ -430,24 +431,27 @@ async function postMessage(args: ChatArgs, roomId: string) {
  * reply reaches the room's streams token by token as a transient draft (`agent-delta` events), and is then stored
  * once under the draft's id, which replaces it; a failed stream falls back to the offline answer under that id.
  */
-async function runAgent(roomId: string, text: string) {
+async function runAgent(roomId: string, text: string, address: string) {
   const replyId = randomUUID();
   const draft = createDraftRelay(roomId, replyId);
   try {
-    const turn = await agentTurn({ text, roomId, onToken: (token) => draft.push(token) });
+    const turn = await agentTurn({ text, roomId, address, onToken: (token) => draft.push(token) });
     await draft.settle();
     await publish({ id: replyId, roomId, author: "agent", content: turn.content });
-    if (turn.handoff) await handOff(roomId, turn.handoff.reason, turn.handoff.summary);
+    if (turn.handoff) {
+      await handOff(roomId, turn.handoff.reason, turn.handoff.summary, turn.handoff.urgent);
+    }
   } finally {
     await draft.end();
   }
 }
 
-export async function handOff(roomId: string, reason: string, summary: string) {
+export async function handOff(roomId: string, reason: string, summary: string, urgent = false) {
   const moved = await transitionRoom(roomId, ["bot"], {
     status: "pending_human",
     handoffReason: reason,
     handoffSummary: summary,
+    handoffUrgent: urgent,
     handoffAt: new Date(),
   });
   if (!moved) return false;

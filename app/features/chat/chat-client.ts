@@ -152,20 +152,6 @@ export async function refreshTokens(baseUrl: string, accountId: string): Promise
   }
 }
 
-/** Segments of an agent's text: `[title](/own/path)` becomes a link; anything else stays text. */
-export function agentTextSegments(text: string): Array<{ text: string; href?: string }> {
-  const segments: Array<{ text: string; href?: string }> = [];
-  const pattern = /\[([^\]\n]{1,200})\]\((\/(?!\/)[\w\-/.#?=&%]*)\)/g;
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    if (match.index > last) segments.push({ text: text.slice(last, match.index) });
-    segments.push({ text: match[1]!, href: match[2]! });
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) segments.push({ text: text.slice(last) });
-  return segments;
-}
-
 /** Applies one agent-delta: a piece at the draft's end grows it; `done` (or a missed piece's gap) ends it. */
 export function applyDelta(
   drafts: Record<string, string>,

@@ -96,12 +96,20 @@ export async function transitionRoom(
   id: string,
   from: readonly string[],
   values: Partial<typeof chatRooms.$inferInsert>,
+  /** When given, the room must still be held by this person (null: by nobody), as when the decision was made. */
+  heldBy?: string | null,
 ): Promise<ChatRoomRow | undefined> {
   const db = await getDb();
+  const holder =
+    heldBy === undefined
+      ? undefined
+      : heldBy === null
+        ? isNull(chatRooms.assignedTo)
+        : eq(chatRooms.assignedTo, heldBy);
   const [row] = await db
     .update(chatRooms)
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(chatRooms.id, id), inArray(chatRooms.status, [...from])))
+    .where(and(eq(chatRooms.id, id), inArray(chatRooms.status, [...from]), holder))
     .returning();
   return row;
 }
@@ -295,7 +303,14 @@ export async function roomUpdatesAfter(
   return { rows, status };
 }
 
-export async function roomsByStatus(statuses: readonly string[]) {
+/** The inbox lists only rooms where the guest wrote: empty rooms opened by anyone are not conversations. */
+const guestWrote = sql`exists (select 1 from ${chatMessages} where ${chatMessages.roomId} = ${chatRooms.id} and ${chatMessages.author} = 'guest')`;
+
+/**
+ * The inbox's rooms of one status, each status read on its own so that no section crowds out another. Waiting
+ * rooms come urgent first, then longest waiting first; the others by latest activity.
+ */
+export async function inboxRoomsByStatus(status: string, limit: number) {
   const db = await getDb();
   return db
     .select({
@@ -305,9 +320,13 @@ export async function roomsByStatus(statuses: readonly string[]) {
     })
     .from(chatRooms)
     .innerJoin(chatGuests, eq(chatGuests.id, chatRooms.guestId))
-    .where(inArray(chatRooms.status, [...statuses]))
-    .orderBy(desc(chatRooms.lastMessageAt))
-    .limit(200);
+    .where(and(eq(chatRooms.status, status), guestWrote))
+    .orderBy(
+      ...(status === "pending_human"
+        ? [desc(chatRooms.handoffUrgent), asc(chatRooms.handoffAt)]
+        : [desc(chatRooms.lastMessageAt)]),
+    )
+    .limit(limit);
 }
 
 export async function insertRefreshToken(values: typeof chatRefreshTokens.$inferInsert) {

@@ -1,20 +1,27 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import {
+  allowedInboxIntents,
+  decideInboxAction,
+  INBOX_FROM_STATUSES,
+  type InboxActor,
+} from "~/domain/inbox-permissions";
 import { AppError } from "~/lib/errors";
 import { ensureListening, subscribeAllRooms } from "./chat-hub.server";
 import {
   findGuest,
   findRoom,
+  inboxRoomsByStatus,
   insertMessage,
   messagesAfter,
-  roomsByStatus,
   transitionRoom,
 } from "./chat-repository.server";
 import { MAX_CHAT_MESSAGE_LENGTH } from "./chat-schema";
 
 /**
  * The staff inbox (issue 12): conversations by status, take (atomic), reply, internal notes, hand back to the agent,
- * resolve. Only the person who took a conversation writes in it.
+ * resolve. Only the person who took a conversation writes in it; who may take, hand back or resolve is
+ * domain/inbox-permissions.ts.
  */
 export const INBOX_ROLES = ["asesor", "dentista", "admin", "super_admin"] as const;
 
@@ -35,6 +42,8 @@ export interface InboxRoomDto {
   guestName: string;
   handoffReason: string | null;
   handoffSummary: string | null;
+  /** The agent saw an emergency or distress: listed first among those waiting. */
+  urgent: boolean;
   /** ISO instant the conversation started waiting for a person, or null. */
   waitingSince: string | null;
   lastMessageAt: string;
@@ -50,14 +59,23 @@ export interface InboxMessageDto {
   createdAt: string;
 }
 
+/**
+ * How many of each status the page lists, each read on its own (issue 19, item 8): rooms nobody needs to answer
+ * never push a waiting one out of view. Rooms where the guest never wrote are not listed at all.
+ */
+export const INBOX_SECTION_LIMITS = { pending_human: 200, open: 100, bot: 50, resolved: 50 } as const;
+
 export async function listInbox(staffUserId: string): Promise<InboxRoomDto[]> {
-  const rows = await roomsByStatus(["pending_human", "open", "bot", "resolved"]);
-  return rows.map(({ room, firstName, lastName }) => ({
+  const sections = await Promise.all(
+    Object.entries(INBOX_SECTION_LIMITS).map(([status, limit]) => inboxRoomsByStatus(status, limit)),
+  );
+  return sections.flat().map(({ room, firstName, lastName }) => ({
     id: room.id,
     status: room.status,
     guestName: `${firstName} ${lastName}`.trim(),
     handoffReason: room.handoffReason,
     handoffSummary: room.handoffSummary,
+    urgent: room.status === "pending_human" && room.handoffUrgent,
     waitingSince: room.status === "pending_human" && room.handoffAt ? room.handoffAt.toISOString() : null,
     lastMessageAt: room.lastMessageAt.toISOString(),
     assignedToMe: room.assignedTo === staffUserId,
@@ -65,7 +83,7 @@ export async function listInbox(staffUserId: string): Promise<InboxRoomDto[]> {
   }));
 }
 
-export async function conversation(roomId: string) {
+export async function conversation(actor: InboxActor, roomId: string) {
   const room = await findRoom(roomId);
   if (!room) throw new AppError("NOT_FOUND", "La conversación no existe.");
   const guest = await findGuest(room.guestId);
@@ -77,6 +95,9 @@ export async function conversation(roomId: string) {
     handoffReason: room.handoffReason,
     handoffSummary: room.handoffSummary,
     assignedTo: room.assignedTo,
+    assignedToMe: room.assignedTo === actor.id,
+    /** The buttons this person may use here. */
+    allowed: allowedInboxIntents(actor, room),
     messages: messages.map((message): InboxMessageDto => ({
       id: message.id,
       author: message.author,
@@ -96,39 +117,43 @@ async function post(
   await insertMessage({ id: randomUUID(), roomId, ...values });
 }
 
-export async function applyInboxAction(staffUserId: string, action: InboxAction): Promise<string> {
+export async function applyInboxAction(actor: InboxActor, action: InboxAction): Promise<string> {
   const room = await findRoom(action.roomId);
   if (!room) throw new AppError("NOT_FOUND", "La conversación no existe.");
+  const decision = decideInboxAction(actor, room, action.intent);
+  if (!decision.allowed) throw new AppError(decision.code, decision.message);
   switch (action.intent) {
     case "take": {
-      // One statement: of two staff taking at once, one gets the row, the other a conflict.
-      const taken = await transitionRoom(room.id, ["pending_human", "bot"], {
-        status: "open",
-        assignedTo: staffUserId,
-      });
+      // One statement, on the holder seen when deciding: of two staff taking at once, one gets the row.
+      const taken = await transitionRoom(
+        room.id,
+        INBOX_FROM_STATUSES.take,
+        { status: "open", assignedTo: actor.id },
+        room.assignedTo,
+      );
       if (!taken) throw new AppError("CONFLICT", "Otra persona del equipo ya tomó esta conversación.");
       await post(room.id, { author: "system", content: "Una persona del equipo se unió a la conversación." });
       return "Conversación tomada.";
     }
     case "reply":
     case "note": {
-      if (action.intent === "reply" && (room.status !== "open" || room.assignedTo !== staffUserId)) {
-        throw new AppError("CONFLICT", "Toma la conversación antes de responder.");
-      }
       await post(room.id, {
         author: "staff",
         kind: action.intent === "note" ? "note" : "message",
         content: action.content,
-        staffUserId,
+        staffUserId: actor.id,
       });
       return action.intent === "note" ? "Nota interna guardada." : "Respuesta enviada.";
     }
     case "handback": {
-      const back = await transitionRoom(room.id, ["open", "pending_human"], {
-        status: "bot",
-        assignedTo: null,
-      });
-      if (!back) throw new AppError("CONFLICT", "La conversación ya no está con el equipo.");
+      const back = await transitionRoom(
+        room.id,
+        INBOX_FROM_STATUSES.handback,
+        { status: "bot", assignedTo: null },
+        room.assignedTo,
+      );
+      if (!back)
+        throw new AppError("CONFLICT", "La conversación cambió mientras tanto; vuelve a intentarlo.");
       await post(room.id, {
         author: "system",
         content: "El Dentista Virtual IA vuelve a atender esta conversación.",
@@ -136,8 +161,14 @@ export async function applyInboxAction(staffUserId: string, action: InboxAction)
       return "Conversación devuelta al asistente.";
     }
     case "resolve": {
-      const done = await transitionRoom(room.id, ["bot", "pending_human", "open"], { status: "resolved" });
-      if (!done) throw new AppError("CONFLICT", "La conversación ya estaba resuelta.");
+      const done = await transitionRoom(
+        room.id,
+        INBOX_FROM_STATUSES.resolve,
+        { status: "resolved" },
+        room.assignedTo,
+      );
+      if (!done)
+        throw new AppError("CONFLICT", "La conversación cambió mientras tanto; vuelve a intentarlo.");
       await post(room.id, {
         author: "system",
         content: "La conversación fue marcada como resuelta. ¡Gracias!",
@@ -149,42 +180,65 @@ export async function applyInboxAction(staffUserId: string, action: InboxAction)
 
 const noop = () => {};
 
-/** SSE for the inbox: a `changed` event whenever any room gets a message, so the page revalidates. */
-export function inboxEventStream(signal: AbortSignal): Response {
+/** How often an open inbox stream re-checks its session when no event comes. */
+export const INBOX_SESSION_CHECK_MS = 25_000;
+
+/**
+ * SSE for the inbox: a `changed` event whenever any room gets a message, so the page revalidates. The session is
+ * checked again before each event and at each keep-alive (`sessionLive`, which must not count as activity): once it
+ * is signed out, expired or idle the stream ends instead of delivering (issue 19, item 15).
+ */
+export function inboxEventStream(signal: AbortSignal, sessionLive: () => Promise<boolean>): Response {
   const encoder = new TextEncoder();
   let unsubscribe: () => void = noop;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  const stop = () => {
+    closed = true;
+    unsubscribe();
+    clearInterval(heartbeat);
+  };
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (chunk: string) => {
+      const finish = () => {
+        if (closed) return;
+        stop();
+        try {
+          controller.close();
+        } catch {
+          // already closed
+        }
+      };
+      // Events that arrive while a check runs share it: one session read per burst, not per room.
+      let checking: Promise<boolean> | undefined;
+      const live = () =>
+        (checking ??= sessionLive()
+          .catch(() => false)
+          .finally(() => {
+            checking = undefined;
+          }));
+      const deliver = async (chunk: string) => {
+        if (closed) return;
+        if (!(await live())) {
+          finish();
+          return;
+        }
+        if (closed) return;
         try {
           controller.enqueue(encoder.encode(chunk));
         } catch {
-          unsubscribe();
+          stop();
         }
       };
-      send("retry: 2000\n\n");
-      unsubscribe = subscribeAllRooms((roomId) =>
-        send(`event: changed\ndata: ${JSON.stringify({ roomId })}\n\n`),
+      controller.enqueue(encoder.encode("retry: 2000\n\n"));
+      unsubscribe = subscribeAllRooms(
+        (roomId) => void deliver(`event: changed\ndata: ${JSON.stringify({ roomId })}\n\n`),
       );
-      heartbeat = setInterval(() => send(": keep-alive\n\n"), 25_000);
-      signal.addEventListener(
-        "abort",
-        () => {
-          unsubscribe();
-          clearInterval(heartbeat);
-          try {
-            controller.close();
-          } catch {
-            // already closed
-          }
-        },
-        { once: true },
-      );
+      heartbeat = setInterval(() => void deliver(": keep-alive\n\n"), INBOX_SESSION_CHECK_MS);
+      signal.addEventListener("abort", () => finish(), { once: true });
     },
     cancel() {
-      unsubscribe();
-      clearInterval(heartbeat);
+      stop();
     },
   });
   return new Response(stream, {
@@ -193,4 +247,9 @@ export function inboxEventStream(signal: AbortSignal): Response {
       "Cache-Control": "no-store, no-transform",
     },
   });
+}
+
+/** Whether these roles open the inbox. */
+export function hasInboxRole(roles: readonly string[]): boolean {
+  return roles.some((role) => (INBOX_ROLES as readonly string[]).includes(role));
 }

@@ -3,7 +3,8 @@ import { IntegrationError } from "../http.server";
 
 /**
  * An OpenAI-compatible chat-completions client (DESIGN decision 18): `POST {baseUrl}/chat/completions` with
- * `stream: true`, read as server-sent `data:` chunks until `[DONE]`. Every call has a timeout; failures are
+ * `stream: true` and `max_tokens`, read as server-sent `data:` chunks until `[DONE]`. Every call has a timeout, and
+ * reading stops at `maxChars` (a provider that ignores `max_tokens` cannot stream more than that); failures are
  * IntegrationError { system: "llm" } and never carry the key.
  */
 export interface LlmMessage {
@@ -16,6 +17,10 @@ export interface LlmClientOptions {
   apiKey: string;
   model: string;
   timeoutMs: number;
+  /** The output cap asked of the model (`max_tokens`). */
+  maxTokens: number;
+  /** The most text read from a reply; the rest is not read. */
+  maxChars: number;
   fetch?: typeof fetch;
 }
 
@@ -27,7 +32,7 @@ const fail = (message: string, status: number | null, code?: string, cause?: unk
   new IntegrationError({ system: "llm", status, body: null, code, message, cause });
 
 export interface LlmClient {
-  /** Streams the reply; `onToken` gets each piece as it arrives; resolves with the whole text. */
+  /** Streams the reply; `onToken` gets each piece as it arrives; resolves with the text (at most `maxChars`). */
   streamChat(messages: LlmMessage[], onToken?: (token: string) => void): Promise<string>;
 }
 
@@ -47,7 +52,13 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
             "Content-Type": "application/json",
             Accept: "text/event-stream",
           },
-          body: JSON.stringify({ model: options.model, messages, stream: true, temperature: 0.2 }),
+          body: JSON.stringify({
+            model: options.model,
+            messages,
+            stream: true,
+            temperature: 0.2,
+            max_tokens: options.maxTokens,
+          }),
           signal: controller.signal,
         });
         if (!response.ok || !response.body) throw fail(`LLM answered ${response.status}`, response.status);
@@ -67,10 +78,18 @@ export function createLlmClient(options: LlmClientOptions): LlmClient {
             if (data === "[DONE]") return text;
             const parsed = chunkSchema.safeParse(JSON.parse(data));
             if (!parsed.success) throw fail("LLM sent an invalid chunk", response.status, "INVALID_RESPONSE");
-            const token = parsed.data.choices[0]?.delta?.content ?? "";
+            const token = (parsed.data.choices[0]?.delta?.content ?? "").slice(
+              0,
+              options.maxChars - text.length,
+            );
             if (token) {
               text += token;
               onToken?.(token);
+            }
+            if (text.length >= options.maxChars) {
+              // Stop the download, not only the relay: the rest is never read.
+              await reader.cancel().catch(() => {});
+              return text;
             }
           }
         }

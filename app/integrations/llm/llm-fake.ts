@@ -9,7 +9,12 @@ import type { AddressInfo } from "node:net";
  */
 export interface LlmFake {
   url: string;
-  requests: Array<{ messages: Array<{ role: string; content: string }>; stream: boolean }>;
+  requests: Array<{
+    messages: Array<{ role: string; content: string }>;
+    stream: boolean;
+    /** The output cap the client asked for, if any. */
+    maxTokens?: number;
+  }>;
   reply: string;
   failMidStream: boolean;
   /** Pause between streamed chunks (ms). */
@@ -44,9 +49,14 @@ export async function startLlmFake(options: { apiKey: string; reply?: string }):
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
         model: string;
         stream?: boolean;
+        max_tokens?: number;
         messages: Array<{ role: string; content: string }>;
       };
-      fake.requests.push({ messages: body.messages, stream: Boolean(body.stream) });
+      fake.requests.push({
+        messages: body.messages,
+        stream: Boolean(body.stream),
+        maxTokens: body.max_tokens,
+      });
       if (fake.status !== 200) {
         response
           .writeHead(fake.status, { "content-type": "application/json" })
@@ -76,20 +86,24 @@ export async function startLlmFake(options: { apiKey: string; reply?: string }):
         `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       response.write(chunk({ role: "assistant", content: "" }, null));
       // One chunk per word, `tokenDelayMs` apart (0: all at once), as a model streams them.
-      const writeFrom = (index: number) => {
-        if (response.destroyed) return;
-        if (index === tokens.length) {
-          response.write(chunk({}, "stop"));
-          response.end("data: [DONE]\n\n");
-          return;
+      const writeFrom = (start: number) => {
+        for (let index = start; ; index += 1) {
+          if (response.destroyed) return;
+          if (index === tokens.length) {
+            response.write(chunk({}, "stop"));
+            response.end("data: [DONE]\n\n");
+            return;
+          }
+          if (fake.failMidStream && index === 2) {
+            response.destroy();
+            return;
+          }
+          response.write(chunk({ content: tokens[index]! }, null));
+          if (fake.tokenDelayMs > 0) {
+            setTimeout(() => writeFrom(index + 1), fake.tokenDelayMs);
+            return;
+          }
         }
-        if (fake.failMidStream && index === 2) {
-          response.destroy();
-          return;
-        }
-        response.write(chunk({ content: tokens[index]! }, null));
-        if (fake.tokenDelayMs > 0) setTimeout(() => writeFrom(index + 1), fake.tokenDelayMs);
-        else writeFrom(index + 1);
       };
       writeFrom(0);
     });

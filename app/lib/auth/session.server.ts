@@ -3,7 +3,7 @@ import { parseCookies } from "better-auth/cookies";
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
 import { deleteSession, findSessionByToken, updateSessionTimes } from "~/db/session-lookup.server";
-import { shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
+import { isAutomaticRequest, shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
 import { authCookieName, authInstance, type Auth } from "./auth.server";
 import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
@@ -79,6 +79,14 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
   return (await lookUpSession(request, now)).user;
 }
 
+/**
+ * The same look-up for a check the server makes by itself (an open event stream re-checking its session): it ends
+ * an expired or idle session but is never activity.
+ */
+export async function recheckSessionUser(request: Request, now = new Date()): Promise<SessionUser | null> {
+  return (await lookUpSession(request, now, true)).user;
+}
+
 interface SessionLookup {
   user: SessionUser | null;
   /** Set when the sliding refresh pushed the expiry: the cookie, re-sent with a fresh Max-Age to match. */
@@ -87,7 +95,7 @@ interface SessionLookup {
 
 const ANONYMOUS: SessionLookup = { user: null, refreshedCookie: null };
 
-async function lookUpSession(request: Request, now: Date): Promise<SessionLookup> {
+async function lookUpSession(request: Request, now: Date, recheck = false): Promise<SessionLookup> {
   const cookies = request.headers.get("cookie");
   const signed = readRequestCookie(cookies, authCookieName("session_token"));
   if (!signed) return ANONYMOUS;
@@ -109,12 +117,18 @@ async function lookUpSession(request: Request, now: Date): Promise<SessionLookup
     await deleteSession(db, found.sessionId);
     return ANONYMOUS;
   }
+  // An event stream or a revalidation it triggered is not the person: it neither slides the expiry nor moves the
+  // idle clock (else an open inbox would keep a session alive for ever).
+  const passive =
+    recheck ||
+    isAutomaticRequest({ method: request.method, url: request.url, accept: request.headers.get("accept") });
   // Better Auth's sliding window: once `updateAge` has passed since the expiry was last set, push it to
   // now + expiresIn. It skips this for "don't remember me" sessions (a signed dont_remember cookie).
   const refreshDue =
+    !passive &&
     found.expiresAt.getTime() - settings.expiresInMs + settings.updateAgeMs <= now.getTime() &&
     !dontRemember(cookies, settings.secret);
-  if (refreshDue || shouldTouchActivity(lastActiveAt, now)) {
+  if (refreshDue || (!passive && shouldTouchActivity(lastActiveAt, now))) {
     const change = refreshDue
       ? { expiresAt: new Date(now.getTime() + settings.expiresInMs), updatedAt: now }
       : { updatedAt: now };

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
-import { data, Form, Link, useNavigation, useRevalidator } from "react-router";
+import { data, Form, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/conversations";
+import { AUTOMATIC_REQUEST_PARAM } from "~/domain/session-policy";
 import { actionSuccess } from "~/lib/action-result";
 import { appErrorResult, validationResult } from "~/lib/errors.server";
 import { requireRole } from "~/lib/guards.server";
@@ -35,9 +36,12 @@ export async function loader(args: Route.LoaderArgs) {
   const selected = new URL(args.request.url).searchParams.get("sala");
   const rooms = await listInbox(user.id);
   const current =
-    selected && /^[0-9a-f-]{36}$/i.test(selected) ? await conversation(selected).catch(() => null) : null;
+    selected && /^[0-9a-f-]{36}$/i.test(selected)
+      ? await conversation(user, selected).catch(() => null)
+      : null;
   return data(
-    { rooms, current: current && { ...current, assignedToMe: current.assignedTo === user.id } },
+    // `loadedAt`: the page shows the newer of its own data and a live refresh (see the component).
+    { rooms, current, selected, loadedAt: Date.now() },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -47,7 +51,7 @@ export async function action(args: Route.ActionArgs) {
   const parsed = inboxActionSchema.safeParse(await readForm(args.request));
   if (!parsed.success) return validationResult(parsed.error);
   try {
-    return actionSuccess(undefined, await applyInboxAction(user.id, parsed.data));
+    return actionSuccess(undefined, await applyInboxAction(user, parsed.data));
   } catch (error) {
     return appErrorResult(error);
   }
@@ -68,6 +72,11 @@ function RoomLink({ room }: { room: InboxRoomDto }) {
         data-testid="inbox-room"
       >
         <span className="font-semibold">{room.guestName}</span>
+        {room.urgent && (
+          <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800">
+            Urgente
+          </span>
+        )}
         {room.waitingSince && (
           <span className="ml-2 text-xs text-amber-800">espera {waited(room.waitingSince)}</span>
         )}
@@ -82,27 +91,44 @@ function RoomLink({ room }: { room: InboxRoomDto }) {
 }
 
 export default function Conversations({ loaderData, actionData }: Route.ComponentProps) {
-  const { rooms, current } = loaderData;
-  const revalidator = useRevalidator();
-  const latestRevalidator = useRef(revalidator);
+  const live = useFetcher<typeof loader>();
+  const location = useLocation();
+  const latest = useRef({ live, search: location.search });
   useEffect(() => {
-    latestRevalidator.current = revalidator;
+    latest.current = { live, search: location.search };
   });
   const navigation = useNavigation();
 
-  // New messages and waiting conversations appear without reload.
+  // New messages and waiting conversations appear without reload. The page's own re-read is marked automatic, so
+  // an open inbox does not keep the staff idle timeout from running out; when the server refuses the stream (the
+  // session ended), the same re-read lands on the sign-in page.
   useEffect(() => {
     const source = new EventSource("/equipo/conversaciones/eventos");
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      const params = new URLSearchParams(latest.current.search);
+      params.set(AUTOMATIC_REQUEST_PARAM, "1");
+      void latest.current.live.load(`/equipo/conversaciones?${params}`);
+    };
     source.addEventListener("changed", () => {
       clearTimeout(timer);
-      timer = setTimeout(() => void latestRevalidator.current.revalidate(), 100);
+      timer = setTimeout(refresh, 100);
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) refresh();
     });
     return () => {
       clearTimeout(timer);
       source.close();
     };
   }, []);
+
+  // A live refresh is shown only while it is newer than the page's data and for the same conversation.
+  const fresh =
+    live.data && live.data.loadedAt > loaderData.loadedAt && live.data.selected === loaderData.selected
+      ? live.data
+      : loaderData;
+  const { rooms, current } = fresh;
 
   // A sent reply or note empties the box; live updates never do (they would wipe what is being typed).
   const replyForm = useRef<HTMLFormElement>(null);
@@ -125,7 +151,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
                 {STATUS_LABEL[status]} ({list.length})
               </h2>
               <ul className="mt-1">
-                {list.slice(0, 50).map((room) => (
+                {list.map((room) => (
                   <RoomLink key={room.id} room={room} />
                 ))}
               </ul>
@@ -177,7 +203,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
               ))}
             </ol>
             <div className="mt-4 flex flex-wrap gap-2">
-              {(current.status === "pending_human" || current.status === "bot") && (
+              {current.allowed.take && (
                 <Form method="post">
                   <input type="hidden" name="roomId" value={current.id} />
                   <button
@@ -189,7 +215,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
                   </button>
                 </Form>
               )}
-              {(current.status === "open" || current.status === "pending_human") && (
+              {current.allowed.handback && (
                 <Form method="post">
                   <input type="hidden" name="roomId" value={current.id} />
                   <button
@@ -201,7 +227,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
                   </button>
                 </Form>
               )}
-              {current.status !== "resolved" && (
+              {current.allowed.resolve && (
                 <Form method="post">
                   <input type="hidden" name="roomId" value={current.id} />
                   <button
@@ -231,7 +257,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
                   <button
                     name="intent"
                     value="reply"
-                    disabled={!current.assignedToMe || navigation.state !== "idle"}
+                    disabled={!current.allowed.reply || navigation.state !== "idle"}
                     className="rounded-lg bg-slate-900 px-3 py-2 text-sm font-semibold text-white disabled:opacity-50"
                   >
                     Responder al paciente

@@ -1,16 +1,9 @@
 import { Bot, Maximize2, Mic, PanelLeft, Send, Settings, User, UserRound, Users, X } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import * as TabsPrimitive from "@radix-ui/react-tabs";
-import { SUGGESTED_PROMPTS } from "~/domain/agent-safety";
+import { agentTextSegments, SUGGESTED_PROMPTS } from "~/domain/agent-safety";
 import { cn } from "~/lib/cn";
-import {
-  agentTextSegments,
-  applyDelta,
-  chatRequest,
-  parseFrameMessage,
-  withoutDraft,
-  type FrameMessage,
-} from "../chat-client";
+import { applyDelta, chatRequest, parseFrameMessage, withoutDraft, type FrameMessage } from "../chat-client";
 import { AI_NOTICE_VERSION, MAX_CHAT_MESSAGE_LENGTH, type RoomPosition } from "../chat-schema";
 
 export interface RoomOptions {
@@ -205,7 +198,8 @@ function parentOriginOf(allowed: string[]): string {
   return window.location.origin;
 }
 
-function AgentText({ text, linkClass = "text-brand-800" }: { text: string; linkClass?: string }) {
+/** What the agent (or a model) wrote: only links to our own pages (domain/agent-safety.ts) are links. */
+export function AgentText({ text, linkClass = "text-brand-800" }: { text: string; linkClass?: string }) {
   return (
     <>
       {agentTextSegments(text).map((segment, index) =>

@@ -1,0 +1,1 @@
+ALTER TABLE "chat_rooms" ADD COLUMN "handoff_urgent" boolean DEFAULT false NOT NULL;

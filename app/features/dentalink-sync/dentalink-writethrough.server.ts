@@ -222,7 +222,8 @@ export function createDentalinkWriteThroughHandler(
     const db = await database();
     const row = await appointmentForWriteThrough(db, payload.appointmentId);
     if (!row) return "dentalink:skipped:appointment-gone";
-    const dentalink = client();
+    // Nobody waits on the outbox: its long timeouts and retries, not a person's deadline.
+    const dentalink = client().forBackground();
     try {
       if (payload.action === "book") {
         if (row.dentalinkAppointmentId) return `dentalink:already:${row.dentalinkAppointmentId}`;

@@ -22,6 +22,7 @@ import { startDentalinkFake, type DentalinkFake } from "~/integrations/dentalink
 import { createDentalinkFileFetcher } from "~/integrations/dentalink/dentalink-files.server";
 import { IntegrationError } from "~/integrations/http.server";
 import { action as staffAction } from "~/routes/_dentist/clinical-record";
+import { loader as staffFileLoader } from "~/routes/_dentist/clinical-record-file";
 import { loader as recordLoader } from "~/routes/_patient/clinical-record";
 import { postAs, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
@@ -107,6 +108,32 @@ describe("interactive reads while Dentalink hangs", () => {
     );
     expect(elapsedMs).toBeLessThan(INTERACTIVE_LIMIT_MS);
     expect(result.body).toEqual({ view: "error", message: "Error al obtener datos del paciente" });
+  }, 40_000);
+
+  it("attack: a file whose download hangs answers within the request's deadline, not after the 8 s timeout", async () => {
+    const admin = await createTestUser({ roles: ["admin"] });
+    const lookup = await settle(() =>
+      staffAction(
+        routeArgs(
+          postAs(admin.cookie, "/dentista/ficha", { rut: "12.345.678-5", reason: "Revisión de radiografía" }),
+        ),
+      ),
+    );
+    expect(lookup.status).toBe(200);
+    fake.hang(100, { path: "/archivos/" });
+    // The file list answers, the download never does; the root middleware gives each request this scope.
+    const { result, elapsedMs } = await timed(() =>
+      withDentalinkDeadline(() =>
+        settle<{ message: string }>(() =>
+          staffFileLoader(
+            routeArgs(requestAs(admin.cookie, "/dentista/ficha/archivo/9001?rut=12345678-5"), { id: "9001" }),
+          ),
+        ),
+      ),
+    );
+    expect(elapsedMs).toBeLessThan(INTERACTIVE_LIMIT_MS);
+    expect(result.status).toBe(502);
+    expect(result.body).toEqual({ message: "Error al obtener datos del paciente" });
   }, 40_000);
 
   it("one request's Dentalink calls share the one deadline: a slow first read leaves the rest only what is left", async () => {

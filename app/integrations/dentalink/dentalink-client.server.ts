@@ -242,6 +242,13 @@ export function withDentalinkDeadline<T>(work: () => Promise<T>): Promise<T> {
   return deadlineScopes.run({}, work);
 }
 
+/** What is left (ms) of the request's Dentalink budget once a call has started it; undefined without one. */
+export function dentalinkDeadlineLeft(): number | undefined {
+  const scope = deadlineScopes.getStore();
+  if (!scope || scope.background || scope.at === undefined) return undefined;
+  return scope.at - Date.now();
+}
+
 export const DENTALINK_DEFAULTS = {
   timeoutMs: 8_000,
   retries: 2,

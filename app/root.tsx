@@ -14,6 +14,7 @@ import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
 import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/auth/session.server";
+import { withDentalinkDeadline } from "~/integrations/dentalink/dentalink-client.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import { useAppData } from "~/lib/app-data";
 import { appReady } from "~/startup/app-ready.server";
@@ -43,7 +44,8 @@ export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
     await appReady();
     const user = await sessionUser(args);
-    const response = await next();
+    // One Dentalink deadline for the whole request: its lookup and the record's lists share 5 s (issue 19 item 10).
+    const response = await withDentalinkDeadline(next);
     if (user && response instanceof Response) {
       response.headers.set("Cache-Control", "no-store");
       keepSessionCookie(response, args.context.get(refreshedSessionCookieContext));

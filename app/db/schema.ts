@@ -15,6 +15,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { appointmentStatuses } from "~/domain/appointment-status";
+import { dentalinkPatientLinkSources } from "~/domain/dentalink-patient-link";
 import { whatsAppMessageStatuses } from "~/domain/whatsapp-message-status";
 
 /** `'a', 'b'` for a check constraint; only for lists defined in code, never for input. */
@@ -625,6 +626,29 @@ export const dentalinkDentistLinks = pgTable(
     check(
       "dentalink_dentist_links_source_values",
       sql`${table.source} in (${quotedList(dentalinkDentistLinkSources)})`,
+    ),
+  ],
+);
+
+/**
+ * Which Dentalink patient each portal account is (issue 19 item 2, ADR 030): chosen once by
+ * `domain/dentalink-patient-link.ts` (the Mi Ficha binding, a unique verified e-mail, or a patient the write-through
+ * created) and reused for every later booking, so editing the profile never moves an account to another record.
+ */
+export const dentalinkPatientLinks = pgTable(
+  "dentalink_patient_links",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dentalinkPatientId: text("dentalink_patient_id").notNull(),
+    source: text("source").notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    check(
+      "dentalink_patient_links_source_values",
+      sql`${table.source} in (${quotedList(dentalinkPatientLinkSources)})`,
     ),
   ],
 );

@@ -149,7 +149,7 @@ const okSchema = z.object({ ok: z.literal(true) });
 
 function run(
   answers: Array<Response | Error | "hang">,
-  extra: { retries?: number; timeoutMs?: number } = {},
+  extra: { retries?: number; timeoutMs?: number; deadline?: number } = {},
 ) {
   const { fetch, calls } = scripted(answers);
   const sleeps: number[] = [];
@@ -160,6 +160,7 @@ function run(
     headers: { Authorization: "App secret-key-123" },
     body: { a: 1 },
     timeoutMs: extra.timeoutMs ?? 1_000,
+    deadline: extra.deadline,
     retries: extra.retries ?? 2,
     backoff: { baseMs: 10 },
     fetch,
@@ -270,5 +271,24 @@ describe("requestJson", () => {
     const error = await failure(promise);
     expect(calls).toHaveLength(1);
     expect(error).toMatchObject({ status: 429, retryable: true, retryAfterMs: 3_600_000 });
+  });
+
+  it("cuts each attempt to what is left of a deadline and makes no retry past it", async () => {
+    const started = Date.now();
+    const hung = run(["hang", json(200, { ok: true })], { timeoutMs: 10_000, deadline: started + 50 });
+    const error = await failure(hung.promise);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(error).toMatchObject({ status: null, code: "TIMEOUT", attempts: 1 });
+    expect(hung.calls).toHaveLength(1);
+    // A retry whose backoff would end after the deadline is not waited for.
+    const slow = run([json(503, {}), json(200, { ok: true })], { deadline: Date.now() + 5 });
+    expect(await failure(slow.promise)).toMatchObject({ status: 503, attempts: 1 });
+    expect(slow.sleeps).toEqual([]);
+  });
+
+  it("sends nothing once the deadline has passed", async () => {
+    const late = run([json(200, { ok: true })], { deadline: Date.now() - 1 });
+    expect(await failure(late.promise)).toMatchObject({ code: "TIMEOUT", attempts: 0 });
+    expect(late.calls).toHaveLength(0);
   });
 });

@@ -197,6 +197,11 @@ export interface RequestJsonOptions<Schema extends z.ZodType> {
   /** Per attempt, from sending the request to the end of the answer's body. */
   timeoutMs: number;
   /**
+   * When the whole call must be over (`Date.now()` clock): each attempt's timeout is cut to what is left, and no
+   * retry starts or waits beyond it. For requests a person is waiting on.
+   */
+  deadline?: number;
+  /**
    * Further attempts after the first on a retryable failure. Only for calls that are safe to repeat (reads, or
    * writes carrying an idempotency key the vendor honours): a timeout may hide a request that did succeed.
    */
@@ -255,6 +260,7 @@ export async function requestJson<Schema extends z.ZodType>(
     random = Math.random,
     schema,
     errorCode,
+    deadline,
   } = options;
   const secrets = [...secretsOf(headers), ...(options.secrets ?? [])];
   const clean = (text: string) => redact(text, secrets);
@@ -269,6 +275,17 @@ export async function requestJson<Schema extends z.ZodType>(
   for (let attempt = 1; ; attempt += 1) {
     let error: IntegrationError;
     let retryAfterMs: number | undefined;
+    const attemptMs = deadline === undefined ? timeoutMs : Math.min(timeoutMs, deadline - Date.now());
+    if (attemptMs <= 0) {
+      throw new IntegrationError({
+        system,
+        status: null,
+        body: null,
+        code: "TIMEOUT",
+        message: `${system}: ${target} not sent: the caller's deadline has passed`,
+        attempts: attempt - 1,
+      });
+    }
     try {
       const response = await fetchImpl(url, {
         method,
@@ -276,7 +293,7 @@ export async function requestJson<Schema extends z.ZodType>(
         body: payload,
         // A vendor API has no business redirecting; a 3xx is reported as it is, not followed with the key.
         redirect: "manual",
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(attemptMs),
       });
       const text = await response.text();
       const parsed = parseBody(text);
@@ -332,7 +349,7 @@ export async function requestJson<Schema extends z.ZodType>(
         body: null,
         code,
         message: timedOut
-          ? `${system}: ${target} gave no answer within ${timeoutMs} ms`
+          ? `${system}: ${target} gave no answer within ${attemptMs} ms`
           : clean(
               `${system}: ${target} failed (${caught instanceof Error ? caught.message : "network error"})`,
             ),
@@ -340,7 +357,10 @@ export async function requestJson<Schema extends z.ZodType>(
       });
     }
 
-    const decision = retryDecision(error, attempt, retries, backoff, retryAfterMs, random);
+    let decision = retryDecision(error, attempt, retries, backoff, retryAfterMs, random);
+    if (decision.retry && deadline !== undefined && Date.now() + decision.delayMs >= deadline) {
+      decision = { retry: false };
+    }
     if (!decision.retry) {
       if (decision.retryAfterMs === undefined) throw error;
       throw new IntegrationError({

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, dentalinkDentistLinks, outbox, users } from "~/db/schema";
+import { appointments, clinicalRecordBindings, dentalinkDentistLinks, outbox, users } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { openDays, DEFAULT_WEEK } from "~/domain/slots";
 import {
@@ -13,6 +13,7 @@ import {
 import { buildDentalinkClient } from "~/features/dentalink-sync/dentalink-settings.server";
 import { loadSyncTab } from "~/features/dentalink-sync/dentalink-sync-service.server";
 import {
+  CREATED_PATIENT_NOTE,
   createDentalinkWriteThroughHandler,
   DENTALINK_APPOINTMENT_KIND,
   loadFailedWriteThroughs,
@@ -317,5 +318,60 @@ describe("portal bookings written through to Dentalink", () => {
       { apiKey: undefined, baseUrl: fake.url, timeoutMs: 400, mockDelays: false },
     );
     expect(await rowsOf(appointmentId)).toHaveLength(0);
+  });
+});
+
+describe("who the account is at Dentalink (issue 19 item 2)", () => {
+  it("attack: an account with a victim's phone books, and nothing lands in the victim's Dentalink record", async () => {
+    const victimPhone = uniquePhone();
+    const victim = await freshClient().createPatient({
+      firstName: "Víctima",
+      lastName: "Pérez",
+      phone: victimPhone,
+    });
+    // Account B types the victim's phone in its profile (nothing verifies it) and books.
+    const { patient: attacker, dentist } = await people({ patient: { phone: victimPhone } });
+    const booked = await book(attacker, dentist, nextDay(), "14:30");
+    await deliver();
+
+    expect(createdAtFake(victim.id)).toEqual([]);
+    const row = await ours(booked.id);
+    expect(row.dentalinkAppointmentId).toBeTruthy();
+    expect(row.dentalinkPatientId).not.toBe(victim.id);
+    // A new Dentalink patient instead, flagged for the clinic's staff to merge if it is a duplicate.
+    const [own] = createdAtFake(row.dentalinkPatientId!);
+    expect(own!.comentarios).toContain(CREATED_PATIENT_NOTE);
+  });
+
+  it("attack: an account bound to its Dentalink patient stays that patient after changing its phone to a victim's", async () => {
+    const client = freshClient();
+    const ownPhone = uniquePhone();
+    const own = await client.createPatient({ firstName: "Marta", lastName: "Rojas", phone: ownPhone });
+    const victimPhone = uniquePhone();
+    const victim = await client.createPatient({ firstName: "Víctima", lastName: "Soto", phone: victimPhone });
+    const { patient, dentist } = await people({ patient: { phone: ownPhone } });
+    const db = await getDb();
+    // Mi Ficha bound the account to its own Dentalink patient (by RUT and a one-time code).
+    await db.delete(clinicalRecordBindings).where(eq(clinicalRecordBindings.dentalinkPatientId, own.id));
+    await db
+      .insert(clinicalRecordBindings)
+      .values({ userId: patient.id, dentalinkPatientId: own.id, rut: "11111111-1" });
+    const first = await book(patient, dentist, nextDay(), "15:30");
+    await deliver();
+    expect((await ours(first.id)).dentalinkPatientId).toBe(own.id);
+
+    await db.update(users).set({ phone: victimPhone }).where(eq(users.id, patient.id));
+    const callsBefore = fake.state.calls.length;
+    const second = await book(patient, dentist, nextDay(), "15:30");
+    await deliver();
+
+    expect((await ours(second.id)).dentalinkPatientId).toBe(own.id);
+    expect(createdAtFake(own.id)).toHaveLength(2);
+    expect(createdAtFake(victim.id)).toEqual([]);
+    // The stored link is reused: no patient search at Dentalink for the second booking.
+    const searches = fake.state.calls
+      .slice(callsBefore)
+      .filter((call) => call.method === "GET" && call.path.startsWith("/api/v1/pacientes?"));
+    expect(searches).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { getDb, type Database } from "~/db/client.server";
 import { DEFAULT_COOL_DOWN_MS } from "~/integrations/circuit-breaker";
 import {
   createDentalinkClient,
+  DENTALINK_INTERACTIVE_DEADLINE_MS,
   isDentalinkMockKey,
   type DentalinkClientOptions,
   type DentalinkClient,
@@ -81,6 +82,7 @@ export function buildDentalinkClient(
   } = {},
 ): DentalinkClient {
   return createDentalinkClient({
+    deadlineMs: DENTALINK_INTERACTIVE_DEADLINE_MS,
     ...options.client,
     apiKey: settings.apiKey,
     baseUrl: settings.baseUrl,
@@ -92,7 +94,8 @@ export function buildDentalinkClient(
   });
 }
 
-// One client per process: its catalogue cache and circuit breaker live in the instance (ADR 017). Kept on
+// One client per process: its catalogue cache and circuit breaker live in the instance (ADR 017). Its default face
+// is interactive (one 5 s deadline per request); background work takes `forBackground()`. Kept on
 // globalThis so Vite's dev server, which re-evaluates server modules on edits, does not make a second one.
 const holder = globalThis as typeof globalThis & { __clinicaDentalink?: DentalinkClient };
 

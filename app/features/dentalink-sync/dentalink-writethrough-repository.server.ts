@@ -1,13 +1,24 @@
-import { aliasedTable, and, desc, eq, isNotNull, lt, ne, or, sql } from "drizzle-orm";
+import { aliasedTable, and, desc, eq, inArray, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { appointments, outbox, treatmentsCatalog, users } from "~/db/schema";
+import {
+  appointments,
+  clinicalRecordBindings,
+  dentalinkPatientLinks,
+  outbox,
+  treatmentsCatalog,
+  users,
+} from "~/db/schema";
+import type { DentalinkPatientLinkSource } from "~/domain/dentalink-patient-link";
 
 /** The outbox kind of a portal booking's write-through to Dentalink (issue 10). */
 export const DENTALINK_APPOINTMENT_KIND = "dentalink-appointment";
 
 const dentists = aliasedTable(users, "dentists");
 
-/** What the write-through needs of one of our appointments: the patient, the dentist's name, the treatment. */
+/**
+ * What the write-through needs of one of our appointments: the patient (with what proves who they are at Dentalink:
+ * the Mi Ficha binding and the stored link), the dentist's name, the treatment.
+ */
 export async function appointmentForWriteThrough(db: Database, appointmentId: string) {
   const [row] = await db
     .select({
@@ -16,12 +27,16 @@ export async function appointmentForWriteThrough(db: Database, appointmentId: st
       dentalinkAppointmentId: appointments.dentalinkAppointmentId,
       dentalinkPatientId: appointments.dentalinkPatientId,
       patient: {
+        id: users.id,
         firstName: users.firstName,
         lastName: users.lastName,
         email: users.email,
+        emailVerified: users.emailVerified,
         phone: users.phone,
-        rut: users.rut,
       },
+      boundPatientId: clinicalRecordBindings.dentalinkPatientId,
+      linkedPatientId: dentalinkPatientLinks.dentalinkPatientId,
+      linkSource: dentalinkPatientLinks.source,
       dentistId: appointments.dentistId,
       dentistFirstName: dentists.firstName,
       dentistLastName: dentists.lastName,
@@ -31,8 +46,58 @@ export async function appointmentForWriteThrough(db: Database, appointmentId: st
     .innerJoin(users, eq(users.id, appointments.patientId))
     .innerJoin(dentists, eq(dentists.id, appointments.dentistId))
     .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .leftJoin(clinicalRecordBindings, eq(clinicalRecordBindings.userId, users.id))
+    .leftJoin(dentalinkPatientLinks, eq(dentalinkPatientLinks.userId, users.id))
     .where(eq(appointments.id, appointmentId));
-  return row ?? null;
+  if (!row) return null;
+  const { linkedPatientId, linkSource, ...rest } = row;
+  return {
+    ...rest,
+    linked: linkedPatientId
+      ? { patientId: linkedPatientId, source: linkSource as DentalinkPatientLinkSource }
+      : null,
+  };
+}
+
+/** Of these Dentalink patients, those Mi Ficha bound to an account other than `userId`. */
+export async function patientsBoundToOthers(db: Database, userId: string, dentalinkPatientIds: string[]) {
+  if (dentalinkPatientIds.length === 0) return new Set<string>();
+  const rows = await db
+    .select({ dentalinkPatientId: clinicalRecordBindings.dentalinkPatientId })
+    .from(clinicalRecordBindings)
+    .where(
+      and(
+        inArray(clinicalRecordBindings.dentalinkPatientId, dentalinkPatientIds),
+        ne(clinicalRecordBindings.userId, userId),
+      ),
+    );
+  return new Set(rows.map((row) => row.dentalinkPatientId));
+}
+
+/**
+ * Stores which Dentalink patient the account is. A binding replaces any earlier link; any other source only fills
+ * an empty one, and the link already stored (a concurrent write-through's) is what counts: its id is returned.
+ */
+export async function storeDentalinkPatientLink(
+  db: Database,
+  link: { userId: string; dentalinkPatientId: string; source: DentalinkPatientLinkSource },
+): Promise<string> {
+  if (link.source === "binding") {
+    await db
+      .insert(dentalinkPatientLinks)
+      .values(link)
+      .onConflictDoUpdate({
+        target: dentalinkPatientLinks.userId,
+        set: { dentalinkPatientId: link.dentalinkPatientId, source: link.source, updatedAt: new Date() },
+      });
+    return link.dentalinkPatientId;
+  }
+  await db.insert(dentalinkPatientLinks).values(link).onConflictDoNothing();
+  const [stored] = await db
+    .select({ dentalinkPatientId: dentalinkPatientLinks.dentalinkPatientId })
+    .from(dentalinkPatientLinks)
+    .where(eq(dentalinkPatientLinks.userId, link.userId));
+  return stored?.dentalinkPatientId ?? link.dentalinkPatientId;
 }
 
 export async function storeDentalinkIds(

@@ -1,5 +1,6 @@
 import { getDb, type Database } from "~/db/client.server";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
+import { chooseDentalinkPatient, type DentalinkPatientFacts } from "~/domain/dentalink-patient-link";
 import {
   OUTBOX_MAX_ATTEMPTS,
   PermanentDeliveryError,
@@ -22,7 +23,9 @@ import {
   appointmentForWriteThrough,
   failedWriteThroughs,
   hasEarlierPendingWriteThrough,
+  patientsBoundToOthers,
   storeDentalinkIds,
+  storeDentalinkPatientLink,
 } from "./dentalink-writethrough-repository.server";
 
 /**
@@ -107,9 +110,65 @@ async function linkedDentist(db: Database, client: DentalinkClient, row: Row) {
 }
 
 /**
- * Creates the appointment at Dentalink (patient found by RUT, e-mail, phone, or created) and keeps its ids on our
- * row. Idempotent: a live appointment of that patient, dentist, date and time already at Dentalink (a retry after
- * a create whose answer was lost) is reused, not created twice.
+ * The Dentalink patient the account is (ADR 030, `domain/dentalink-patient-link.ts`): its Mi Ficha binding, its
+ * stored link, or the one Dentalink patient with its verified e-mail; otherwise a new patient. Never found by the
+ * profile's phone or any other unverified field. The choice is stored, so later bookings reuse it.
+ */
+async function dentalinkPatientOf(db: Database, client: DentalinkClient, row: Row) {
+  const facts: DentalinkPatientFacts = {
+    boundPatientId: row.boundPatientId,
+    linked: row.linked,
+    emailVerified: row.patient.emailVerified,
+  };
+  let choice = chooseDentalinkPatient(facts);
+  if (choice.action === "search-email") {
+    const found = await client.findPatients({ email: row.patient.email });
+    const bound = await patientsBoundToOthers(
+      db,
+      row.patient.id,
+      found.map((patient) => patient.id),
+    );
+    choice = chooseDentalinkPatient({
+      ...facts,
+      emailMatches: found.map((patient) => ({
+        patientId: patient.id,
+        boundToAnotherAccount: bound.has(patient.id),
+      })),
+    });
+  }
+  if (choice.action === "use") {
+    const patientId = choice.store
+      ? await storeDentalinkPatientLink(db, {
+          userId: row.patient.id,
+          dentalinkPatientId: choice.patientId,
+          source: choice.source,
+        })
+      : choice.patientId;
+    return { patientId, created: choice.source === "created" };
+  }
+  const created = await client.createPatient({
+    firstName: row.patient.firstName,
+    lastName: row.patient.lastName,
+    // A verified e-mail only: an unverified one could later make a stranger's account match this patient.
+    email: row.patient.emailVerified ? row.patient.email : undefined,
+    phone: row.patient.phone ?? undefined,
+  });
+  const patientId = await storeDentalinkPatientLink(db, {
+    userId: row.patient.id,
+    dentalinkPatientId: created.id,
+    source: "created",
+  });
+  return { patientId, created: true };
+}
+
+/** Tells the clinic's staff, on the appointment, that its patient may be a duplicate to merge (ADR 030). */
+export const CREATED_PATIENT_NOTE =
+  "Paciente creado por el portal sin identidad verificada: si ya tenía ficha en Dentalink, fusione ambas.";
+
+/**
+ * Creates the appointment at Dentalink in the account's own Dentalink patient and keeps its ids on our row.
+ * Idempotent: a live appointment of that patient, dentist, date and time already at Dentalink (a retry after a
+ * create whose answer was lost) is reused, not created twice.
  */
 async function createAtDentalink(
   db: Database,
@@ -122,14 +181,8 @@ async function createAtDentalink(
   const date = clinicDate(startsAt);
   const time = clinicTime(startsAt);
   const dentist = linked ?? (await linkedDentist(db, client, row));
-  const found = await client.findOrCreatePatient({
-    firstName: row.patient.firstName,
-    lastName: row.patient.lastName,
-    rut: row.patient.rut ?? undefined,
-    email: row.patient.email,
-    phone: row.patient.phone ?? undefined,
-  });
-  const patientId = found.patient.id;
+  const patient = await dentalinkPatientOf(db, client, row);
+  const patientId = patient.patientId;
   const existing = (await client.listAppointments(patientId)).find(
     (candidate) =>
       candidate.date === date &&
@@ -145,7 +198,12 @@ async function createAtDentalink(
       date,
       time,
       durationMinutes: payload.durationMinutes,
-      comment: `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
+      comment: [
+        `Agendada en el portal (${row.treatment ?? "sin tratamiento"}).`,
+        patient.created ? CREATED_PATIENT_NOTE : "",
+      ]
+        .filter(Boolean)
+        .join(" "),
     }));
   await storeDentalinkIds(db, row.id, { appointmentId: created.id, patientId });
   return existing ? `dentalink:reused:${created.id}` : `dentalink:created:${created.id}`;
@@ -164,7 +222,8 @@ export function createDentalinkWriteThroughHandler(
     const db = await database();
     const row = await appointmentForWriteThrough(db, payload.appointmentId);
     if (!row) return "dentalink:skipped:appointment-gone";
-    const dentalink = client();
+    // Nobody waits on the outbox: its long timeouts and retries, not a person's deadline.
+    const dentalink = client().forBackground();
     try {
       if (payload.action === "book") {
         if (row.dentalinkAppointmentId) return `dentalink:already:${row.dentalinkAppointmentId}`;

@@ -178,3 +178,24 @@ describe("answers the portal cannot use", () => {
     });
   });
 });
+
+describe("deadline", () => {
+  it("the interactive face stops at its deadline; the background face and mock mode have none", async () => {
+    // Every call answers after 40 ms; the deadline is 30 ms.
+    const slow = ((_input: string | URL | Request, init: RequestInit = {}) =>
+      new Promise<Response>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(Response.json({ data: [], links: {} })), 40);
+        init.signal?.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(init.signal?.reason);
+        });
+      })) as typeof globalThis.fetch;
+    const client = createDentalinkClient({ apiKey: KEY, baseUrl: BASE, fetch: slow, deadlineMs: 30 });
+    await expect(client.findPatients({ rut: "12.345.678-5" })).rejects.toMatchObject({ code: "TIMEOUT" });
+    await expect(client.forBackground().findPatients({ rut: "12.345.678-5" })).resolves.toEqual([]);
+    expect(client.forBackground().forBackground()).toBe(client.forBackground());
+
+    const mock = createDentalinkClient({ deadlineMs: 1, mock: { delays: { patientMs: 20, listMs: 20 } } });
+    await expect(mock.findPatients({ rut: "12.345.678-5" })).resolves.toHaveLength(1);
+  });
+});

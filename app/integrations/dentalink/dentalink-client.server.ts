@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { z } from "zod";
 import { createCircuitBreaker, type CircuitSnapshot } from "../circuit-breaker";
 import {
@@ -80,6 +81,11 @@ export interface DentalinkClientOptions {
   apiKey?: string;
   /** Per attempt (default 8 s). */
   timeoutMs?: number;
+  /**
+   * Live mode: one budget (ms) for all the HTTP of a call of the interactive face — its attempts, backoff waits and
+   * pages — or of a whole `withDentalinkDeadline` scope (a request). None by default; never for `forBackground()`.
+   */
+  deadlineMs?: number;
   /** Further attempts of a read after a 429, 5xx or timeout (default 2). */
   retries?: number;
   backoff?: BackoffOptions;
@@ -189,6 +195,11 @@ export interface DentalinkClient {
     options?: { comment?: string; notifyPatient?: boolean },
   ): Promise<DentalinkAppointment>;
   clearCatalogueCache(): void;
+  /**
+   * The same client (breaker, catalogue cache, mock memory) for background work such as the outbox: no deadline,
+   * each attempt waits its full timeout and reads are retried.
+   */
+  forBackground(): DentalinkClient;
 }
 
 /** Input the client refuses before calling (a bug or unvalidated data): never retried, never a breaker failure. */
@@ -210,6 +221,32 @@ export function isDentalinkMockKey(apiKey: string | undefined | null): boolean {
   if (/^[<{[].*[>}\]]$/.test(key)) return true;
   if (["placeholder", "changeme", "change-me", "mock", "demo", "xxx", "todo"].includes(key)) return true;
   return /^(your|tu|su)[-_ ]?(dentalink)?[-_ ]?(api)?[-_ ]?(key|token)$/.test(key);
+}
+
+/** What a person waits for Dentalink at most in one request (issue 19 item 10), retries included. */
+export const DENTALINK_INTERACTIVE_DEADLINE_MS = 5_000;
+
+/** A request's Dentalink budget: `at` is set by its first call of an interactive face. */
+interface DeadlineScope {
+  at?: number;
+  background?: true;
+}
+
+const deadlineScopes = new AsyncLocalStorage<DeadlineScope>();
+
+/**
+ * Runs `work` (one request) under one Dentalink deadline: every call of an interactive client inside it shares the
+ * budget that starts with the first of them, so a slow lookup leaves the record's lists only what is left.
+ */
+export function withDentalinkDeadline<T>(work: () => Promise<T>): Promise<T> {
+  return deadlineScopes.run({}, work);
+}
+
+/** What is left (ms) of the request's Dentalink budget once a call has started it; undefined without one. */
+export function dentalinkDeadlineLeft(): number | undefined {
+  const scope = deadlineScopes.getStore();
+  if (!scope || scope.background || scope.at === undefined) return undefined;
+  return scope.at - Date.now();
 }
 
 export const DENTALINK_DEFAULTS = {
@@ -287,6 +324,7 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
     maxPages = DENTALINK_DEFAULTS.maxPages,
     catalogueTtlMs = DENTALINK_DEFAULTS.catalogueTtlMs,
     now = Date.now,
+    deadlineMs,
   } = options;
   const mode: DentalinkMode = isDentalinkMockKey(options.apiKey) ? "mock" : "live";
   const baseUrl = (options.baseUrl?.trim() || DENTALINK_DEFAULT_BASE_URL).replace(/\/+$/, "");
@@ -314,6 +352,14 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
     return `${baseUrl}${path}${query}`;
   }
 
+  /** The interactive face's deadline in live mode (the mock never hangs; its spec delays are a demo's). */
+  function currentDeadline(): number | undefined {
+    const scope = deadlineScopes.getStore();
+    if (deadlineMs === undefined || mode === "mock" || !scope || scope.background) return undefined;
+    scope.at ??= Date.now() + deadlineMs;
+    return scope.at;
+  }
+
   async function call<Schema extends z.ZodType>(request: {
     method: "GET" | "POST" | "PUT";
     url: string;
@@ -321,6 +367,18 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
     body?: unknown;
     retry: boolean;
   }): Promise<z.output<Schema>> {
+    const deadline = currentDeadline();
+    if (deadline !== undefined && deadline <= Date.now()) {
+      // Never sent, so not a failure of the service for the breaker.
+      throw new IntegrationError({
+        system: DENTALINK_SYSTEM,
+        status: null,
+        body: null,
+        code: "TIMEOUT",
+        message: `dentalink: ${request.method} not sent: the request's deadline has passed`,
+        attempts: 0,
+      });
+    }
     return breaker.run(async () => {
       try {
         return await requestJson({
@@ -330,6 +388,7 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
           headers: { authorization: `Token ${apiKey}` },
           body: request.body,
           timeoutMs,
+          deadline,
           retries: request.retry ? retries : 0,
           backoff: options.backoff,
           fetch: fetchImpl,
@@ -389,7 +448,9 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
 
   const cache = new Map<string, { expiresAt: number; value: Promise<unknown> }>();
 
-  function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  function cached<T>(name: string, load: () => Promise<T>): Promise<T> {
+    // Each face loads its own: an interactive caller must not wait on a background load without a deadline.
+    const key = `${deadlineScopes.getStore()?.background ? "background" : "interactive"}:${name}`;
     const at = now();
     const hit = cache.get(key);
     if (hit && hit.expiresAt > at) return hit.value as Promise<T>;
@@ -506,138 +567,165 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
 
   const appointmentAnswer = dentalinkItemSchema(dentalinkAppointmentRecordSchema);
 
-  return {
-    mode,
+  async function getPatient(patientId: string) {
+    const answer = await call({
+      method: "GET",
+      url: url(DENTALINK_PATHS.patient(patientId)),
+      schema: dentalinkItemSchema(dentalinkPatientRecordSchema),
+      retry: true,
+    });
+    return mapPatient(answer.data);
+  }
 
-    status() {
-      return { mode, circuit: breaker.snapshot() };
-    },
+  async function findOrCreatePatient(input: NewDentalinkPatient): Promise<FoundOrCreatedPatient> {
+    const found = await findPatient({ rut: input.rut, email: input.email, phone: input.phone });
+    if (found) return { patient: found.patient, created: false, matchedBy: found.matchedBy };
+    return { patient: await createPatient(input), created: true, matchedBy: null };
+  }
 
-    findPatients,
-    findPatient,
+  async function listDocuments(patientId: string) {
+    return (await listPatientFiles(patientId)).documents;
+  }
 
-    async getPatient(patientId) {
+  async function listXrays(patientId: string) {
+    return (await listPatientFiles(patientId)).xrays;
+  }
+
+  async function getPatientRecord(patientId: string): Promise<DentalinkPatientRecordLists> {
+    const [appointments, payments, treatments, files] = await Promise.all([
+      listAppointments(patientId),
+      listPayments(patientId),
+      listTreatments(patientId),
+      listPatientFiles(patientId),
+    ]);
+    return { appointments, payments, treatments, ...files };
+  }
+
+  async function createAppointment(input: NewDentalinkAppointment) {
+    const time = normaliseDentalinkTime(input.time);
+    if (time === null) throw new DentalinkInputError("createAppointment: time HH:MM expected");
+    const date = outgoingDate(input.date, "date");
+    if (!optionalText(input.patientId) || !optionalText(input.dentistId)) {
+      throw new DentalinkInputError("createAppointment: patientId and dentistId are required");
+    }
+    if (
+      input.durationMinutes !== undefined &&
+      (!Number.isInteger(input.durationMinutes) || input.durationMinutes <= 0)
+    ) {
+      throw new DentalinkInputError("createAppointment: durationMinutes must be a positive integer");
+    }
+    let branchId = optionalText(input.branchId);
+    if (!branchId) {
+      const branch = (await listBranches()).find((item) => item.active);
+      if (!branch) throw unusable("NO_BRANCH", "dentalink: the clinic has no enabled branch");
+      branchId = branch.id;
+    }
+    let duration = input.durationMinutes;
+    if (duration === undefined) {
+      const dentist = (await listDentists()).find((item) => item.id === input.dentistId.trim());
+      duration = dentist?.intervalMinutes ?? 30;
+    }
+    const body: DentalinkCreateAppointmentRequest = {
+      id_paciente: vendorId(input.patientId),
+      id_dentista: vendorId(input.dentistId),
+      id_sucursal: vendorId(branchId),
+      fecha: date,
+      hora_inicio: time,
+      duracion: duration,
+      ...(input.stateId ? { id_estado: vendorId(input.stateId) } : {}),
+      ...(input.chairId ? { id_sillon: vendorId(input.chairId) } : {}),
+      ...(optionalText(input.comment) ? { comentario: optionalText(input.comment) } : {}),
+    };
+    try {
       const answer = await call({
-        method: "GET",
-        url: url(DENTALINK_PATHS.patient(patientId)),
-        schema: dentalinkItemSchema(dentalinkPatientRecordSchema),
-        retry: true,
-      });
-      return mapPatient(answer.data);
-    },
-
-    createPatient,
-
-    async findOrCreatePatient(input) {
-      const found = await findPatient({ rut: input.rut, email: input.email, phone: input.phone });
-      if (found) return { patient: found.patient, created: false, matchedBy: found.matchedBy };
-      return { patient: await createPatient(input), created: true, matchedBy: null };
-    },
-
-    listAppointments,
-    listPayments,
-    listTreatments,
-    listPatientFiles,
-
-    async listDocuments(patientId) {
-      return (await listPatientFiles(patientId)).documents;
-    },
-
-    async listXrays(patientId) {
-      return (await listPatientFiles(patientId)).xrays;
-    },
-
-    async getPatientRecord(patientId) {
-      const [appointments, payments, treatments, files] = await Promise.all([
-        listAppointments(patientId),
-        listPayments(patientId),
-        listTreatments(patientId),
-        listPatientFiles(patientId),
-      ]);
-      return { appointments, payments, treatments, ...files };
-    },
-
-    listDentists,
-    listBranches,
-    listAppointmentStates,
-
-    async createAppointment(input) {
-      const time = normaliseDentalinkTime(input.time);
-      if (time === null) throw new DentalinkInputError("createAppointment: time HH:MM expected");
-      const date = outgoingDate(input.date, "date");
-      if (!optionalText(input.patientId) || !optionalText(input.dentistId)) {
-        throw new DentalinkInputError("createAppointment: patientId and dentistId are required");
-      }
-      if (
-        input.durationMinutes !== undefined &&
-        (!Number.isInteger(input.durationMinutes) || input.durationMinutes <= 0)
-      ) {
-        throw new DentalinkInputError("createAppointment: durationMinutes must be a positive integer");
-      }
-      let branchId = optionalText(input.branchId);
-      if (!branchId) {
-        const branch = (await listBranches()).find((item) => item.active);
-        if (!branch) throw unusable("NO_BRANCH", "dentalink: the clinic has no enabled branch");
-        branchId = branch.id;
-      }
-      let duration = input.durationMinutes;
-      if (duration === undefined) {
-        const dentist = (await listDentists()).find((item) => item.id === input.dentistId.trim());
-        duration = dentist?.intervalMinutes ?? 30;
-      }
-      const body: DentalinkCreateAppointmentRequest = {
-        id_paciente: vendorId(input.patientId),
-        id_dentista: vendorId(input.dentistId),
-        id_sucursal: vendorId(branchId),
-        fecha: date,
-        hora_inicio: time,
-        duracion: duration,
-        ...(input.stateId ? { id_estado: vendorId(input.stateId) } : {}),
-        ...(input.chairId ? { id_sillon: vendorId(input.chairId) } : {}),
-        ...(optionalText(input.comment) ? { comentario: optionalText(input.comment) } : {}),
-      };
-      try {
-        const answer = await call({
-          method: "POST",
-          url: url(DENTALINK_PATHS.appointments),
-          schema: appointmentAnswer,
-          body,
-          retry: false,
-        });
-        return mapAppointment(answer.data);
-      } catch (error) {
-        // research §1.1: POST /citas answers 409 when the slot is already taken.
-        if (isIntegrationError(error) && error.status === 409) throw withCode(error, "SLOT_TAKEN");
-        throw error;
-      }
-    },
-
-    async cancelAppointment(appointmentId, cancelOptions = {}) {
-      const states = await listAppointmentStates();
-      const state = cancelledState(states);
-      if (!state) {
-        throw unusable("NO_CANCEL_STATE", "dentalink: no enabled appointment state cancels", {
-          states: states.map((item) => item.name),
-        });
-      }
-      const body: DentalinkUpdateAppointmentRequest = {
-        id_estado: vendorId(state.id),
-        ...(optionalText(cancelOptions.comment) ? { comentarios: optionalText(cancelOptions.comment) } : {}),
-        flag_notificar_anulacion: cancelOptions.notifyPatient ? 1 : 0,
-      };
-      // Setting a state is idempotent, so the cancel is retried like a read.
-      const answer = await call({
-        method: "PUT",
-        url: url(DENTALINK_PATHS.appointment(appointmentId)),
+        method: "POST",
+        url: url(DENTALINK_PATHS.appointments),
         schema: appointmentAnswer,
         body,
-        retry: true,
+        retry: false,
       });
       return mapAppointment(answer.data);
-    },
+    } catch (error) {
+      // research §1.1: POST /citas answers 409 when the slot is already taken.
+      if (isIntegrationError(error) && error.status === 409) throw withCode(error, "SLOT_TAKEN");
+      throw error;
+    }
+  }
 
-    clearCatalogueCache() {
-      cache.clear();
-    },
-  };
+  async function cancelAppointment(
+    appointmentId: string,
+    cancelOptions: { comment?: string; notifyPatient?: boolean } = {},
+  ) {
+    const states = await listAppointmentStates();
+    const state = cancelledState(states);
+    if (!state) {
+      throw unusable("NO_CANCEL_STATE", "dentalink: no enabled appointment state cancels", {
+        states: states.map((item) => item.name),
+      });
+    }
+    const body: DentalinkUpdateAppointmentRequest = {
+      id_estado: vendorId(state.id),
+      ...(optionalText(cancelOptions.comment) ? { comentarios: optionalText(cancelOptions.comment) } : {}),
+      flag_notificar_anulacion: cancelOptions.notifyPatient ? 1 : 0,
+    };
+    // Setting a state is idempotent, so the cancel is retried like a read.
+    const answer = await call({
+      method: "PUT",
+      url: url(DENTALINK_PATHS.appointment(appointmentId)),
+      schema: appointmentAnswer,
+      body,
+      retry: true,
+    });
+    return mapAppointment(answer.data);
+  }
+
+  function status(): DentalinkStatus {
+    return { mode, circuit: breaker.snapshot() };
+  }
+
+  function clearCatalogueCache() {
+    cache.clear();
+  }
+
+  /**
+   * The client's two faces over one breaker, cache and mock memory: the interactive one joins the caller's deadline
+   * scope (or opens one per call), the background one never has a deadline.
+   */
+  function face(background: boolean): DentalinkClient {
+    const enter =
+      <Args extends unknown[], Result>(method: (...args: Args) => Promise<Result>) =>
+      (...args: Args): Promise<Result> => {
+        const scope = deadlineScopes.getStore();
+        if (!background && scope && !scope.background) return method(...args);
+        return deadlineScopes.run(background ? { background: true } : {}, () => method(...args));
+      };
+    return {
+      mode,
+      status,
+      findPatients: enter(findPatients),
+      findPatient: enter(findPatient),
+      getPatient: enter(getPatient),
+      createPatient: enter(createPatient),
+      findOrCreatePatient: enter(findOrCreatePatient),
+      listAppointments: enter(listAppointments),
+      listPayments: enter(listPayments),
+      listTreatments: enter(listTreatments),
+      listPatientFiles: enter(listPatientFiles),
+      listDocuments: enter(listDocuments),
+      listXrays: enter(listXrays),
+      getPatientRecord: enter(getPatientRecord),
+      listDentists: enter(listDentists),
+      listBranches: enter(listBranches),
+      listAppointmentStates: enter(listAppointmentStates),
+      createAppointment: enter(createAppointment),
+      cancelAppointment: enter(cancelAppointment),
+      clearCatalogueCache,
+      // Declared below: only read once the client is in use.
+      forBackground: () => backgroundFace,
+    };
+  }
+
+  const interactiveFace = face(false);
+  const backgroundFace = face(true);
+  return interactiveFace;
 }

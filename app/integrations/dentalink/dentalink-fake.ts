@@ -25,7 +25,8 @@ import {
  * Control routes under `/__fake/` (no key; the fake only listens on loopback) let another process (Playwright)
  * read the state and inject failures: `GET /__fake/state`, `POST /__fake/fail {times,status,body?,method?,path?}`
  * (with `method`/`path`, only matching requests fail: other tests using the same fake are not disturbed),
- * `POST /__fake/recover {path?}` (drops the failures still queued, or only those injected for `path`), `POST /__fake/hang {times}`,
+ * `POST /__fake/recover {path?}` (drops the failures still queued, or only those injected for `path`),
+ * `POST /__fake/hang {times,method?,path?}` (also the file downloads),
  * `POST /__fake/latency {ms}`, `POST /__fake/reset`.
  */
 
@@ -85,8 +86,8 @@ export interface DentalinkFake {
   failNext(times: number, status: number, body?: unknown, match?: DentalinkFailureMatch): void;
   /** Drops the failures still queued: the service "recovers". */
   recover(): void;
-  /** The next `times` API requests never answer (the client's timeout fires). */
-  hang(times: number): void;
+  /** The next `times` requests (API or file downloads; those matching `match`, if given) never answer. */
+  hang(times: number, match?: DentalinkFailureMatch): void;
   setLatency(ms: number): void;
   setPageSize(size: number): void;
   reset(): void;
@@ -207,9 +208,10 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     writeFileSync(options.stateFile, JSON.stringify(state, null, 2));
   }
 
-  function takeFailure(method: string, path: string) {
+  function takeFailure(method: string, path: string, only: (failure: Failure) => boolean = () => true) {
     const index = failures.findIndex(
       (failure) =>
+        only(failure) &&
         (!failure.match?.method || failure.match.method.toUpperCase() === method) &&
         (!failure.match?.path || path.includes(failure.match.path)),
     );
@@ -257,7 +259,11 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
       return send(response, 200, { ok: true });
     }
     if (path === "/__fake/hang") {
-      failures.push({ times: Math.max(1, count(input.times, 1)), status: "hang" });
+      const match = {
+        ...(typeof input.method === "string" ? { method: input.method } : {}),
+        ...(typeof input.path === "string" ? { path: input.path } : {}),
+      };
+      failures.push({ times: Math.max(1, count(input.times, 1)), status: "hang", match });
       return send(response, 200, { ok: true });
     }
     if (path === "/__fake/latency") {
@@ -282,7 +288,11 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
       }
     }
     if (url.pathname.startsWith("/__fake/")) return control(url.pathname, method, body, response);
-    if (url.pathname.startsWith(`${FILES_PATH}/`) && method === "GET") return file(url, request, response);
+    if (url.pathname.startsWith(`${FILES_PATH}/`) && method === "GET") {
+      // An injected hang holds downloads too (an outage); the other failures stay the API's.
+      if (takeFailure(method, url.pathname, (failure) => failure.status === "hang")) return hold(response);
+      return file(url, request, response);
+    }
     if (url.pathname === "/" && method === "GET") return panel(response);
 
     const log: DentalinkFakeCall = {
@@ -305,15 +315,19 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     const failure = takeFailure(method, decoded(log.path));
     if (failure?.status === "hang") {
       log.status = "hang";
-      hanging.add(response);
-      response.on("close", () => hanging.delete(response));
-      return;
+      return hold(response);
     }
     if (failure) return answer(failure.status, failure.body ?? defaultErrorBody(failure.status));
     if (body === Symbol.for("malformed")) return answer(400, { error: { message: "JSON inválido" } });
     const result = await simulator.handle({ method, url, body });
     if (method !== "GET" && result.status < 300) persist();
     return answer(result.status, result.body);
+  }
+
+  /** Never answers; the connection is dropped when the client gives up or the fake closes. */
+  function hold(response: http.ServerResponse) {
+    hanging.add(response);
+    response.on("close", () => hanging.delete(response));
   }
 
   /** A stand-in for the clinic's Dentalink dashboard ('Ver en Dentalink'): what was created in the fake. */
@@ -375,8 +389,8 @@ export async function startDentalinkFake(options: DentalinkFakeOptions): Promise
     recover() {
       failures.length = 0;
     },
-    hang(times) {
-      failures.push({ times: Math.max(1, times), status: "hang" });
+    hang(times, match) {
+      failures.push({ times: Math.max(1, times), status: "hang", match });
     },
     setLatency(ms) {
       latencyMs = ms;

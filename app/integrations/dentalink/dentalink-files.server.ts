@@ -1,4 +1,5 @@
 import { IntegrationError } from "../http.server";
+import { dentalinkDeadlineLeft } from "./dentalink-client.server";
 import { DEMO_FILE_CONTENTS } from "./dentalink-demo-records";
 import { DENTALINK_DEFAULT_BASE_URL, DENTALINK_SYSTEM } from "./dentalink-schemas";
 
@@ -72,12 +73,20 @@ export function createDentalinkFileFetcher(options: DentalinkFileFetcherOptions)
       }
       const headers: Record<string, string> = {};
       if (target.origin === apiOrigin && options.apiKey) headers.authorization = `Token ${options.apiKey}`;
+      // The answer must start within what is left of the request's Dentalink deadline (the file list before it
+      // started it); the body may take the whole timeout.
+      const left = dentalinkDeadlineLeft();
+      const waiting = new AbortController();
+      const timer =
+        left === undefined || left >= timeoutMs
+          ? undefined
+          : setTimeout(() => waiting.abort(new DOMException("deadline", "TimeoutError")), Math.max(0, left));
       let response: Response;
       try {
         response = await fetchImpl(target, {
           headers,
           redirect: "error",
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), waiting.signal]),
         });
       } catch (error) {
         const timedOut = error instanceof Error && error.name === "TimeoutError";
@@ -89,6 +98,8 @@ export function createDentalinkFileFetcher(options: DentalinkFileFetcherOptions)
           message: `dentalink: file download ${timedOut ? "timed out" : "failed"}`,
           cause: error,
         });
+      } finally {
+        clearTimeout(timer);
       }
       if (!response.ok || !response.body) {
         await response.body?.cancel();

@@ -2,13 +2,21 @@ import type { BetterAuthCookie } from "@better-auth/core";
 import { parseCookies } from "better-auth/cookies";
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
-import { deleteSession, findSessionByToken, updateSessionTimes } from "~/db/session-lookup.server";
+import {
+  deleteSession,
+  findSessionById,
+  findSessionByToken,
+  updateSessionTimes,
+  type SessionRow,
+} from "~/db/session-lookup.server";
 import { shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
 import { authCookieName, authInstance, type Auth } from "./auth.server";
 import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
 export interface SessionUser {
   id: string;
+  /** The session's own id: what the chat binds a signed-in guest's tokens to (issue 19). */
+  sessionId: string;
   firstName: string;
   lastName: string;
   email: string;
@@ -79,6 +87,30 @@ export async function loadSessionUser(request: Request, now = new Date()): Promi
   return (await lookUpSession(request, now)).user;
 }
 
+/**
+ * Why a session found in the database no longer signs anyone in: "ended" (expired, or a staff session past its idle
+ * or absolute limit: the row goes), "deactivated" (the account was switched off), or null while it is valid.
+ */
+function sessionEnded(found: SessionRow, now: Date): "ended" | "deactivated" | null {
+  if (found.expiresAt.getTime() < now.getTime()) return "ended";
+  if (found.deactivatedAt) return "deactivated";
+  const verdict = staffSessionVerdict(
+    { createdAt: found.createdAt, lastActiveAt: found.updatedAt },
+    found.roles,
+    now,
+  );
+  return verdict === "valid" ? null : "ended";
+}
+
+/**
+ * Whether the session with this id still signs its user in, by the same rules as a request's cookie (for what was
+ * issued under a session and must not outlive it: a signed-in guest's chat tokens). Read only, never refreshed.
+ */
+export async function isLiveSession(sessionId: string, now = new Date()): Promise<boolean> {
+  const found = await findSessionById(await getDb(), sessionId);
+  return found !== null && sessionEnded(found, now) === null;
+}
+
 interface SessionLookup {
   user: SessionUser | null;
   /** Set when the sliding refresh pushed the expiry: the cookie, re-sent with a fresh Max-Age to match. */
@@ -98,17 +130,13 @@ async function lookUpSession(request: Request, now: Date): Promise<SessionLookup
   const db = await getDb();
   const found = await findSessionByToken(db, token);
   if (!found) return ANONYMOUS;
-  if (found.expiresAt.getTime() < now.getTime()) {
-    // Better Auth deletes an expired session it comes across; so do we.
-    await deleteSession(db, found.sessionId);
+  const ended = sessionEnded(found, now);
+  if (ended) {
+    // Better Auth deletes an expired session it comes across; so do we (and a staff session past its limits).
+    if (ended === "ended") await deleteSession(db, found.sessionId);
     return ANONYMOUS;
   }
-  if (found.deactivatedAt) return ANONYMOUS;
   const lastActiveAt = found.updatedAt;
-  if (staffSessionVerdict({ createdAt: found.createdAt, lastActiveAt }, found.roles, now) !== "valid") {
-    await deleteSession(db, found.sessionId);
-    return ANONYMOUS;
-  }
   // Better Auth's sliding window: once `updateAge` has passed since the expiry was last set, push it to
   // now + expiresIn. It skips this for "don't remember me" sessions (a signed dont_remember cookie).
   const refreshDue =
@@ -123,6 +151,7 @@ async function lookUpSession(request: Request, now: Date): Promise<SessionLookup
   }
   const user: SessionUser = {
     id: found.userId,
+    sessionId: found.sessionId,
     firstName: found.firstName,
     lastName: found.lastName ?? "",
     email: found.email,

@@ -9,9 +9,11 @@ import {
   useRouteError,
 } from "react-router";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, NotFoundPage } from "~/components/error-pages";
+import { forgetChatTokens } from "~/features/chat/chat-token-storage";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
 import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/auth/session.server";
 import { withDentalinkDeadline } from "~/integrations/dentalink/dentalink-client.server";
@@ -105,6 +107,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  const { user } = useAppData();
+  // A browser where nobody is signed in keeps no chat tokens: after 'Salir', or a session that ended elsewhere
+  // (the server refuses them anyway, issue 19).
+  useEffect(() => {
+    if (!user) forgetChatTokens();
+  }, [user]);
   return (
     <SiteShell>
       <Outlet />

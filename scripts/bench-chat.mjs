@@ -28,8 +28,19 @@ function rssMb(pid) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 // One message per second per room is 60 a minute per guest, over the per-guest budget a patient gets (20): the bench
-// raises it, so the limiter's counter is still charged on every POST but never refuses.
-const server = await startBenchServer({ port, env: { CHAT_MESSAGES_PER_MINUTE: "120" } });
+// raises it, so the limiter's counter is still charged on every POST but never refuses. Likewise its streams: one
+// room has one guest, and 500 clients over 50 rooms are 10 streams per guest (and per room's address), past a
+// patient's cap of 5 concurrent streams (ADR 032); the bench raises the caps to what it opens, and every stream is
+// still counted.
+const streamsPerRoom = Math.ceil(clients / rooms);
+const server = await startBenchServer({
+  port,
+  env: {
+    CHAT_MESSAGES_PER_MINUTE: "120",
+    CHAT_STREAMS_PER_GUEST: String(Math.max(5, streamsPerRoom)),
+    CHAT_STREAMS_PER_ADDRESS: String(Math.max(20, streamsPerRoom)),
+  },
+});
 const api = (path) => `${server.base}/api/chat/${path}`;
 const json = { "content-type": "application/json" };
 const latencies = [];
@@ -71,7 +82,7 @@ try {
       headers: { ...json, ...auth },
       body: "{}",
     });
-    roomList.push({ id: room.room_id, auth });
+    roomList.push({ id: room.room_id, auth, from });
   }
   const rssBefore = rssMb(server.pid);
 
@@ -80,10 +91,13 @@ try {
       const room = roomList[index % rooms];
       const controller = new AbortController();
       controllers.push(controller);
+      // From the room's patient's address: 500 streams from 127.0.0.1 alone would be one address's flood.
       const response = await fetch(api(`rooms/${room.id}/events`), {
-        headers: room.auth,
+        headers: { ...room.auth, ...room.from },
         signal: controller.signal,
       });
+      if (response.status !== 200)
+        throw new Error(`stream refused: ${response.status} ${await response.text()}`);
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       void (async () => {
         let buffer = "";

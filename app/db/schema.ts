@@ -911,7 +911,8 @@ export const chatMessages = pgTable(
 
 /**
  * Guest refresh tokens (only their SHA-256). Each use rotates the token within its family; presenting a token that
- * was already used revokes the whole family (the copy in an attacker's hands dies with the legitimate one).
+ * was already used revokes the whole family (the copy in an attacker's hands dies with the legitimate one). A
+ * signed-in person's family is bound to the session it was issued under (issue 19, ADR 032): it dies with it.
  */
 export const chatRefreshTokens = pgTable(
   "chat_refresh_tokens",
@@ -922,12 +923,17 @@ export const chatRefreshTokens = pgTable(
       .notNull()
       .references(() => chatGuests.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull().unique(),
+    /** The Better Auth session of a signed-in guest's login; null for an anonymous guest. */
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("chat_refresh_tokens_family_idx").on(table.familyId)],
+  (table) => [
+    index("chat_refresh_tokens_family_idx").on(table.familyId),
+    index("chat_refresh_tokens_session_idx").on(table.sessionId),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------------------------

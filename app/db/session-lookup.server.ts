@@ -19,7 +19,7 @@ export interface SessionRow {
   roles: string[];
 }
 
-function buildLookup(db: Database) {
+function buildLookup(db: Database, by: "token" | "id") {
   return db
     .select({
       sessionId: sessions.id,
@@ -32,25 +32,34 @@ function buildLookup(db: Database) {
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.token, sql.placeholder("token")))
-    .prepare("clinica_session_lookup");
+    .where(eq(by === "token" ? sessions.token : sessions.id, sql.placeholder("key")))
+    .prepare(`clinica_session_lookup_by_${by}`);
 }
 
 // Building the statement is a measurable share of a portal request's CPU; it is built once per database handle.
-const prepared = new WeakMap<Database, ReturnType<typeof buildLookup>>();
+const prepared = new WeakMap<Database, Record<"token" | "id", ReturnType<typeof buildLookup>>>();
 
-/** Session by token with its user and the user's active roles, in one round trip (null: no such session). */
-export async function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
-  let lookup = prepared.get(db);
-  if (!lookup) {
-    lookup = buildLookup(db);
-    prepared.set(db, lookup);
+async function findSession(db: Database, by: "token" | "id", key: string): Promise<SessionRow | null> {
+  let lookups = prepared.get(db);
+  if (!lookups) {
+    lookups = { token: buildLookup(db, "token"), id: buildLookup(db, "id") };
+    prepared.set(db, lookups);
   }
-  const [row] = await lookup.execute({ token });
+  const [row] = await lookups[by].execute({ key });
   if (!row) return null;
   // The subquery's json arrives parsed from both drivers; a string would mean a driver change, so parse it too.
   const names: unknown = typeof row.roles === "string" ? JSON.parse(row.roles) : row.roles;
   return { ...row, roles: Array.isArray(names) ? names.map(String) : [] };
+}
+
+/** Session by token with its user and the user's active roles, in one round trip (null: no such session). */
+export function findSessionByToken(db: Database, token: string): Promise<SessionRow | null> {
+  return findSession(db, "token", token);
+}
+
+/** The same by the session's id (chat tokens bound to a session, issue 19). */
+export function findSessionById(db: Database, sessionId: string): Promise<SessionRow | null> {
+  return findSession(db, "id", sessionId);
 }
 
 /**

@@ -107,6 +107,10 @@ const envSchema = z.object({
   CHAT_BASE_URL: optionalUrl,
   /** Messages one chat guest may post per minute (the bench, one message per second per room, raises it). */
   CHAT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Event streams one chat guest (and so its room) may hold open on an instance (the bench raises it). */
+  CHAT_STREAMS_PER_GUEST: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Event streams one client address (IPv6 per /64) may hold open on an instance. */
+  CHAT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(20),
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: z.string().min(1).optional(),
   LLM_MODEL: z.string().min(1).optional(),

@@ -6,6 +6,7 @@ import {
   newAccount,
   openPage,
   signInThroughScreen,
+  signOutFromHeader,
   useOwnClientIp,
 } from "./support";
 
@@ -127,4 +128,30 @@ test("the widget is keyboard usable and axe-clean; the room page refuses foreign
   expect(src.headers()["x-frame-options"]).toBeUndefined();
   const other = await page.request.get("/paciente");
   expect(other.headers()["x-frame-options"]).toBe("DENY");
+});
+
+/** The chat tokens this browser keeps (localStorage keys `chat_tokens_<account>`). */
+const storedChatTokens = (page: Page) =>
+  page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((key) => key.startsWith("chat_tokens_"))
+      .map((key) => JSON.parse(localStorage.getItem(key)!) as { refresh_token: string }),
+  );
+
+test("attack: after 'Salir' the browser keeps no chat tokens, and a copy taken before is refused", async ({
+  page,
+}) => {
+  await createAccount(page.context().request, newAccount("chat-salir"));
+  await openPage(page, "/paciente");
+  await openWidget(page);
+  const [before] = await storedChatTokens(page);
+  expect(before?.refresh_token).toBeTruthy();
+
+  await signOutFromHeader(page);
+  await expect.poll(() => storedChatTokens(page)).toEqual([]);
+  // Issue 19: the refresh token would have read the patient's chat history for 30 days.
+  const replayed = await page.request.post("/api/chat/guest/token/refresh", {
+    data: { refresh_token: before!.refresh_token, jid: false },
+  });
+  expect(replayed.status()).toBe(401);
 });

@@ -68,6 +68,7 @@ describe("a valid session", () => {
       email: before!.user.email,
       emailVerified: before!.user.emailVerified,
       twoFactorEnabled: Boolean(before!.user.twoFactorEnabled),
+      sessionId: before!.session.id,
     };
 
     const found = await load(user.cookie);

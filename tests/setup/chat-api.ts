@@ -94,6 +94,13 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
       }
       return messages();
     },
+    /** True once the server has ended the stream, false if it is still open after `timeoutMs`. */
+    ended(timeoutMs: number) {
+      return Promise.race([
+        done.then(() => !controller.signal.aborted),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs)),
+      ]);
+    },
     async close() {
       controller.abort();
       await done;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { sessionUser, type SessionUser } from "~/lib/auth/session.server";
+import { isLiveSession, sessionUser, type SessionUser } from "~/lib/auth/session.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -39,7 +39,12 @@ import {
   updateGuestSchema,
 } from "./chat-schema";
 import { createDraftRelay } from "./chat-draft-relay.server";
-import { chargeAddress, chargeGuestMessage, type ChatRefusal } from "./chat-rate-limits.server";
+import {
+  chargeAddress,
+  chargeGuestMessage,
+  takeStreamSlot,
+  type ChatRefusal,
+} from "./chat-rate-limits.server";
 import { ensureListening, type AgentDelta } from "./chat-hub.server";
 import { roomFeeds } from "./chat-room-feed.server";
 import {
@@ -49,6 +54,7 @@ import {
   sha256,
   signAccessToken,
   verifyAccessToken,
+  type AccessClaims,
 } from "./chat-tokens.server";
 
 /**
@@ -288,18 +294,29 @@ async function addMember(args: ChatArgs, roomId: string) {
 
 // --- tokens ---------------------------------------------------------------------------------------------------
 
-async function issueTokens(guest: ChatGuestRow, familyId: string = randomUUID()) {
+/**
+ * A signed-in guest's tokens carry the session they were issued under (`sessionId`) and die with it: sign-out,
+ * a password change (other sessions revoked), expiry (issue 19). An anonymous guest's are bound to nothing but
+ * their browser cookie at login, as before.
+ */
+async function issueTokens(guest: ChatGuestRow, sessionId: string | null, familyId: string = randomUUID()) {
   const now = Date.now();
   const refreshToken = randomSecret();
   await insertRefreshToken({
     familyId,
     guestId: guest.id,
     tokenHash: sha256(refreshToken),
+    sessionId,
     expiresAt: new Date(now + REFRESH_TOKEN_TTL_MS),
   });
   const expiresAt = now + ACCESS_TOKEN_TTL_MS;
   return {
-    access_token: await signAccessToken({ guestId: guest.id, accountId: guest.accountId, exp: expiresAt }),
+    access_token: await signAccessToken({
+      guestId: guest.id,
+      accountId: guest.accountId,
+      exp: expiresAt,
+      ...(sessionId ? { sessionId } : {}),
+    }),
     refresh_token: refreshToken,
     token_type: "bearer",
     expires_at: new Date(expiresAt).toISOString(),
@@ -314,7 +331,9 @@ async function login(args: ChatArgs) {
   requireAccount(accountId);
   if (!/^[0-9a-f-]{36}$/i.test(guestId)) throw fail(400, "guest_id is required");
   const guest = await ownedGuest(args, guestId, accountId!);
-  return json({ ...(await issueTokens(guest)), guest: guestDto(guest) });
+  // ownedGuest proved a signed-in guest by this session (looked up once per request), so it is the one to bind.
+  const sessionId = guest.externalId ? ((await sessionUser(args))?.sessionId ?? null) : null;
+  return json({ ...(await issueTokens(guest, sessionId)), guest: guestDto(guest) });
 }
 
 async function refresh(args: ChatArgs) {
@@ -323,43 +342,59 @@ async function refresh(args: ChatArgs) {
   const now = new Date();
   const row = await findRefreshToken(sha256(body.refresh_token));
   if (!row || row.revokedAt || row.expiresAt <= now) throw fail(401, "Invalid refresh token");
+  const guest = await findGuest(row.guestId);
+  if (!guest || !(await sessionStillHolds(guest, row.sessionId))) throw fail(401, "Invalid refresh token");
   if (row.usedAt || !(await consumeRefreshToken(row.id, now))) {
     // A used token presented again: someone holds a copy. The whole family goes.
     await revokeFamily(row.familyId, now);
     logger.warn({ guestId: row.guestId }, "chat refresh token reuse: family revoked");
     throw fail(401, "Refresh token reuse detected");
   }
-  const guest = await findGuest(row.guestId);
-  if (!guest) throw fail(401, "Invalid refresh token");
-  return json(await issueTokens(guest, row.familyId));
+  return json(await issueTokens(guest, row.sessionId, row.familyId));
+}
+
+/**
+ * A signed-in guest's tokens hold while the session they were issued under does (a token of such a guest without
+ * one predates the binding and holds no longer); an anonymous guest's tokens depend on no session.
+ */
+async function sessionStillHolds(guest: ChatGuestRow, sessionId: string | null) {
+  if (!guest.externalId) return true;
+  return sessionId !== null && (await isLiveSession(sessionId));
 }
 
 // --- the room (access token) -----------------------------------------------------------------------------------
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The access token's claims (stateless: an HMAC checked in memory), in this account. */
+/**
+ * The access token's claims, in this account: an HMAC checked in memory, plus — for a signed-in guest's token —
+ * one look-up that its session still holds.
+ */
 async function bearerClaims(request: Request) {
   const header = request.headers.get("authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   const claims = token ? await verifyAccessToken(token) : null;
   if (!claims) throw fail(401, "Invalid or expired access token");
   requireAccount(claims.accountId);
+  if (claims.sessionId && !(await isLiveSession(claims.sessionId))) {
+    throw fail(401, "Invalid or expired access token");
+  }
   return claims;
 }
 
 async function bearerGuest(request: Request) {
   const claims = await bearerClaims(request);
   const guest = await findGuest(claims.guestId);
-  if (!guest) throw fail(401, "Invalid or expired access token");
-  return guest;
+  // A signed-in guest's token without a session was issued before tokens were bound to sessions.
+  if (!guest || (guest.externalId && !claims.sessionId)) throw fail(401, "Invalid or expired access token");
+  return { guest, claims };
 }
 
 async function guestRoom(request: Request, roomId: string) {
-  const guest = await bearerGuest(request);
+  const { guest, claims } = await bearerGuest(request);
   const room = UUID.test(roomId) ? await findRoom(roomId) : undefined;
   if (!room || room.guestId !== guest.id) throw fail(404, "Room not found");
-  return { guest, room };
+  return { guest, room, claims };
 }
 
 /**
@@ -486,19 +521,31 @@ async function requestHuman(args: ChatArgs, roomId: string) {
  * stored. Each event's id is the message's `seq`, so a reconnect resumes without loss or repeats.
  */
 async function events(args: ChatArgs, roomId: string) {
-  const { room } = await guestRoom(args.request, roomId);
+  const { guest, room, claims } = await guestRoom(args.request, roomId);
   const url = new URL(args.request.url);
   const lastId = Number(
     args.request.headers.get("last-event-id") ?? url.searchParams.get("last_event_id") ?? 0,
   );
-  return roomEventStream(
-    room.id,
-    Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0,
-    args.request.signal,
-    {
-      includeNotes: false,
-    },
-  );
+  // Concurrent streams are capped per guest, room and address on this instance (ADR 032).
+  const slot = takeStreamSlot(args.request, guest.id, room.id);
+  if ("detail" in slot) throw new ChatHttpError(429, slot.detail, slot.retryAfter);
+  try {
+    return roomEventStream(
+      room.id,
+      Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0,
+      args.request.signal,
+      { includeNotes: false, onEnd: slot.release, stillAllowed: sessionCheck(claims) },
+    );
+  } catch (error) {
+    slot.release();
+    throw error;
+  }
+}
+
+/** A signed-in guest's open stream ends once its session has (checked at each keep-alive). */
+function sessionCheck(claims: AccessClaims) {
+  const sessionId = claims.sessionId;
+  return sessionId ? () => isLiveSession(sessionId) : undefined;
 }
 
 /** A row's SSE frame, encoded once however many streams of the room it goes to. */
@@ -533,24 +580,37 @@ export function roomEventStream(
   roomId: string,
   afterSeq: number,
   signal: AbortSignal,
-  options: { includeNotes: boolean },
+  options: {
+    includeNotes: boolean;
+    /** Called once when the stream ends, however it ends (client gone, body cancelled, feed failure). */
+    onEnd?: () => void;
+    /** Asked at each keep-alive; false (or a failure) ends the stream. */
+    stillAllowed?: () => Promise<boolean>;
+  },
 ) {
   let leave: () => void = noop;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  const state = { closed: false };
+  const end = () => {
+    if (state.closed) return;
+    state.closed = true;
+    leave();
+    clearInterval(heartbeat);
+    options.onEnd?.();
+  };
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const state = { closed: false };
       const close = () => {
         if (state.closed) return;
-        state.closed = true;
-        leave();
-        clearInterval(heartbeat);
+        end();
         try {
           controller.close();
         } catch {
           // already closed by the client
         }
       };
+      // A client that left before the stream started: nothing to join.
+      if (signal.aborted) return close();
       controller.enqueue(encoder.encode(`retry: 2000\n\n`));
       // The room's feed reads each new message once for all of the room's streams (chat-room-feed.server.ts).
       leave = roomFeeds.join(roomId, afterSeq, options.includeNotes, {
@@ -568,14 +628,18 @@ export function roomEventStream(
         close,
       });
       heartbeat = setInterval(() => {
-        if (!state.closed) controller.enqueue(encoder.encode(`: keep-alive\n\n`));
+        if (state.closed) return;
+        controller.enqueue(encoder.encode(`: keep-alive\n\n`));
+        options.stillAllowed?.().then(
+          (allowed) => {
+            if (!allowed) close();
+          },
+          () => close(),
+        );
       }, HEARTBEAT_MS);
       signal.addEventListener("abort", close, { once: true });
     },
-    cancel() {
-      leave();
-      clearInterval(heartbeat);
-    },
+    cancel: end,
   });
   return new Response(stream, {
     headers: {

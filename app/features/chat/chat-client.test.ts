@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyDelta, withoutDraft } from "./chat-client";
+import { applyDelta, retryAfterMs, withoutDraft } from "./chat-client";
 
 describe("the agent's streamed draft (agent-delta events)", () => {
   it("grows with pieces at its end, ignores a piece after a gap, and ends on done", () => {
@@ -16,5 +16,15 @@ describe("the agent's streamed draft (agent-delta events)", () => {
     const drafts = { a: "uno", b: "dos" };
     expect(withoutDraft(drafts, "a")).toEqual({ b: "dos" });
     expect(withoutDraft(drafts, "zzz")).toBe(drafts);
+  });
+});
+
+describe("a capped stream's pause before it tries again", () => {
+  it("follows Retry-After within 1 s and 1 min, else the default", () => {
+    expect(retryAfterMs("10", 2000)).toBe(10_000);
+    expect(retryAfterMs("0", 2000)).toBe(1000);
+    expect(retryAfterMs("86400", 2000)).toBe(60_000);
+    expect(retryAfterMs(null, 2000)).toBe(2000);
+    expect(retryAfterMs("mañana", 2000)).toBe(2000);
   });
 });

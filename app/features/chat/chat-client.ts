@@ -1,6 +1,9 @@
+import { storedTokens, storeTokens, type ChatTokens } from "./chat-token-storage";
+
 /**
  * The widget's client for the guest chat platform (spec 001 §7, §8, §9): every call has a 30 s timeout, a failure
- * throws the server's `detail` or 'HTTP {status}', and tokens are kept per account id in the browser. Client-safe.
+ * throws the server's `detail` or 'HTTP {status}'; tokens are kept per account id in the browser
+ * (chat-token-storage.ts). Client-safe.
  */
 export const CHAT_REQUEST_TIMEOUT_MS = 30_000;
 export const TOKEN_PUSH_INTERVAL_MS = 30_000;
@@ -54,12 +57,6 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
     : null;
 }
 
-export interface ChatTokens {
-  access_token: string;
-  refresh_token: string;
-  expires_at: string;
-}
-
 export const CHAT_ERRORS = {
   agentRequired: "Agent ID is required for agent mode",
   roomRequired: "Room ID is required for room mode",
@@ -72,26 +69,6 @@ export const CHAT_ERRORS = {
 
 export function isMobileViewport(width: number, height: number): boolean {
   return width <= MOBILE_MAX_WIDTH || height <= MOBILE_MAX_HEIGHT;
-}
-
-const storageKey = (accountId: string) => `chat_tokens_${accountId}`;
-
-export function storedTokens(accountId: string): ChatTokens | null {
-  try {
-    const raw = window.localStorage.getItem(storageKey(accountId));
-    return raw ? (JSON.parse(raw) as ChatTokens) : null;
-  } catch {
-    return null;
-  }
-}
-
-export function storeTokens(accountId: string, tokens: ChatTokens | null) {
-  try {
-    if (tokens) window.localStorage.setItem(storageKey(accountId), JSON.stringify(tokens));
-    else window.localStorage.removeItem(storageKey(accountId));
-  } catch {
-    // private mode: tokens live only in memory
-  }
 }
 
 export class ChatApiError extends Error {
@@ -167,4 +144,11 @@ export function withoutDraft(drafts: Record<string, string>, id: string): Record
   if (!(id in drafts)) return drafts;
   const { [id]: _gone, ...rest } = drafts;
   return rest;
+}
+
+/** A 429's Retry-After (seconds) as a pause in ms, kept between 1 s and 1 min; `fallback` when it is missing. */
+export function retryAfterMs(header: string | null, fallback: number): number {
+  const seconds = Number(header);
+  if (!header || !Number.isFinite(seconds)) return fallback;
+  return Math.min(Math.max(seconds, 1), 60) * 1000;
 }

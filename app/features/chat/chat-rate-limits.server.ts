@@ -1,4 +1,5 @@
 import { getDb } from "~/db/client.server";
+import { createSlotCounter } from "~/domain/concurrency-slots";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { env } from "~/lib/env.server";
 import { consumeRate, type RateRule } from "~/lib/rate-limit.server";
@@ -63,5 +64,48 @@ export async function chargeGuestMessage(guestId: string): Promise<ChatRefusal |
   return {
     detail: `Estás enviando mensajes muy rápido. Espera ${inWords(retryAfter)} y vuelve a intentarlo.`,
     retryAfter,
+  };
+}
+
+/**
+ * Concurrent event streams (issue 19 item 7, ADR 032), counted in this process: a stream holds memory and a socket
+ * on the instance that serves it, so the cap that protects an instance is that instance's own count. Per guest
+ * (one token or many), per room (a room has one guest, so its cap is the guest's; kept as its own key so a second
+ * kind of reader cannot lift it) and per client address (generous: patients behind one carrier NAT share it).
+ */
+export function chatStreamCaps() {
+  const { CHAT_STREAMS_PER_GUEST: guest, CHAT_STREAMS_PER_ADDRESS: address } = env();
+  return { guest, room: guest, address };
+}
+
+/** Seconds a capped client is told to wait before it tries again (a closed stream frees its slot at once). */
+const STREAM_RETRY_AFTER = 10;
+
+const streams = createSlotCounter();
+
+/** Streams open on this instance now (for /metrics once it exists, issue 25). */
+export function openChatStreams(): number {
+  return streams.held();
+}
+
+/** Takes a stream slot for this guest, room and address: its release, or the refusal when a cap is reached. */
+export function takeStreamSlot(
+  request: Request,
+  guestId: string,
+  roomId: string,
+): { release: () => void } | ChatRefusal {
+  const caps = chatStreamCaps();
+  const grant = streams.take([
+    { key: `guest:${guestId}`, max: caps.guest },
+    { key: `room:${roomId}`, max: caps.room },
+    { key: `ip:${rateLimitIp(request)}`, max: caps.address },
+  ]);
+  if (grant.ok) return { release: grant.release };
+  const wait = inWords(STREAM_RETRY_AFTER);
+  return {
+    detail: grant.full.key.startsWith("ip:")
+      ? `Hay demasiadas conexiones abiertas al chat desde tu conexión. Intenta nuevamente en ${wait}.`
+      : `Tienes demasiadas conexiones abiertas al chat (¿varias pestañas?). Cierra alguna o intenta nuevamente en ${wait}.`,
+    retryAfter: STREAM_RETRY_AFTER,
   };
 }

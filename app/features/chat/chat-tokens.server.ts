@@ -8,6 +8,8 @@ export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export interface AccessClaims {
   guestId: string;
   accountId: string;
+  /** A signed-in guest's session (issue 19): the token is refused once it has ended. Absent for anonymous guests. */
+  sessionId?: string;
   /** Expiry, epoch milliseconds. */
   exp: number;
 }
@@ -33,7 +35,7 @@ export function randomSecret(): string {
 /** `payload.signature`, both base64url: stateless, checked on every API call and stream. */
 export async function signAccessToken(claims: AccessClaims): Promise<string> {
   const payload = Buffer.from(
-    JSON.stringify({ g: claims.guestId, a: claims.accountId, e: claims.exp }),
+    JSON.stringify({ g: claims.guestId, a: claims.accountId, e: claims.exp, s: claims.sessionId }),
   ).toString("base64url");
   const signature = createHmac("sha256", await signingKey())
     .update(payload)
@@ -53,8 +55,14 @@ export async function verifyAccessToken(token: string, now = Date.now()): Promis
     const parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
     if (typeof parsed.g !== "string" || typeof parsed.a !== "string" || typeof parsed.e !== "number")
       return null;
+    if (parsed.s !== undefined && typeof parsed.s !== "string") return null;
     if (parsed.e <= now) return null;
-    return { guestId: parsed.g, accountId: parsed.a, exp: parsed.e };
+    return {
+      guestId: parsed.g,
+      accountId: parsed.a,
+      exp: parsed.e,
+      ...(parsed.s === undefined ? {} : { sessionId: parsed.s }),
+    };
   } catch {
     return null;
   }

@@ -2,13 +2,21 @@ import type { BetterAuthCookie } from "@better-auth/core";
 import { parseCookies } from "better-auth/cookies";
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
-import { deleteSession, findSessionByToken, updateSessionTimes } from "~/db/session-lookup.server";
+import {
+  deleteSession,
+  findSessionById,
+  findSessionByToken,
+  updateSessionTimes,
+  type SessionRow,
+} from "~/db/session-lookup.server";
 import { isAutomaticRequest, shouldTouchActivity, staffSessionVerdict } from "~/domain/session-policy";
 import { authCookieName, authInstance, type Auth } from "./auth.server";
 import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
 export interface SessionUser {
   id: string;
+  /** The session's own id: what the chat binds a signed-in guest's tokens to (issue 19). */
+  sessionId: string;
   firstName: string;
   lastName: string;
   email: string;
@@ -87,6 +95,30 @@ export async function recheckSessionUser(request: Request, now = new Date()): Pr
   return (await lookUpSession(request, now, true)).user;
 }
 
+/**
+ * Why a session found in the database no longer signs anyone in: "ended" (expired, or a staff session past its idle
+ * or absolute limit: the row goes), "deactivated" (the account was switched off), or null while it is valid.
+ */
+function sessionEnded(found: SessionRow, now: Date): "ended" | "deactivated" | null {
+  if (found.expiresAt.getTime() < now.getTime()) return "ended";
+  if (found.deactivatedAt) return "deactivated";
+  const verdict = staffSessionVerdict(
+    { createdAt: found.createdAt, lastActiveAt: found.updatedAt },
+    found.roles,
+    now,
+  );
+  return verdict === "valid" ? null : "ended";
+}
+
+/**
+ * Whether the session with this id still signs its user in, by the same rules as a request's cookie (for what was
+ * issued under a session and must not outlive it: a signed-in guest's chat tokens). Read only, never refreshed.
+ */
+export async function isLiveSession(sessionId: string, now = new Date()): Promise<boolean> {
+  const found = await findSessionById(await getDb(), sessionId);
+  return found !== null && sessionEnded(found, now) === null;
+}
+
 interface SessionLookup {
   user: SessionUser | null;
   /** Set when the sliding refresh pushed the expiry: the cookie, re-sent with a fresh Max-Age to match. */
@@ -106,17 +138,13 @@ async function lookUpSession(request: Request, now: Date, recheck = false): Prom
   const db = await getDb();
   const found = await findSessionByToken(db, token);
   if (!found) return ANONYMOUS;
-  if (found.expiresAt.getTime() < now.getTime()) {
-    // Better Auth deletes an expired session it comes across; so do we.
-    await deleteSession(db, found.sessionId);
+  const ended = sessionEnded(found, now);
+  if (ended) {
+    // Better Auth deletes an expired session it comes across; so do we (and a staff session past its limits).
+    if (ended === "ended") await deleteSession(db, found.sessionId);
     return ANONYMOUS;
   }
-  if (found.deactivatedAt) return ANONYMOUS;
   const lastActiveAt = found.updatedAt;
-  if (staffSessionVerdict({ createdAt: found.createdAt, lastActiveAt }, found.roles, now) !== "valid") {
-    await deleteSession(db, found.sessionId);
-    return ANONYMOUS;
-  }
   // An event stream or a revalidation it triggered is not the person: it neither slides the expiry nor moves the
   // idle clock (else an open inbox would keep a session alive for ever).
   const passive =
@@ -137,6 +165,7 @@ async function lookUpSession(request: Request, now: Date, recheck = false): Prom
   }
   const user: SessionUser = {
     id: found.userId,
+    sessionId: found.sessionId,
     firstName: found.firstName,
     lastName: found.lastName ?? "",
     email: found.email,

@@ -3,7 +3,14 @@ import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExtern
 import * as TabsPrimitive from "@radix-ui/react-tabs";
 import { agentTextSegments, SUGGESTED_PROMPTS } from "~/domain/agent-safety";
 import { cn } from "~/lib/cn";
-import { applyDelta, chatRequest, parseFrameMessage, withoutDraft, type FrameMessage } from "../chat-client";
+import {
+  applyDelta,
+  chatRequest,
+  parseFrameMessage,
+  retryAfterMs,
+  withoutDraft,
+  type FrameMessage,
+} from "../chat-client";
 import { AI_NOTICE_VERSION, MAX_CHAT_MESSAGE_LENGTH, type RoomPosition } from "../chat-schema";
 
 export interface RoomOptions {
@@ -354,11 +361,20 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
         return;
       }
       while (!life.stopped) {
+        let pause = 2000;
         try {
           const response = await fetch(`/api/chat/${path}/events`, {
             headers: { Authorization: `Bearer ${token}`, "Last-Event-ID": String(lastSeq) },
             signal: controller.signal,
           });
+          // The token expired or its session ended: the parent refreshes it (a new token restarts this effect) or,
+          // refused, forgets the tokens and reports the failure; retrying with this token would never succeed.
+          if (response.status === 401) {
+            toParent({ type: "token_refresh_request" });
+            return;
+          }
+          // Too many streams open (other tabs): wait as long as the server asks before trying again.
+          if (response.status === 429) pause = retryAfterMs(response.headers.get("retry-after"), pause);
           if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
           setConnected(true);
           toParent({ type: "websocket_status", connected: true });
@@ -420,7 +436,7 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
         }
         setConnected(false);
         toParent({ type: "websocket_status", connected: false });
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     })();
     return () => {

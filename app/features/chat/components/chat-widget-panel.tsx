@@ -6,15 +6,13 @@ import {
   isMobileViewport,
   parseFrameMessage,
   refreshTokens,
-  storeTokens,
-  storedTokens,
   TOKEN_PUSH_INTERVAL_MS,
   VIEWPORT_MARGIN_X,
   VIEWPORT_MARGIN_Y,
   WIDGET_DEFAULTS,
-  type ChatTokens,
   type FrameMessage,
 } from "../chat-client";
+import { storedTokens, storeTokens, type ChatTokens } from "../chat-token-storage";
 import type { ChatWidgetConfig } from "./chat-launcher";
 
 type Sidebar = "none" | "left" | "right";

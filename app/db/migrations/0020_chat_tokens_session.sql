@@ -1,0 +1,3 @@
+ALTER TABLE "chat_refresh_tokens" ADD COLUMN "session_id" text;--> statement-breakpoint
+ALTER TABLE "chat_refresh_tokens" ADD CONSTRAINT "chat_refresh_tokens_session_id_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "chat_refresh_tokens_session_idx" ON "chat_refresh_tokens" USING btree ("session_id");

@@ -1,5 +1,5 @@
 import { and, eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clinicalRecordBindings, users } from "~/db/schema";
 import type { PatientRecordPage } from "~/features/clinical-record/record-schema";
 import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock";
@@ -202,7 +202,8 @@ describe("item 14: 'Cerrar Sesión' in Mi Ficha", () => {
   let owner: Browser;
   let record: FreshPatient;
 
-  beforeAll(async () => {
+  // Each test its own bound account (a code request counts against the account's budget for its RUT).
+  beforeEach(async () => {
     record = await freshPatient(store, { email: true }, "Elena");
     owner = await account("Elena");
     await bind(owner, record);
@@ -228,7 +229,8 @@ describe("item 14: 'Cerrar Sesión' in Mi Ficha", () => {
     await post(owner, { intent: "close" });
     const wrong = await post(owner, { intent: "password", password: "no-es-la-clave" });
     expect(wrong.status).toBe(400);
-    expect((await page(owner)).body.view).toBe("closed");
+    expect(wrong.body.message).toBe("La contraseña no es correcta.");
+    expect((await page(owner)).body).toEqual({ view: "closed", password: true });
     const right = await post(owner, { intent: "password", password: owner.user.password });
     expect(right).toMatchObject({ status: 302, location: "/paciente/ficha" });
     expect((await page(owner)).body.view).toBe("record");

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appointments, outbox, treatmentsCatalog, users, whatsAppMessages } from "~/db/schema";
 import { reminderDueAt } from "~/domain/reminder-schedule";
 import type { MessageLogPage } from "~/features/messaging/whatsapp-log-dto";
+import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
+import { freshPatient } from "../setup/dentalink-patients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { openPatientInbox, type PatientInbox } from "../setup/patient-inbox";
@@ -16,9 +18,10 @@ import { openPatientInbox, type PatientInbox } from "../setup/patient-inbox";
 // nor a whatsapp_messages row, nor the outbox row once delivered. The messages really go out: to the fake WhatsApp
 // provider and the fake SMTP server, where the patient's phone and mailbox are.
 
-const MOBILE_RUT = "12.678.579-8"; // Dentalink mock patient 1000: a mobile only
-const DEMO_RUT = "12.345.678-5"; // patient 1001: e-mail only (paciente@clinica.example)
 const BASE_URL = "https://clinica.example";
+
+// Patients of the Dentalink mock nobody else binds (a shared PostgreSQL database holds other files' bindings).
+const store = createMemoryMockStore();
 
 /** The app modules, imported only after the inbox pointed WHATSAPP_* and SMTP_URL at the fakes. */
 async function importApp() {
@@ -34,7 +37,7 @@ async function importApp() {
     import("~/features/reminders/reminder-service.server"),
   ]);
   reader.setDentalinkReader({
-    client: dentalink.createDentalinkClient({ mock: { delays: mock.NO_MOCK_DELAYS } }),
+    client: dentalink.createDentalinkClient({ mock: { delays: mock.NO_MOCK_DELAYS, store } }),
     files: files.createDentalinkFileFetcher({ mode: "mock" }),
   });
   return {
@@ -98,14 +101,15 @@ const asCode = (code: string) => new RegExp(`(?<!\\d)${code}(?!\\d)`);
 
 describe("the Mi Ficha code", () => {
   it("the attack: after a code went out by WhatsApp, an asesor and an admin find it nowhere", async () => {
+    const victim = await freshPatient(store, { mobile: true });
     const attacker = await app.createTestUser();
     const asked = await settle(() =>
-      app.recordAction(routeArgs(postAs(attacker.cookie, "/paciente/ficha", { intent: "rut", rut: MOBILE_RUT }))),
+      app.recordAction(routeArgs(postAs(attacker.cookie, "/paciente/ficha", { intent: "rut", rut: victim.rut }))),
     );
     expect(asked.status).toBe(302);
     await inbox.deliverAll();
     // The patient's phone got it.
-    const code = inbox.lastTemplate("codigo_acceso_ficha")[0]!;
+    const code = inbox.lastTemplate("codigo_acceso_ficha", victim.phone)[0]!;
     expect(code).toMatch(/^\d{6}$/);
 
     for (const user of [await staff("asesor"), await staff("admin")]) {
@@ -127,14 +131,15 @@ describe("the Mi Ficha code", () => {
   });
 
   it("the attack: an e-mailed code stays in no outbox row once sent", async () => {
+    const patient = await freshPatient(store, { email: true });
     const user = await app.createTestUser();
     const asked = await settle(() =>
-      app.recordAction(routeArgs(postAs(user.cookie, "/paciente/ficha", { intent: "rut", rut: DEMO_RUT }))),
+      app.recordAction(routeArgs(postAs(user.cookie, "/paciente/ficha", { intent: "rut", rut: patient.rut }))),
     );
     expect(asked.status).toBe(302);
     await inbox.deliverAll();
-    const mail = await inbox.smtp.waitForMail("paciente@clinica.example");
-    const code = inbox.mailedCode("paciente@clinica.example");
+    const mail = await inbox.smtp.waitForMail(patient.email!);
+    const code = inbox.mailedCode(patient.email!);
     expect(mail.html).toContain(code);
     const stored = await storedRows();
     expect(stored.outbox).not.toMatch(asCode(code));

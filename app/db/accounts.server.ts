@@ -103,7 +103,11 @@ export async function hasPassword(db: Pick<Database, "select">, userId: string):
     .select({ id: accounts.id })
     .from(accounts)
     .where(
-      and(eq(accounts.userId, userId), eq(accounts.providerId, "credential"), sql`${accounts.password} is not null`),
+      and(
+        eq(accounts.userId, userId),
+        eq(accounts.providerId, "credential"),
+        sql`${accounts.password} is not null`,
+      ),
     )
     .limit(1);
   return row !== undefined;

@@ -17,17 +17,18 @@ import type { TestUser } from "../setup/users";
 const store = createMemoryMockStore();
 
 async function importApp() {
-  const [client, reader, dentalink, files, mock, recordRoute, fileRoute, users, clinic] = await Promise.all([
-    import("~/db/client.server"),
-    import("~/features/clinical-record/dentalink-reader.server"),
-    import("~/integrations/dentalink/dentalink-client.server"),
-    import("~/integrations/dentalink/dentalink-files.server"),
-    import("~/integrations/dentalink/dentalink-mock"),
-    import("~/routes/_patient/clinical-record"),
-    import("~/routes/_patient/clinical-record-file"),
-    import("../setup/users"),
-    import("~/lib/env.server"),
-  ]);
+  const [client, reader, dentalink, files, mock, recordRoute, fileRoute, testUsers, clinic] =
+    await Promise.all([
+      import("~/db/client.server"),
+      import("~/features/clinical-record/dentalink-reader.server"),
+      import("~/integrations/dentalink/dentalink-client.server"),
+      import("~/integrations/dentalink/dentalink-files.server"),
+      import("~/integrations/dentalink/dentalink-mock"),
+      import("~/routes/_patient/clinical-record"),
+      import("~/routes/_patient/clinical-record-file"),
+      import("../setup/users"),
+      import("~/lib/env.server"),
+    ]);
   reader.setDentalinkReader({
     client: dentalink.createDentalinkClient({ mock: { delays: mock.NO_MOCK_DELAYS, store } }),
     files: files.createDentalinkFileFetcher({ mode: "mock" }),
@@ -38,7 +39,7 @@ async function importApp() {
     recordAction: recordRoute.action,
     recordLoader: recordRoute.loader,
     fileLoader: fileRoute.loader,
-    createTestUser: users.createTestUser,
+    createTestUser: testUsers.createTestUser,
     clinicAdminEmail: () => clinic.clinicFacts().adminEmail,
     resetReader: () => reader.setDentalinkReader(undefined),
   };
@@ -97,7 +98,9 @@ async function post(client: Browser, fields: Record<string, string>) {
 
 async function page(client: Browser) {
   return settle<PatientRecordPage>(() =>
-    app.recordLoader(routeArgs(clientGet("/paciente/ficha", { cookie: cookieHeader(client), ip: client.ip }))),
+    app.recordLoader(
+      routeArgs(clientGet("/paciente/ficha", { cookie: cookieHeader(client), ip: client.ip })),
+    ),
   );
 }
 
@@ -153,6 +156,17 @@ describe("item 1: the patient's access list", () => {
   });
 });
 
+/** What a fresh account is answered to six code requests for `rut`. */
+async function answersTo(rut: string) {
+  const client = await account("Prueba");
+  const seen: unknown[] = [];
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const result = await post(client, { intent: "rut", rut });
+    seen.push([result.status, result.location, result.body, result.headers.get("retry-after") !== null]);
+  }
+  return seen;
+}
+
 describe("item 5: a RUT's code budget", () => {
   it("the attack: an account spends its code requests on the victim's RUT; the victim's own account still gets a code and binds", async () => {
     const victimRecord = await freshPatient(store, { mobile: true }, "Rosa");
@@ -170,17 +184,7 @@ describe("item 5: a RUT's code budget", () => {
 
   it("keeps the answers the same for a RUT the clinic has and one it has not, up to the limit and past it", async () => {
     const known = await freshPatient(store, { mobile: true });
-    const unknown = "15.509.661-6";
-    const answers = async (rut: string) => {
-      const client = await account("Prueba");
-      const seen: unknown[] = [];
-      for (let attempt = 0; attempt < 6; attempt++) {
-        const result = await post(client, { intent: "rut", rut });
-        seen.push([result.status, result.location, result.body, result.headers.get("retry-after") !== null]);
-      }
-      return seen;
-    };
-    expect(await answers(unknown)).toEqual(await answers(known.rut));
+    expect(await answersTo("15.509.661-6")).toEqual(await answersTo(known.rut));
   });
 
   it("tells the clinic by e-mail, once, when a RUT is hammered by many accounts", async () => {

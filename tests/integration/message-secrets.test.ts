@@ -25,17 +25,18 @@ const store = createMemoryMockStore();
 
 /** The app modules, imported only after the inbox pointed WHATSAPP_* and SMTP_URL at the fakes. */
 async function importApp() {
-  const [client, reader, dentalink, files, mock, recordRoute, messagesRoute, users, reminders] = await Promise.all([
-    import("~/db/client.server"),
-    import("~/features/clinical-record/dentalink-reader.server"),
-    import("~/integrations/dentalink/dentalink-client.server"),
-    import("~/integrations/dentalink/dentalink-files.server"),
-    import("~/integrations/dentalink/dentalink-mock"),
-    import("~/routes/_patient/clinical-record"),
-    import("~/routes/_staff/messages"),
-    import("../setup/users"),
-    import("~/features/reminders/reminder-service.server"),
-  ]);
+  const [client, reader, dentalink, files, mock, recordRoute, messagesRoute, testUsers, reminders] =
+    await Promise.all([
+      import("~/db/client.server"),
+      import("~/features/clinical-record/dentalink-reader.server"),
+      import("~/integrations/dentalink/dentalink-client.server"),
+      import("~/integrations/dentalink/dentalink-files.server"),
+      import("~/integrations/dentalink/dentalink-mock"),
+      import("~/routes/_patient/clinical-record"),
+      import("~/routes/_staff/messages"),
+      import("../setup/users"),
+      import("~/features/reminders/reminder-service.server"),
+    ]);
   reader.setDentalinkReader({
     client: dentalink.createDentalinkClient({ mock: { delays: mock.NO_MOCK_DELAYS, store } }),
     files: files.createDentalinkFileFetcher({ mode: "mock" }),
@@ -46,7 +47,7 @@ async function importApp() {
     recordAction: recordRoute.action,
     messagesLoader: messagesRoute.loader,
     MessagesPage: messagesRoute.default,
-    createTestUser: users.createTestUser,
+    createTestUser: testUsers.createTestUser,
     queueDueReminders: reminders.queueDueReminders,
     resetReader: () => reader.setDentalinkReader(undefined),
   };
@@ -89,10 +90,7 @@ async function messagesPage(cookie: string) {
 /** Every whatsapp_messages and outbox row, as text. */
 async function storedRows() {
   const db = await app.getDb();
-  const [messages, rows] = await Promise.all([
-    db.select().from(whatsAppMessages),
-    db.select().from(outbox),
-  ]);
+  const [messages, rows] = await Promise.all([db.select().from(whatsAppMessages), db.select().from(outbox)]);
   return { messages: JSON.stringify(messages), outbox: JSON.stringify(rows) };
 }
 
@@ -104,7 +102,9 @@ describe("the Mi Ficha code", () => {
     const victim = await freshPatient(store, { mobile: true });
     const attacker = await app.createTestUser();
     const asked = await settle(() =>
-      app.recordAction(routeArgs(postAs(attacker.cookie, "/paciente/ficha", { intent: "rut", rut: victim.rut }))),
+      app.recordAction(
+        routeArgs(postAs(attacker.cookie, "/paciente/ficha", { intent: "rut", rut: victim.rut })),
+      ),
     );
     expect(asked.status).toBe(302);
     await inbox.deliverAll();
@@ -134,7 +134,9 @@ describe("the Mi Ficha code", () => {
     const patient = await freshPatient(store, { email: true });
     const user = await app.createTestUser();
     const asked = await settle(() =>
-      app.recordAction(routeArgs(postAs(user.cookie, "/paciente/ficha", { intent: "rut", rut: patient.rut }))),
+      app.recordAction(
+        routeArgs(postAs(user.cookie, "/paciente/ficha", { intent: "rut", rut: patient.rut })),
+      ),
     );
     expect(asked.status).toBe(302);
     await inbox.deliverAll();

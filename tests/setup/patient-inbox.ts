@@ -24,7 +24,12 @@ export async function openPatientInbox(label: string): Promise<PatientInbox> {
   const apiKey = `fake-whatsapp-key-${label}`;
   const fake = await startWhatsAppFake({ apiKey });
   const smtp = await startFakeSmtp();
-  setWhatsAppEnv({ baseUrl: fake.url, apiKey, sender: "56900000001", secret: `webhook-secret-${label}-0123456789` });
+  setWhatsAppEnv({
+    baseUrl: fake.url,
+    apiKey,
+    sender: "56900000001",
+    secret: `webhook-secret-${label}-0123456789`,
+  });
   process.env.SMTP_URL = `${smtp.url}?ignoreTLS=true`;
   return {
     fake,
@@ -50,7 +55,9 @@ export async function openPatientInbox(label: string): Promise<PatientInbox> {
       return placeholders;
     },
     mailedCode(to) {
-      const mail = smtp.messages.filter((item) => item.to.includes(to) && /código de acceso/i.test(item.subject)).at(-1);
+      const mail = smtp.messages
+        .filter((item) => item.to.includes(to) && /código de acceso/i.test(item.subject))
+        .at(-1);
       const code = mail ? /\b(\d{6})\b/.exec(mail.text)?.[1] : undefined;
       if (!code) throw new Error(`no code mailed to ${to}`);
       return code;

@@ -59,7 +59,10 @@ export async function reopenBinding(db: Pick<Database, "update">, userId: string
 }
 
 /** The e-mail addresses of the accounts that asked for a code for this RUT since `since` (the clinic's alert). */
-export async function codeRequesters(db: Pick<Database, "selectDistinct">, options: { rut: string; since: Date }): Promise<string[]> {
+export async function codeRequesters(
+  db: Pick<Database, "selectDistinct">,
+  options: { rut: string; since: Date },
+): Promise<string[]> {
   const rows = await db
     .selectDistinct({ email: users.email })
     .from(clinicalRecordCodes)

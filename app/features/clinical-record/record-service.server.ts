@@ -137,7 +137,13 @@ async function charge(db: Database, checks: Array<{ key: string; rule: RateRule 
  * RUT's ceiling, counted only for a request the others let through. Answers whether this request is the one that
  * makes the RUT hammered (the clinic is told once per window).
  */
-async function chargeCodeRequest(db: Database, reader: RecordReader, rut: string, context: ReadContext, now: Date) {
+async function chargeCodeRequest(
+  db: Database,
+  reader: RecordReader,
+  rut: string,
+  context: ReadContext,
+  now: Date,
+) {
   await charge(
     db,
     [
@@ -339,7 +345,8 @@ export async function verifyRecordCode(
   }
   const patientId = open.dentalinkPatientId;
   if (binding) {
-    if (patientId !== binding.dentalinkPatientId) throw new AppError("VALIDATION", RECORD_CODE_MESSAGES.wrong);
+    if (patientId !== binding.dentalinkPatientId)
+      throw new AppError("VALIDATION", RECORD_CODE_MESSAGES.wrong);
     await db.transaction(async (tx) => {
       await consumeCode(tx, open.id, now);
       await reopenBinding(tx, reader.id);
@@ -353,7 +360,11 @@ export async function verifyRecordCode(
       await queueBindingConflictNotice(tx, { rut: open.rut, userEmail: reader.email, at: now });
       return false;
     }
-    const inserted = await insertBinding(tx, { userId: reader.id, dentalinkPatientId: patientId, rut: open.rut });
+    const inserted = await insertBinding(tx, {
+      userId: reader.id,
+      dentalinkPatientId: patientId,
+      rut: open.rut,
+    });
     // The patient's access list shows every account their record was bound to (issue 19 item 1).
     if (inserted) {
       await recordAccess(tx, [

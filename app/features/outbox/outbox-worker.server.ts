@@ -20,7 +20,10 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
   return {
     // An e-mail's secret (a code) is its text and html, sealed (`queueRecordCode`).
     email: async (payload, { secret }) => {
-      const email = { ...payload, ...(secret as Partial<OutgoingEmail> | undefined) } as unknown as OutgoingEmail;
+      const email = {
+        ...payload,
+        ...(secret as Partial<OutgoingEmail> | undefined),
+      } as unknown as OutgoingEmail;
       const via = await mailer.send(email);
       if (via === "dev-outbox")
         logger.info({ to: email.to, subject: email.subject }, "e-mail kept in the dev outbox");

@@ -83,9 +83,12 @@ export function openPayload(payload: Record<string, unknown>): {
   try {
     return { payload: rest, secret: unseal(sealed) };
   } catch (error) {
-    throw new PermanentDeliveryError("the sealed part of the payload cannot be opened (AUTH_SECRET changed?)", {
-      cause: error,
-    });
+    throw new PermanentDeliveryError(
+      "the sealed part of the payload cannot be opened (AUTH_SECRET changed?)",
+      {
+        cause: error,
+      },
+    );
   }
 }
 

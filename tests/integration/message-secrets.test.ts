@@ -37,6 +37,7 @@ async function importApp() {
       import("../setup/users"),
       import("~/features/reminders/reminder-service.server"),
     ]);
+  const messaging = await import("~/features/messaging/whatsapp-outbox.server");
   reader.setDentalinkReader({
     client: dentalink.createDentalinkClient({ mock: { delays: mock.NO_MOCK_DELAYS, store } }),
     files: files.createDentalinkFileFetcher({ mode: "mock" }),
@@ -49,6 +50,7 @@ async function importApp() {
     MessagesPage: messagesRoute.default,
     createTestUser: testUsers.createTestUser,
     queueDueReminders: reminders.queueDueReminders,
+    enqueueWhatsApp: messaging.enqueueWhatsApp,
     resetReader: () => reader.setDentalinkReader(undefined),
   };
 }
@@ -107,9 +109,14 @@ describe("the Mi Ficha code", () => {
       ),
     );
     expect(asked.status).toBe(302);
+    // While it waits, the code is sealed in the outbox row (the key is not in the database).
+    const waiting = await storedRows();
+    expect(waiting.outbox).toContain('"sealed":"v1.');
     await inbox.deliverAll();
     // The patient's phone got it.
     const code = inbox.lastTemplate("codigo_acceso_ficha", victim.phone)[0]!;
+    expect(waiting.outbox).not.toMatch(asCode(code));
+    expect(waiting.messages).not.toMatch(asCode(code));
     expect(code).toMatch(/^\d{6}$/);
 
     for (const user of [await staff("asesor"), await staff("admin")]) {
@@ -122,6 +129,8 @@ describe("the Mi Ficha code", () => {
     const stored = await storedRows();
     expect(stored.messages).not.toMatch(asCode(code));
     expect(stored.outbox).not.toMatch(asCode(code));
+    // Once sent, not even the sealed copy stays.
+    expect(stored.outbox).not.toContain('"sealed"');
 
     // And it is the real code: the account that asked binds with it.
     const bound = await settle(() =>
@@ -145,6 +154,7 @@ describe("the Mi Ficha code", () => {
     expect(mail.html).toContain(code);
     const stored = await storedRows();
     expect(stored.outbox).not.toMatch(asCode(code));
+    expect(stored.outbox).not.toContain('"sealed"');
   });
 });
 
@@ -186,5 +196,40 @@ describe("the reminder's links", () => {
       expect(stored.messages).not.toContain(token);
       expect(stored.outbox).not.toContain(token);
     }
+    expect(stored.outbox).not.toContain('"sealed"');
+  });
+
+  it("fails a message whose secret cannot be opened, instead of sending it with [oculto]", async () => {
+    const db = await app.getDb();
+    const patient = await app.createTestUser({ firstName: "Luis" });
+    const id = await db.transaction((tx) =>
+      app.enqueueWhatsApp(tx, {
+        purpose: "reminder",
+        to: uniquePhone(),
+        template: {
+          name: "recordatorio_cita",
+          placeholders: [
+            "Luis",
+            "lunes",
+            "09:00",
+            `${BASE_URL}/cita/confirmar/x`,
+            `${BASE_URL}/cita/cancelar/y`,
+          ],
+        },
+        userId: patient.id,
+      }),
+    );
+    // Sealed with another key (AUTH_SECRET rotated): the same format, but it does not open.
+    await db
+      .update(outbox)
+      .set({ payload: { purpose: "reminder", sealed: "v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA" } })
+      .where(eq(outbox.id, id!));
+    const before = inbox.fake.sent.length;
+    await inbox.deliverAll();
+    expect(inbox.fake.sent.length).toBe(before);
+    const [row] = await db.select().from(outbox).where(eq(outbox.id, id!));
+    expect(row).toMatchObject({ status: "failed", payload: { purpose: "reminder" } });
+    const [message] = await db.select().from(whatsAppMessages).where(eq(whatsAppMessages.id, id!));
+    expect(message).toMatchObject({ status: "failed", error: expect.stringMatching(/^MISSING_SECRET/) });
   });
 });

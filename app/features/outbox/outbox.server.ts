@@ -73,26 +73,30 @@ export async function enqueue(
   return stored?.id ?? null;
 }
 
-/** A row's payload without its sealed part, and that part opened (undefined when there is none). */
+/**
+ * A row's payload without its sealed part, and that part opened (undefined when there is none). Throws when it was
+ * sealed with another key (AUTH_SECRET changed) or altered.
+ */
 export function openPayload(payload: Record<string, unknown>): {
   payload: Record<string, unknown>;
   secret: unknown;
 } {
   const { [SEALED]: sealed, ...rest } = payload;
-  if (typeof sealed !== "string") return { payload: rest, secret: undefined };
-  try {
-    return { payload: rest, secret: unseal(sealed) };
-  } catch (error) {
-    throw new PermanentDeliveryError(
-      "the sealed part of the payload cannot be opened (AUTH_SECRET changed?)",
-      {
-        cause: error,
-      },
-    );
-  }
+  return { payload: rest, secret: typeof sealed === "string" ? unseal(sealed) : undefined };
 }
 
 const withoutSealed = sql`${outbox.payload} - ${SEALED}`;
+
+/** A secret that cannot be opened reaches the handler as none: a handler that needs one fails the message. */
+function openedForDelivery(row: OutboxRow) {
+  try {
+    return openPayload(row.payload);
+  } catch (error) {
+    logger.warn({ outboxId: row.id, kind: row.kind, err: error }, "outbox secret cannot be opened");
+    const { [SEALED]: _sealed, ...payload } = row.payload;
+    return { payload, secret: undefined };
+  }
+}
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at 30 minutes. */
 export function retryDelayMs(attempts: number): number {
@@ -156,7 +160,7 @@ export async function deliverDue(
       .returning({ id: outbox.id });
     if (!renewed) continue;
     try {
-      const { payload, secret } = openPayload(row.payload);
+      const { payload, secret } = openedForDelivery(row);
       const via = await handlers[row.kind]!(payload, { id: row.id, attempts, secret });
       await db
         .update(outbox)

@@ -10,6 +10,7 @@ import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
 import { contentSecurityPolicy, frameAncestorsFor } from "~/lib/security-headers.server";
 import { chatAllowedOrigins, env } from "~/lib/env.server";
+import { loggableUrl } from "~/lib/loggable-url";
 import { logger } from "~/lib/logger.server";
 import { appReady, appStopped } from "~/startup/app-ready.server";
 
@@ -28,7 +29,7 @@ export async function shutdown() {
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  logger.error({ err: error, url: request.url, method: request.method }, "request failed");
+  logger.error({ err: error, url: loggableUrl(request.url), method: request.method }, "request failed");
 };
 
 export default function handleRequest(

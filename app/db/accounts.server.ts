@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { RoleName } from "~/domain/roles";
 import type { Database } from "./client.server";
-import { roles, userRoles, users } from "./schema";
+import { accounts, roles, userRoles, users } from "./schema";
 
 /**
  * Roles are read by the session lookup (lib), by sign-in and by the admin area, so they live here rather than in
@@ -95,4 +95,20 @@ export async function revokeRole(db: Database, userId: string, role: RoleName): 
     .update(userRoles)
     .set({ isActive: false, updatedAt: new Date() })
     .where(and(eq(userRoles.userId, userId), inArray(userRoles.roleId, roleIds)));
+}
+
+/** Whether the account can sign in with a password (a Google-only account cannot). */
+export async function hasPassword(db: Pick<Database, "select">, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(
+      and(
+        eq(accounts.userId, userId),
+        eq(accounts.providerId, "credential"),
+        sql`${accounts.password} is not null`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

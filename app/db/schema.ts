@@ -752,6 +752,11 @@ export const clinicalRecordBindings = pgTable(
     /** Canonical, `12345678-5`. */
     rut: text("rut").notNull(),
     boundAt: timestamp("bound_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Set by 'Cerrar Sesión' in Mi Ficha: the record stays closed for the account until its password or a new code
+     * reopens it (issue 19 item 14); null while open.
+     */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
   },
   (table) => [uniqueIndex("clinical_record_bindings_patient_idx").on(table.dentalinkPatientId)],
 );
@@ -787,6 +792,22 @@ export const clinicalRecordCodes = pgTable(
  * database refuses UPDATE, DELETE and TRUNCATE on it (trigger in the `clinical_record` migration; drizzle-kit does not model triggers). The actor is a plain id, not a
  * foreign key: deleting an account must not touch the register (a cascade would be an UPDATE or DELETE here).
  */
+/**
+ * What a register row records: `codigo`, the lookup behind a code request (it opens nothing); `vinculacion`, an
+ * account bound to the record; `paciente`, an opening of the record; then each list and each file read.
+ */
+export const clinicalRecordResources = [
+  "codigo",
+  "vinculacion",
+  "paciente",
+  "citas",
+  "pagos",
+  "tratamientos",
+  "documentos",
+  "radiografias",
+  "archivo",
+] as const;
+
 export const clinicalRecordAccess = pgTable(
   "clinical_record_access",
   {
@@ -811,7 +832,7 @@ export const clinicalRecordAccess = pgTable(
     index("clinical_record_access_created_idx").on(table.createdAt),
     check(
       "clinical_record_access_resource_values",
-      sql`${table.resource} in ('paciente', 'citas', 'pagos', 'tratamientos', 'documentos', 'radiografias', 'archivo')`,
+      sql`${table.resource} in (${quotedList(clinicalRecordResources)})`,
     ),
     check("clinical_record_access_outcome_values", sql`${table.outcome} in ('ok', 'not_found', 'error')`),
     check(

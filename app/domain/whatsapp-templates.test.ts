@@ -15,8 +15,12 @@ import {
   type LeadMessageFacts,
 } from "./lead-messages";
 import {
+  hasSecretPlaceholders,
   placeholderValue,
+  REDACTED_PLACEHOLDER,
   renderTemplate,
+  restoreSecrets,
+  separateSecrets,
   templateContent,
   whatsAppTemplates,
   type WhatsAppTemplateKey,
@@ -53,6 +57,49 @@ describe("the template registry", () => {
 
   it("refuses the wrong number of values", () => {
     expect(() => templateContent("leadPatient", ["Ana"])).toThrow(/5 placeholders expected, 1 given/);
+  });
+});
+
+describe("secret placeholders", () => {
+  it("are marked on placeholders the template has: the record code and the reminder's two links", () => {
+    for (const template of Object.values(whatsAppTemplates)) {
+      for (const position of "secret" in template ? template.secret : []) {
+        expect(position).toBeGreaterThanOrEqual(1);
+        expect(position).toBeLessThanOrEqual(template.placeholders.length);
+      }
+    }
+    expect(hasSecretPlaceholders("codigo_acceso_ficha")).toBe(true);
+    expect(hasSecretPlaceholders("recordatorio_cita")).toBe(true);
+    expect(hasSecretPlaceholders("lead_confirmacion_paciente")).toBe(false);
+  });
+
+  it("are replaced for storage and kept apart, then put back for sending", () => {
+    const reminder = templateContent("appointmentReminder", [
+      "Ana",
+      "jueves, 14 de marzo de 2030",
+      "10:00",
+      "https://clinica.test/cita/confirmar/aaa",
+      "https://clinica.test/cita/cancelar/bbb",
+    ]);
+    const { stored, secrets } = separateSecrets(reminder);
+    expect(stored.placeholders).toEqual([
+      "Ana",
+      "jueves, 14 de marzo de 2030",
+      "10:00",
+      REDACTED_PLACEHOLDER,
+      REDACTED_PLACEHOLDER,
+    ]);
+    expect(JSON.stringify(stored)).not.toMatch(/aaa|bbb/);
+    expect(restoreSecrets(stored.name, stored.placeholders, secrets)).toEqual(reminder.placeholders);
+    // Without its secrets a message cannot be sent (never with "[oculto]" in it).
+    expect(restoreSecrets(stored.name, stored.placeholders, null)).toBeNull();
+    expect(restoreSecrets(stored.name, stored.placeholders, { 3: "x" })).toBeNull();
+
+    const code = templateContent("clinicalRecordCode", ["123456"]);
+    expect(separateSecrets(code).stored.placeholders).toEqual([REDACTED_PLACEHOLDER]);
+    const lead = templateContent("leadPatient", ["Ana", "Implantes", "te llama", "9 a 18", "Río"]);
+    expect(separateSecrets(lead)).toEqual({ stored: lead, secrets: null });
+    expect(restoreSecrets(lead.name, lead.placeholders, null)).toEqual(lead.placeholders);
   });
 });
 

@@ -13,6 +13,11 @@ export interface WhatsAppTemplateDefinition {
   placeholders: readonly string[];
   /** The body to submit for approval (Spanish, es-CL). */
   body: string;
+  /**
+   * The placeholders that carry a secret (a one-time code, a single-use link), by their number in the body ({{4}}
+   * is 4): never stored or shown in clear (`separateSecrets`), only sent.
+   */
+  secret?: readonly number[];
 }
 
 export const whatsAppTemplates = {
@@ -68,6 +73,7 @@ export const whatsAppTemplates = {
   appointmentReminder: {
     name: "recordatorio_cita",
     placeholders: ["nombre", "fecha", "hora", "enlace Confirmar", "enlace Cancelar"],
+    secret: [4, 5],
     body:
       "Hola {{1}}, te recordamos tu cita en la clínica el {{2}} a las {{3}}. " +
       "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
@@ -76,6 +82,7 @@ export const whatsAppTemplates = {
   clinicalRecordCode: {
     name: "codigo_acceso_ficha",
     placeholders: ["código"],
+    secret: [1],
     body: "Tu código de acceso a tu ficha clínica es {{1}}. Vence en 10 minutos. No lo compartas con nadie.",
   },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
@@ -117,4 +124,66 @@ export function renderTemplate(key: WhatsAppTemplateKey, placeholders: readonly 
     /\{\{(\d+)\}\}/g,
     (match, index: string) => placeholders[Number(index) - 1] ?? match,
   );
+}
+
+/** What a secret placeholder becomes wherever a message is stored, logged or shown. */
+export const REDACTED_PLACEHOLDER = "[oculto]";
+
+const secretIndexesByName = new Map<string, readonly number[]>(
+  Object.values(whatsAppTemplates as Record<string, WhatsAppTemplateDefinition>).map((template) => [
+    template.name,
+    (template.secret ?? []).map((position) => position - 1),
+  ]),
+);
+
+/** Secret placeholder values by their index (0-based) in the template's placeholders. */
+export type TemplateSecrets = Record<string, string>;
+
+/**
+ * Splits a template into what may be stored (its secret placeholders replaced by `REDACTED_PLACEHOLDER`) and the
+ * secret values apart (null when it has none), by the registry's `secret` marks.
+ */
+export function separateSecrets(content: WhatsAppTemplateContent): {
+  stored: WhatsAppTemplateContent;
+  secrets: TemplateSecrets | null;
+} {
+  const indexes = (secretIndexesByName.get(content.name) ?? []).filter(
+    (index) => index < content.placeholders.length,
+  );
+  if (indexes.length === 0) return { stored: content, secrets: null };
+  const secrets: TemplateSecrets = {};
+  for (const index of indexes) secrets[index] = content.placeholders[index]!;
+  return {
+    stored: {
+      name: content.name,
+      placeholders: content.placeholders.map((value, index) =>
+        indexes.includes(index) ? REDACTED_PLACEHOLDER : value,
+      ),
+    },
+    secrets,
+  };
+}
+
+/** Whether the template named `name` has placeholders that must not be stored in clear. */
+export function hasSecretPlaceholders(name: string): boolean {
+  return (secretIndexesByName.get(name)?.length ?? 0) > 0;
+}
+
+/**
+ * The placeholders to send: the stored ones with the secret values put back. Null when a secret is missing (the
+ * message must not go out with `[oculto]` in it).
+ */
+export function restoreSecrets(
+  name: string,
+  stored: readonly string[],
+  secrets: TemplateSecrets | null | undefined,
+): string[] | null {
+  const indexes = (secretIndexesByName.get(name) ?? []).filter((index) => index < stored.length);
+  const restored = [...stored];
+  for (const index of indexes) {
+    const value = secrets?.[index];
+    if (typeof value !== "string") return null;
+    restored[index] = value;
+  }
+  return restored;
 }

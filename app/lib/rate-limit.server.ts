@@ -13,6 +13,8 @@ export interface RateDecision {
   allowed: boolean;
   /** Seconds until the window resets (only when refused). */
   retryAfter: number | null;
+  /** Attempts counted in the current window, this one included (`consumeRate` only). */
+  count?: number;
 }
 
 export interface RateCheck {
@@ -54,7 +56,7 @@ export async function consumeRate(
     })
     .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
   if (!row) throw new Error("rate limit upsert returned nothing");
-  return decide(row.count, row.windowStart, rule, now);
+  return { ...decide(row.count, row.windowStart, rule, now), count: row.count };
 }
 
 /**

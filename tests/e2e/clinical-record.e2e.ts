@@ -106,9 +106,18 @@ test("the demo patient binds the record with the e-mailed code, reads the five t
   expect(pdf.headers()["cache-control"]).toBe("no-store");
   expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
 
+  // 'Cerrar Sesion' closes the record on the server: the account's password (or a new code) reopens it.
   await page.getByRole("button", { name: "Cerrar Sesion" }).click();
   await expect(page.getByRole("heading", { name: "Acceso a Portal Paciente" })).toBeVisible();
-  await expect(page.getByLabel("RUT")).toHaveValue("");
+  await expect(page.getByText("Cerraste tu ficha clínica.")).toBeVisible();
+  ({ ids, report } = await blockingViolations(page));
+  expect(ids, `axe on the closed view:\n${report}`).toEqual([]);
+  expect((await page.request.get(href!)).status()).toBe(404);
+  await page.getByLabel("Contraseña de tu cuenta").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Abrir mi ficha" }).click();
+  await expect(page.getByRole("heading", { name: "Portal Paciente", exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
 });
 
 test("a dentist opens the record with a reason; the admin finds both reads in /admin/auditoria", async ({

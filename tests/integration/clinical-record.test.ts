@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { clinicalRecordAccess, clinicalRecordBindings, outbox, users, whatsAppMessages } from "~/db/schema";
@@ -21,6 +21,7 @@ import { loader as auditLoader } from "~/routes/_admin/audit-log";
 import { postAs, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
+import { mailTextToSend, placeholdersToSend } from "../setup/queued-secrets";
 import { createTestUser, type TestUser } from "../setup/users";
 
 // The RUT portal (issue 11) against the real database and the Dentalink client in mock mode (the same simulator
@@ -61,20 +62,14 @@ const file = (user: TestUser, id: string, query = "") =>
     fileLoader(routeArgs(requestAs(user.cookie, `/paciente/ficha/archivo/${id}${query}`), { id })),
   );
 
-/** The newest code e-mailed to `to`. */
+/** The newest code e-mailed to `to`, as the mail will say it (the row keeps it sealed). */
 async function mailedCode(to: string): Promise<string> {
-  const db = await getDb();
-  const rows = await db
-    .select({ payload: outbox.payload })
-    .from(outbox)
-    .where(and(eq(outbox.kind, "email"), sql`${outbox.payload}->>'to' = ${to}`))
-    .orderBy(desc(outbox.createdAt))
-    .limit(1);
-  const code = /\b(\d{6})\b/.exec(String(rows[0]?.payload.text ?? ""))?.[1];
+  const code = /\b(\d{6})\b/.exec(await mailTextToSend(to, "Tu código de acceso"))?.[1];
   if (!code) throw new Error(`no code mailed to ${to}`);
   return code;
 }
 
+/** The newest code queued by WhatsApp for `userId`'s request, as it will be sent (stored: "[oculto]"). */
 async function whatsAppCode(userId: string): Promise<string> {
   const db = await getDb();
   const [row] = await db
@@ -83,7 +78,9 @@ async function whatsAppCode(userId: string): Promise<string> {
     .where(eq(whatsAppMessages.userId, userId))
     .orderBy(desc(whatsAppMessages.createdAt))
     .limit(1);
-  const code = row?.templatePlaceholders?.[0];
+  if (!row) throw new Error("no WhatsApp code");
+  expect(row.templatePlaceholders).toEqual(["[oculto]"]);
+  const [code] = await placeholdersToSend(row.id);
   if (!code) throw new Error("no WhatsApp code");
   return code;
 }
@@ -162,7 +159,7 @@ describe("enumeration safety", () => {
     }
     // Both lookups were audited.
     expect((await registerOf(unknown.id)).map((row) => [row.resource, row.outcome])).toEqual([
-      ["paciente", "not_found"],
+      ["codigo", "not_found"],
     ]);
   });
 });
@@ -309,15 +306,13 @@ describe("bound patients", () => {
     expect(notices.some((row) => String(row.payload.text).includes(other.email))).toBe(true);
   });
 
-  it("'Cerrar Sesion' returns to the RUT view; the binding stays and the own RUT reopens the record", async () => {
+  it("'Cerrar Sesion' closes the record on the server; the binding stays and the password reopens it", async () => {
     const closed = await post(catalina, { intent: "close" });
-    expect(closed.status).toBe(302);
-    const cookie = closed.headers.getSetCookie()[0]!.split(";")[0]!;
-    const withCookie = { ...catalina, cookie: `${catalina.cookie}; ${cookie}` };
-    expect((await page(withCookie)).body).toEqual({ view: "rut" });
-    const reopened = await post(withCookie, { intent: "rut", rut: DEMO_RUT });
-    expect(reopened.status).toBe(302);
-    expect(reopened.headers.getSetCookie()[0]).toMatch(/^ficha_cerrada=;.*Max-Age=0/);
+    expect(closed).toMatchObject({ status: 302, location: "/paciente/ficha" });
+    expect((await page(catalina)).body).toEqual({ view: "closed", password: true });
+    const reopened = await post(catalina, { intent: "password", password: catalina.password });
+    expect(reopened).toMatchObject({ status: 302, location: "/paciente/ficha" });
+    expect((await page(catalina)).body.view).toBe("record");
   });
 
   it("shows the patient which staff opened the record, by name", async () => {

@@ -116,3 +116,19 @@ export function changePassword(
     (response) => ({ kind: "password-changed", headers: forwardCookies(response) }),
   );
 }
+
+/**
+ * Whether `password` is the signed-in account's (Better Auth checks it against the stored hash); false for an
+ * account without a password (Google only). The caller rate-limits; Mi Ficha's reopening uses it.
+ */
+export async function passwordMatches(request: Request, password: string): Promise<boolean> {
+  const auth = await getAuth();
+  const response = await auth.api.verifyPassword({
+    body: { password },
+    headers: request.headers,
+    asResponse: true,
+  });
+  if (response.ok) return true;
+  if ((await errorCode(response)) === "INVALID_PASSWORD") return false;
+  throw new AppError(response.status >= 500 ? "UPSTREAM_FAILED" : "VALIDATION", messages.failed);
+}

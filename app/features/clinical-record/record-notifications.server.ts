@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { formatRut } from "~/domain/rut";
 import { templateContent, whatsAppTemplates } from "~/domain/whatsapp-templates";
@@ -49,11 +50,48 @@ export async function queueRecordCode(
 <p>Vence en 10 minutos. No lo compartas con nadie: la clínica nunca te lo pedirá.</p>
 <p style="font-size:13px;color:#475569">Si no lo solicitaste, ignora este mensaje y avísanos.</p>
 </body></html>`;
+  // The body carries the code: it waits sealed and leaves the row once sent (ADR 029); nothing else names it.
   await enqueue(tx, {
     kind: "email",
-    idempotencyKey: `record-code:${input.userId}:${Date.now()}:${input.code}`,
-    payload: { to: input.email, subject: `Tu código de acceso · ${clinic.shortName}`, text, html },
+    idempotencyKey: `record-code:${input.userId}:${randomUUID()}`,
+    payload: { to: input.email, subject: `Tu código de acceso · ${clinic.shortName}` },
+    secret: { text, html },
   });
+}
+
+/**
+ * Tells the clinic that many code requests were made for one RUT within the hour (someone may be trying to bind
+ * another person's record, or to flood their phone). Known RUT or not: the requester never sees this.
+ */
+export async function queueCodeRequestsAlert(
+  tx: Database,
+  input: { rut: string; requests: number; accounts: string[]; at: Date },
+): Promise<void> {
+  const clinic = clinicFacts();
+  const rut = formatRut(input.rut);
+  const text = [
+    "Solicitudes repetidas de código para un RUT",
+    "",
+    `El RUT ${rut} recibió ${input.requests} solicitudes de código de acceso a la ficha clínica en la última hora, desde estas cuentas del portal:`,
+    ...input.accounts.map((email) => `- ${email}`),
+    "",
+    "Cada cuenta tiene su propio límite, así que el paciente puede seguir pidiendo su código. Si no reconoces estas cuentas, revisa el registro de accesos de ese RUT en /admin/auditoria y contacta al paciente.",
+  ].join("\n");
+  await enqueue(tx, {
+    kind: "email",
+    idempotencyKey: `record-code-alert:${input.rut}:${input.at.getTime()}`,
+    payload: {
+      to: clinic.adminEmail,
+      subject: `Solicitudes repetidas de código para el RUT ${rut} · ${clinic.shortName}`,
+      text,
+      html: preformatted(text),
+    },
+  });
+}
+
+function preformatted(text: string): string {
+  const escaped = text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
+  return `<!doctype html><html lang="es-CL"><body><pre style="font-family:Arial,sans-serif">${escaped}</pre></body></html>`;
 }
 
 /** Tells the clinic that a second account proved it holds the contact of a record already bound to another. */
@@ -75,7 +113,7 @@ export async function queueBindingConflictNotice(
       to: clinic.adminEmail,
       subject: `Ficha clínica ya vinculada · ${clinic.shortName}`,
       text,
-      html: `<!doctype html><html lang="es-CL"><body><pre style="font-family:Arial,sans-serif">${text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!)}</pre></body></html>`,
+      html: preformatted(text),
     },
   });
 }

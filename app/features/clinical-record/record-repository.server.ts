@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { clinicalRecordAccess, clinicalRecordBindings, clinicalRecordCodes } from "~/db/schema";
+import { clinicalRecordAccess, clinicalRecordBindings, clinicalRecordCodes, users } from "~/db/schema";
 
 export type BindingRow = typeof clinicalRecordBindings.$inferSelect;
 export type CodeRow = typeof clinicalRecordCodes.$inferSelect;
@@ -41,6 +41,36 @@ export async function insertBinding(
     .onConflictDoNothing()
     .returning({ userId: clinicalRecordBindings.userId });
   return rows.length === 1;
+}
+
+/** 'Cerrar Sesión': the record stays closed for the account until it is reopened (password or a new code). */
+export async function closeBinding(db: Pick<Database, "update">, userId: string, now: Date): Promise<void> {
+  await db
+    .update(clinicalRecordBindings)
+    .set({ closedAt: now })
+    .where(and(eq(clinicalRecordBindings.userId, userId), sql`${clinicalRecordBindings.closedAt} is null`));
+}
+
+export async function reopenBinding(db: Pick<Database, "update">, userId: string): Promise<void> {
+  await db
+    .update(clinicalRecordBindings)
+    .set({ closedAt: null })
+    .where(and(eq(clinicalRecordBindings.userId, userId), isNotNull(clinicalRecordBindings.closedAt)));
+}
+
+/** The e-mail addresses of the accounts that asked for a code for this RUT since `since` (the clinic's alert). */
+export async function codeRequesters(
+  db: Pick<Database, "selectDistinct">,
+  options: { rut: string; since: Date },
+): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ email: users.email })
+    .from(clinicalRecordCodes)
+    .innerJoin(users, eq(users.id, clinicalRecordCodes.userId))
+    .where(and(eq(clinicalRecordCodes.rut, options.rut), gte(clinicalRecordCodes.createdAt, options.since)))
+    .orderBy(users.email)
+    .limit(50);
+  return rows.map((row) => row.email);
 }
 
 /** A new code replaces the account's earlier ones (only the newest can be used). */
@@ -93,7 +123,13 @@ export async function recordAccess(
 /** Who opened this patient's record, newest first (the patient's own view: other people's reads only). */
 export async function accessesOfPatient(
   db: Reader,
-  options: { rut: string; excludeActorId?: string; limit: number },
+  options: {
+    rut: string;
+    excludeActorId?: string;
+    resources?: ReadonlyArray<AccessRow["resource"]>;
+    outcome?: string;
+    limit: number;
+  },
 ): Promise<AccessRow[]> {
   return db
     .select()
@@ -102,6 +138,8 @@ export async function accessesOfPatient(
       and(
         eq(clinicalRecordAccess.rut, options.rut),
         options.excludeActorId ? ne(clinicalRecordAccess.actorId, options.excludeActorId) : undefined,
+        options.resources ? inArray(clinicalRecordAccess.resource, [...options.resources]) : undefined,
+        options.outcome ? eq(clinicalRecordAccess.outcome, options.outcome) : undefined,
       ),
     )
     .orderBy(desc(clinicalRecordAccess.createdAt), desc(clinicalRecordAccess.id))

@@ -39,6 +39,14 @@ export const codeFormSchema = z.object({
     }),
 });
 
+export const reopenPasswordSchema = z.object({
+  intent: z.literal("password"),
+  password: z
+    .string({ error: "Ingresa la contraseña de tu cuenta." })
+    .min(1, "Ingresa la contraseña de tu cuenta.")
+    .max(128, "La contraseña no es correcta."),
+});
+
 export const staffLookupSchema = z.object({
   rut: requiredRut,
   reason: z
@@ -100,6 +108,8 @@ export interface RecordAccessItem {
   id: string;
   who: string;
   role: string;
+  /** "Abrió tu ficha", "Vinculó tu RUT a su cuenta", "Abrió un archivo". */
+  what: string;
   when: string;
   reason: string | null;
 }
@@ -118,6 +128,8 @@ export type PatientRecordPage =
   | { view: "unverified" }
   | { view: "rut" }
   | { view: "code"; message: string }
+  /** Closed with 'Cerrar Sesión': reopened by the account's password (when it has one) or a new code. */
+  | { view: "closed"; password: boolean }
   | { view: "error"; message: string }
   | { view: "record"; record: ClinicalRecordDto; accesses: RecordAccessItem[] };
 

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { hasPassword } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { formatCLP, formatClinicDateTime, formatDate } from "~/domain/format";
 import { appointmentBadgeStatus, badgeTone, progressPercent } from "~/domain/record-badges";
@@ -25,11 +26,17 @@ import { isIntegrationError } from "~/integrations/http.server";
 import { env } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
-import { consumeAll, type RateRule } from "~/lib/rate-limit.server";
+import { consumeAll, consumeRate, type RateRule } from "~/lib/rate-limit.server";
 import { dentalinkReader } from "./dentalink-reader.server";
-import { queueBindingConflictNotice, queueRecordCode } from "./record-notifications.server";
+import {
+  queueBindingConflictNotice,
+  queueCodeRequestsAlert,
+  queueRecordCode,
+} from "./record-notifications.server";
 import {
   accessesOfPatient,
+  closeBinding,
+  codeRequesters,
   consumeCode,
   countAttempt,
   findBinding,
@@ -40,6 +47,7 @@ import {
   latestAccesses,
   latestStaffLookup,
   recordAccess,
+  reopenBinding,
   type AccessRow,
   type NewAccessRow,
 } from "./record-repository.server";
@@ -92,30 +100,62 @@ export const STAFF_NOT_FOUND_MESSAGE = "No encontramos un paciente con ese RUT e
 export const STAFF_FILE_GRANT_MS = 30 * 60_000;
 
 const HOUR = 60 * 60;
+/**
+ * A RUT's code budget is each account's own (issue 19 item 5): one account spending it on someone else's RUT
+ * leaves the owner's account its full budget. The per-RUT ceiling only bounds how many codes one phone can be sent
+ * (it takes ten accounts at their limit to reach it); the clinic is told when a RUT gets `codeRutAlertAt` requests.
+ */
 export const recordRateRules = {
   codeIp: { window: HOUR, max: 30 },
   codeAccount: { window: HOUR, max: 5 },
-  codeRut: { window: HOUR, max: 5 },
+  codeAccountRut: { window: HOUR, max: 3 },
+  codeRut: { window: HOUR, max: 30 },
   verifyIp: { window: 10 * 60, max: 60 },
   verifyAccount: { window: 10 * 60, max: 15 },
   staffLookup: { window: HOUR, max: 60 },
 } satisfies Record<string, RateRule>;
+
+export const CODE_REQUESTS_ALERT_AT = 10;
 
 function retryText(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   return minutes === 1 ? "1 minuto" : `${minutes} minutos`;
 }
 
+function refuse(decision: { retryAfter: number | null }): never {
+  const wait = decision.retryAfter ?? HOUR;
+  throw new AppError("RATE_LIMITED", `Demasiados intentos. Intenta nuevamente en ${retryText(wait)}.`, wait);
+}
+
 async function charge(db: Database, checks: Array<{ key: string; rule: RateRule }>, now: Date) {
   const decision = await consumeAll(db, checks, now);
-  if (!decision.allowed) {
-    const wait = decision.retryAfter ?? HOUR;
-    throw new AppError(
-      "RATE_LIMITED",
-      `Demasiados intentos. Intenta nuevamente en ${retryText(wait)}.`,
-      wait,
-    );
-  }
+  if (!decision.allowed) refuse(decision);
+}
+
+/**
+ * A code request's limits, the same whatever the RUT: per address, per account, per account and RUT, then the
+ * RUT's ceiling, counted only for a request the others let through. Answers whether this request is the one that
+ * makes the RUT hammered (the clinic is told once per window).
+ */
+async function chargeCodeRequest(
+  db: Database,
+  reader: RecordReader,
+  rut: string,
+  context: ReadContext,
+  now: Date,
+) {
+  await charge(
+    db,
+    [
+      { key: `record-code:ip:${context.rateIp}`, rule: recordRateRules.codeIp },
+      { key: `record-code:account:${reader.id}`, rule: recordRateRules.codeAccount },
+      { key: `record-code:account-rut:${reader.id}:${rut}`, rule: recordRateRules.codeAccountRut },
+    ],
+    now,
+  );
+  const ceiling = await consumeRate(db, `record-code:rut:${rut}`, recordRateRules.codeRut, now);
+  if (!ceiling.allowed) refuse(ceiling);
+  return ceiling.count === CODE_REQUESTS_ALERT_AT;
 }
 
 // ---- Codes ------------------------------------------------------------------------------------------------------
@@ -160,10 +200,10 @@ function assertVerified(reader: RecordReader) {
 export type RutStep = { view: "code"; message: string } | { view: "record" };
 
 /**
- * The RUT view's submit. An account already bound: its own RUT opens the record, another RUT is refused before any
- * lookup (so nothing is learnt about it). Otherwise the same work whatever the RUT: rate limits, the lookup in
- * Dentalink (audited), a code row, and the same answer; only a patient with a contact on file is sent the code
- * (WhatsApp to a mobile, else e-mail).
+ * The RUT view's submit. An account already bound: its own RUT opens the record while it is open, and asks for a
+ * new code once it was closed; another RUT is refused before any lookup (so nothing is learnt about it).
+ * Otherwise the same work whatever the RUT: rate limits, the lookup in Dentalink (audited), a code row, and the
+ * same answer; only a patient with a contact on file is sent the code (WhatsApp to a mobile, else e-mail).
  */
 export async function requestRecordCode(
   db: Database,
@@ -172,21 +212,35 @@ export async function requestRecordCode(
   context: ReadContext,
 ): Promise<RutStep> {
   assertVerified(reader);
-  const now = context.now ?? new Date();
   const binding = await findBinding(db, reader.id);
   if (binding) {
-    if (binding.rut === rut) return { view: "record" };
-    throw new AppError("CONFLICT", BOUND_ELSEWHERE_MESSAGE);
+    if (binding.rut !== rut) throw new AppError("CONFLICT", BOUND_ELSEWHERE_MESSAGE);
+    if (binding.closedAt === null) return { view: "record" };
   }
-  await charge(
-    db,
-    [
-      { key: `record-code:ip:${context.rateIp}`, rule: recordRateRules.codeIp },
-      { key: `record-code:account:${reader.id}`, rule: recordRateRules.codeAccount },
-      { key: `record-code:rut:${rut}`, rule: recordRateRules.codeRut },
-    ],
-    now,
-  );
+  return sendRecordCode(db, reader, rut, context);
+}
+
+/** 'Enviarme un código' on a closed record: a new code to the contact the clinic has on file for it. */
+export async function requestReopenCode(
+  db: Database,
+  reader: RecordReader,
+  context: ReadContext,
+): Promise<RutStep> {
+  assertVerified(reader);
+  const binding = await findBinding(db, reader.id);
+  if (!binding) throw new AppError("VALIDATION", RECORD_CODE_MESSAGES.missing);
+  if (binding.closedAt === null) return { view: "record" };
+  return sendRecordCode(db, reader, binding.rut, context);
+}
+
+async function sendRecordCode(
+  db: Database,
+  reader: RecordReader,
+  rut: string,
+  context: ReadContext,
+): Promise<RutStep> {
+  const now = context.now ?? new Date();
+  const hammered = await chargeCodeRequest(db, reader, rut, context, now);
   const { client } = dentalinkReader();
   let patient: DentalinkPatient | null;
   try {
@@ -196,7 +250,7 @@ export async function requestRecordCode(
       patientEntry(reader, context, {
         rut,
         dentalinkPatientId: null,
-        resource: "paciente",
+        resource: "codigo",
         resourceId: null,
         outcome: "error",
       }),
@@ -211,7 +265,7 @@ export async function requestRecordCode(
       patientEntry(reader, context, {
         rut,
         dentalinkPatientId: patient?.id ?? null,
-        resource: "paciente",
+        resource: "codigo",
         resourceId: null,
         outcome: patient ? "ok" : "not_found",
       }),
@@ -236,12 +290,31 @@ export async function requestRecordCode(
         userId: reader.id,
       });
     }
+    if (hammered) {
+      const accounts = await codeRequesters(tx, { rut, since: new Date(now.getTime() - HOUR * 1000) });
+      await queueCodeRequestsAlert(tx, { rut, requests: CODE_REQUESTS_ALERT_AT, accounts, at: now });
+    }
   });
-  if (channel) kickOutboxWorker();
+  if (channel || hammered) kickOutboxWorker();
   return { view: "code", message: RECORD_CODE_SENT_MESSAGE };
 }
 
-/** The code view's submit: the right code binds the account to the patient (one account per patient). */
+/** Code and password attempts share one budget per address and per account. */
+function chargeVerify(db: Database, reader: RecordReader, context: ReadContext, now: Date) {
+  return charge(
+    db,
+    [
+      { key: `record-verify:ip:${context.rateIp}`, rule: recordRateRules.verifyIp },
+      { key: `record-verify:account:${reader.id}`, rule: recordRateRules.verifyAccount },
+    ],
+    now,
+  );
+}
+
+/**
+ * The code view's submit: the right code binds the account to the patient (one account per patient), or reopens
+ * the account's closed record (only a code for that record's patient).
+ */
 export async function verifyRecordCode(
   db: Database,
   reader: RecordReader,
@@ -250,15 +323,9 @@ export async function verifyRecordCode(
 ): Promise<{ view: "record" }> {
   assertVerified(reader);
   const now = context.now ?? new Date();
-  if (await findBinding(db, reader.id)) return { view: "record" };
-  await charge(
-    db,
-    [
-      { key: `record-verify:ip:${context.rateIp}`, rule: recordRateRules.verifyIp },
-      { key: `record-verify:account:${reader.id}`, rule: recordRateRules.verifyAccount },
-    ],
-    now,
-  );
+  const binding = await findBinding(db, reader.id);
+  if (binding && binding.closedAt === null) return { view: "record" };
+  await chargeVerify(db, reader, context, now);
   const open = await findOpenCode(db, reader.id);
   if (!open) throw new AppError("VALIDATION", RECORD_CODE_MESSAGES.missing);
   const verdict = recordCodeVerdict(open, now);
@@ -277,6 +344,15 @@ export async function verifyRecordCode(
     );
   }
   const patientId = open.dentalinkPatientId;
+  if (binding) {
+    if (patientId !== binding.dentalinkPatientId)
+      throw new AppError("VALIDATION", RECORD_CODE_MESSAGES.wrong);
+    await db.transaction(async (tx) => {
+      await consumeCode(tx, open.id, now);
+      await reopenBinding(tx, reader.id);
+    });
+    return { view: "record" };
+  }
   const bound = await db.transaction(async (tx) => {
     await consumeCode(tx, open.id, now);
     const taken = await findBindingOfPatient(tx, patientId);
@@ -284,7 +360,24 @@ export async function verifyRecordCode(
       await queueBindingConflictNotice(tx, { rut: open.rut, userEmail: reader.email, at: now });
       return false;
     }
-    return insertBinding(tx, { userId: reader.id, dentalinkPatientId: patientId, rut: open.rut });
+    const inserted = await insertBinding(tx, {
+      userId: reader.id,
+      dentalinkPatientId: patientId,
+      rut: open.rut,
+    });
+    // The patient's access list shows every account their record was bound to (issue 19 item 1).
+    if (inserted) {
+      await recordAccess(tx, [
+        patientEntry(reader, context, {
+          rut: open.rut,
+          dentalinkPatientId: patientId,
+          resource: "vinculacion",
+          resourceId: null,
+          outcome: "ok",
+        }),
+      ]);
+    }
+    return inserted;
   });
   if (!bound) {
     kickOutboxWorker();
@@ -293,11 +386,58 @@ export async function verifyRecordCode(
   return { view: "record" };
 }
 
-/** Whether the code view is the account's current step: a code that may still be tried, and no binding yet. */
+/**
+ * Whether the code view is the account's current step: a code that may still be tried, and no open record (not
+ * bound yet, or bound and closed).
+ */
 export async function hasOpenCode(db: Database, reader: RecordReader, now = new Date()): Promise<boolean> {
-  if (await findBinding(db, reader.id)) return false;
+  const binding = await findBinding(db, reader.id);
+  if (binding && binding.closedAt === null) return false;
   const open = await findOpenCode(db, reader.id);
   return open !== undefined && recordCodeVerdict(open, now) === "usable";
+}
+
+/**
+ * The closed view when the account's record was closed with 'Cerrar Sesión' and not reopened since (null
+ * otherwise): the password form only for an account that has a password.
+ */
+export async function closedRecordView(
+  db: Database,
+  reader: RecordReader,
+): Promise<{ view: "closed"; password: boolean } | null> {
+  const binding = await findBinding(db, reader.id);
+  if (!binding || binding.closedAt === null) return null;
+  return { view: "closed", password: await hasPassword(db, reader.id) };
+}
+
+/**
+ * 'Cerrar Sesión' (issue 19 item 14): closes the record on the server, for the account. Reopening takes the
+ * account's password (`reopenWithPassword`) or a new code (`requestReopenCode`); the RUT alone opens nothing.
+ */
+export async function closeRecord(db: Database, reader: RecordReader, now = new Date()): Promise<void> {
+  await closeBinding(db, reader.id, now);
+}
+
+export const WRONG_PASSWORD_MESSAGE = "La contraseña no es correcta.";
+
+/**
+ * Reopens the account's closed record when `passwordMatches` confirms the account's password (Better Auth checks
+ * it); attempts count against the code attempts' budget.
+ */
+export async function reopenWithPassword(
+  db: Database,
+  reader: RecordReader,
+  passwordMatches: () => Promise<boolean>,
+  context: ReadContext,
+): Promise<{ view: "record" }> {
+  assertVerified(reader);
+  const binding = await findBinding(db, reader.id);
+  if (!binding) throw new AppError("VALIDATION", RECORD_CODE_MESSAGES.missing);
+  if (binding.closedAt === null) return { view: "record" };
+  await chargeVerify(db, reader, context, context.now ?? new Date());
+  if (!(await passwordMatches())) throw new AppError("VALIDATION", WRONG_PASSWORD_MESSAGE);
+  await reopenBinding(db, reader.id);
+  return { view: "record" };
 }
 
 /** 'Ingresar otro RUT': the open code is given up (the next RUT gets a new one). */
@@ -460,7 +600,7 @@ export async function patientRecord(
 ): Promise<ClinicalRecordDto | null> {
   assertVerified(reader);
   const binding = await findBinding(db, reader.id);
-  if (!binding) return null;
+  if (!binding || binding.closedAt !== null) return null;
   const { client } = dentalinkReader();
   return readRecord(
     db,
@@ -483,26 +623,42 @@ const roleLabels: Record<string, string> = {
   super_admin: "Administración",
 };
 
+/** What the patient's access list says each kind of row did. */
+const openingLabels = {
+  vinculacion: "Vinculó tu RUT a su cuenta",
+  paciente: "Abrió tu ficha",
+  archivo: "Abrió un archivo",
+} as const;
+
+const openingResources = Object.keys(openingLabels) as Array<keyof typeof openingLabels>;
+
 function accessItem(row: AccessRow): RecordAccessItem {
   return {
     id: row.id,
     who: row.actorName,
     role: roleLabels[row.actorRole] ?? row.actorRole,
+    what: openingLabels[row.resource as keyof typeof openingLabels] ?? row.resource,
     when: formatClinicDateTime(row.createdAt),
     reason: row.reason,
   };
 }
 
-/** Which staff opened this account's record and when (names, never addresses): the patient's own view. */
+/**
+ * Who else bound or opened this account's record, and when (names, never addresses): every binding to an account,
+ * every opening and every file read by staff or by another patient account (issue 19 item 1). Another account's
+ * code request is not listed: it opened nothing (the code went to the patient).
+ */
 export async function recordOpenings(db: Database, reader: RecordReader): Promise<RecordAccessItem[]> {
   const binding = await findBinding(db, reader.id);
   if (!binding) return [];
-  const rows = await accessesOfPatient(db, { rut: binding.rut, excludeActorId: reader.id, limit: 200 });
-  // Staff openings only: another account's lookup during a binding attempt opened nothing (it needs the code).
-  return rows
-    .filter((row) => row.actorRole !== "paciente" && row.resource === "paciente" && row.outcome === "ok")
-    .slice(0, 20)
-    .map(accessItem);
+  const rows = await accessesOfPatient(db, {
+    rut: binding.rut,
+    excludeActorId: reader.id,
+    resources: openingResources,
+    outcome: "ok",
+    limit: 50,
+  });
+  return rows.map(accessItem);
 }
 
 function staffRole(reader: RecordReader): string {
@@ -609,7 +765,7 @@ export async function patientFile(
   context: ReadContext,
 ): Promise<RecordFileDownload> {
   const binding = reader.emailVerified ? await findBinding(db, reader.id) : undefined;
-  if (!binding) throw new AppError("NOT_FOUND", FILE_NOT_FOUND);
+  if (!binding || binding.closedAt !== null) throw new AppError("NOT_FOUND", FILE_NOT_FOUND);
   return downloadOwnFile(db, { patientId: binding.dentalinkPatientId }, fileId, (row) =>
     patientEntry(reader, context, {
       ...row,
@@ -667,6 +823,8 @@ export interface RegisterEntryDto {
 }
 
 const resourceLabels: Record<string, string> = {
+  codigo: "Búsqueda para enviar un código",
+  vinculacion: "Vinculación de una cuenta",
   paciente: "Búsqueda del paciente",
   citas: "Citas",
   pagos: "Pagos",

@@ -6,7 +6,12 @@ import {
   PermanentDeliveryError,
   type OutboxHandler,
 } from "~/features/outbox/outbox.server";
-import type { WhatsAppTemplateContent } from "~/domain/whatsapp-templates";
+import {
+  restoreSecrets,
+  separateSecrets,
+  type TemplateSecrets,
+  type WhatsAppTemplateContent,
+} from "~/domain/whatsapp-templates";
 import { chooseSendKind, customerCareWindowOpen } from "~/domain/whatsapp-window";
 import { isIntegrationError } from "~/integrations/http.server";
 import { toWhatsAppNumber } from "~/integrations/whatsapp/phone";
@@ -73,6 +78,12 @@ export async function enqueueWhatsApp(
   } catch {
     throw new WhatsAppInputError("INVALID_PHONE", "to: 8 to 15 digits with the country code expected");
   }
+  // A template's secret placeholders (a code, a link) are stored redacted; their values wait sealed in the outbox
+  // row until it is sent (ADR 029). Free text beside them would carry the secret in clear.
+  const split = input.template ? separateSecrets(input.template) : null;
+  if (split?.secrets && input.text !== undefined) {
+    throw new Error(`template ${split.stored.name} has secret placeholders: send it without free text`);
+  }
   const id = randomUUID();
   const stored = await enqueue(tx, {
     id,
@@ -80,6 +91,7 @@ export async function enqueueWhatsApp(
     idempotencyKey: input.idempotencyKey ?? `whatsapp:${id}`,
     // The number and the text stay in whatsapp_messages only (personal data in one place).
     payload: input.testMode ? { purpose: input.purpose, testMode: true } : { purpose: input.purpose },
+    ...(split?.secrets ? { secret: { placeholders: split.secrets } } : {}),
   });
   if (stored === null) return null;
   await insertQueuedMessage(tx, {
@@ -93,11 +105,13 @@ export async function enqueueWhatsApp(
     // The kind is the likely one until the send decides (and records) which went out.
     kind: input.text === undefined ? "template" : "text",
     text: input.text ?? null,
-    templateName: input.template?.name ?? null,
-    templatePlaceholders: input.template?.placeholders ?? null,
+    templateName: split?.stored.name ?? null,
+    templatePlaceholders: split?.stored.placeholders ?? null,
   });
   return id;
 }
+
+const MISSING_SECRET = "MISSING_SECRET: the template's secret placeholders are no longer available";
 
 export const OUTSIDE_WINDOW =
   "OUTSIDE_CUSTOMER_CARE_WINDOW: free text needs a message from the recipient in the last 24 hours, and this message has no template";
@@ -138,7 +152,7 @@ export function createWhatsAppOutboxHandler(
   const clientFor = (testMode: boolean) =>
     testMode ? (clients.test ??= create(true)) : (clients.live ??= create(settings.testMode));
 
-  return async (payload, { id, attempts }) => {
+  return async (payload, { id, attempts, secret }) => {
     const db = options.db ?? (await getDb());
     const message = await findMessage(db, id);
     if (!message) throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
@@ -158,6 +172,19 @@ export function createWhatsAppOutboxHandler(
       throw new PermanentDeliveryError(OUTSIDE_WINDOW);
     }
     if (kind !== message.kind) await recordSendKind(db, id, kind);
+    const placeholders =
+      kind === "template"
+        ? restoreSecrets(
+            message.templateName ?? "",
+            message.templatePlaceholders ?? [],
+            (secret as { placeholders?: TemplateSecrets } | undefined)?.placeholders,
+          )
+        : [];
+    if (placeholders === null) {
+      // Never sent with "[oculto]" in it: the secret is gone (already sent once, or sealed with another key).
+      await advanceStatus(db, { id }, "failed", now(), MISSING_SECRET);
+      throw new PermanentDeliveryError(MISSING_SECRET);
+    }
     try {
       const sender = clientFor(payload.testMode === true);
       const result =
@@ -165,7 +192,7 @@ export function createWhatsAppOutboxHandler(
           ? await sender.sendTemplate({
               to: message.toPhone,
               templateName: message.templateName ?? "",
-              placeholders: message.templatePlaceholders ?? [],
+              placeholders,
               messageId: id,
               callbackData: message.purpose,
             })

@@ -18,8 +18,12 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
   const current = env();
   const mailer = createMailer({ smtpUrl: current.SMTP_URL, from: current.MAIL_FROM });
   return {
-    email: async (payload) => {
-      const email = payload as unknown as OutgoingEmail;
+    // An e-mail's secret (a code) is its text and html, sealed (`queueRecordCode`).
+    email: async (payload, { secret }) => {
+      const email = {
+        ...payload,
+        ...(secret as Partial<OutgoingEmail> | undefined),
+      } as unknown as OutgoingEmail;
       const via = await mailer.send(email);
       if (via === "dev-outbox")
         logger.info({ to: email.to, subject: email.subject }, "e-mail kept in the dev outbox");

@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { isIntegrationError } from "~/integrations/http.server";
 import { logger } from "~/lib/logger.server";
+import { seal, unseal } from "~/lib/sealed.server";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
@@ -11,7 +12,18 @@ export interface OutboxDelivery {
   id: string;
   /** This delivery's attempt number (1 = the first). */
   attempts: number;
+  /** What `enqueue` was given as `secret`, opened (undefined when none). */
+  secret?: unknown;
 }
+
+/**
+ * Where a row's secret waits, encrypted (`app/lib/sealed.server.ts`), until the row is sent or fails for good:
+ * then it is dropped, so that the row keeps no one-time code or single-use link (ADR 029).
+ */
+const SEALED = "sealed";
+
+/** A delivery that is the row itself (an e-mail kept in the dev outbox without SMTP): its secret stays, sealed. */
+const KEPT_IN_THE_ROW = "dev-outbox";
 
 /**
  * Delivers one row and answers how it went out (stored as `delivered_via`). Throwing schedules a retry with
@@ -38,18 +50,52 @@ export const OUTBOX_LEASE_MS = 60_000;
 
 /**
  * Records a side effect to deliver; the same idempotency key is stored once. Use inside the business transaction.
- * Answers the new row's id, or null when the key was already there (nothing was added).
+ * `secret` (a code, a link) is stored sealed and handed to the handler opened; never put one in `payload` or the
+ * key. Answers the new row's id, or null when the key was already there (nothing was added).
  */
 export async function enqueue(
   db: Pick<Database, "insert">,
-  item: { id?: string; kind: string; idempotencyKey: string; payload: Record<string, unknown> },
+  item: {
+    id?: string;
+    kind: string;
+    idempotencyKey: string;
+    payload: Record<string, unknown>;
+    secret?: unknown;
+  },
 ): Promise<string | null> {
-  const [row] = await db
+  const { secret, ...row } = item;
+  const payload = secret === undefined ? row.payload : { ...row.payload, [SEALED]: seal(secret) };
+  const [stored] = await db
     .insert(outbox)
-    .values(item)
+    .values({ ...row, payload })
     .onConflictDoNothing({ target: outbox.idempotencyKey })
     .returning({ id: outbox.id });
-  return row?.id ?? null;
+  return stored?.id ?? null;
+}
+
+/**
+ * A row's payload without its sealed part, and that part opened (undefined when there is none). Throws when it was
+ * sealed with another key (AUTH_SECRET changed) or altered.
+ */
+export function openPayload(payload: Record<string, unknown>): {
+  payload: Record<string, unknown>;
+  secret: unknown;
+} {
+  const { [SEALED]: sealed, ...rest } = payload;
+  return { payload: rest, secret: typeof sealed === "string" ? unseal(sealed) : undefined };
+}
+
+const withoutSealed = sql`${outbox.payload} - ${SEALED}`;
+
+/** A secret that cannot be opened reaches the handler as none: a handler that needs one fails the message. */
+function openedForDelivery(row: OutboxRow) {
+  try {
+    return openPayload(row.payload);
+  } catch (error) {
+    logger.warn({ outboxId: row.id, kind: row.kind, err: error }, "outbox secret cannot be opened");
+    const { [SEALED]: _sealed, ...payload } = row.payload;
+    return { payload, secret: undefined };
+  }
 }
 
 /** Exponential backoff: 5 s, 10 s, 20 s … capped at 30 minutes. */
@@ -114,10 +160,17 @@ export async function deliverDue(
       .returning({ id: outbox.id });
     if (!renewed) continue;
     try {
-      const via = await handlers[row.kind]!(row.payload, { id: row.id, attempts });
+      const { payload, secret } = openedForDelivery(row);
+      const via = await handlers[row.kind]!(payload, { id: row.id, attempts, secret });
       await db
         .update(outbox)
-        .set({ status: "sent", sentAt: new Date(), deliveredVia: via, lastError: null })
+        .set({
+          status: "sent",
+          sentAt: new Date(),
+          deliveredVia: via,
+          lastError: null,
+          ...(via === KEPT_IN_THE_ROW ? {} : { payload: withoutSealed }),
+        })
         .where(eq(outbox.id, row.id));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -135,6 +188,7 @@ export async function deliverDue(
           status: failed ? "failed" : "pending",
           lastError: message.slice(0, 1000),
           nextAttemptAt: new Date(Date.now() + Math.max(retryDelayMs(attempts), notBeforeMs)),
+          ...(failed ? { payload: withoutSealed } : {}),
         })
         .where(stillOurs);
     }

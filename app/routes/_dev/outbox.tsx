@@ -4,6 +4,7 @@ import type { Route } from "./+types/outbox";
 import { getDb } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { formatClinicDateTime } from "~/domain/format";
+import { openPayload } from "~/features/outbox/outbox.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { env, isDemoMode } from "~/lib/env.server";
 import { requireRole } from "~/lib/guards.server";
@@ -30,15 +31,27 @@ export async function loader(args: Route.LoaderArgs) {
     .orderBy(desc(outbox.createdAt))
     .limit(50);
   return {
-    mails: rows.map((row) => ({
-      id: row.id,
-      to: String(row.payload.to ?? ""),
-      subject: String(row.payload.subject ?? ""),
-      text: String(row.payload.text ?? ""),
-      status: row.status,
-      createdAt: formatClinicDateTime(row.createdAt),
-    })),
+    mails: rows.map((row) => {
+      // A code mail keeps its body sealed here (this is its delivery); the demo admin reads it opened.
+      const { payload, secret } = openedMail(row.payload);
+      return {
+        id: row.id,
+        to: String(payload.to ?? ""),
+        subject: String(payload.subject ?? ""),
+        text: String((secret as { text?: unknown } | undefined)?.text ?? payload.text ?? ""),
+        status: row.status,
+        createdAt: formatClinicDateTime(row.createdAt),
+      };
+    }),
   };
+}
+
+function openedMail(payload: Record<string, unknown>) {
+  try {
+    return openPayload(payload);
+  } catch {
+    return { payload, secret: undefined };
+  }
 }
 
 export default function DevOutbox({ loaderData }: Route.ComponentProps) {

@@ -13,16 +13,22 @@ import {
   RecordOpenings,
   RecordTabs,
 } from "~/features/clinical-record/components/record-dashboard";
+import { passwordMatches } from "~/features/auth/security-service.server";
 import {
   codeFormSchema,
+  reopenPasswordSchema,
   rutFormSchema,
   type PatientRecordPage,
 } from "~/features/clinical-record/record-schema";
 import {
+  closedRecordView,
+  closeRecord,
   hasOpenCode,
   patientRecord,
   recordOpenings,
+  reopenWithPassword,
   requestRecordCode,
+  requestReopenCode,
   verifyRecordCode,
   withdrawRecordCode,
   type ReadContext,
@@ -40,22 +46,6 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 const PATH = "/paciente/ficha";
-/** 'Cerrar Sesion' closes the portal view in this browser; the binding stays (spec 001 §4). */
-const CLOSED_COOKIE = "ficha_cerrada";
-
-// Path /paciente, not /paciente/ficha: React Router's data requests go to /paciente/ficha.data, outside that path.
-const COOKIE_PATH = "/paciente";
-
-function closedCookie(request: Request, closed: boolean): string {
-  const secure = new URL(request.url).protocol === "https:" ? "; Secure" : "";
-  return closed
-    ? `${CLOSED_COOKIE}=1; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax${secure}`
-    : `${CLOSED_COOKIE}=; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
-}
-
-function isClosed(request: Request): boolean {
-  return (request.headers.get("cookie") ?? "").split(/;\s*/).includes(`${CLOSED_COOKIE}=1`);
-}
 
 function readContext(request: Request): ReadContext {
   return { ip: clientIp(request), rateIp: rateLimitIp(request) };
@@ -65,17 +55,15 @@ export async function loader(args: Route.LoaderArgs): Promise<PatientRecordPage>
   const user = await requireUser(args);
   if (!user.emailVerified) return { view: "unverified" };
   const db = await getDb();
-  if (!isClosed(args.request)) {
-    try {
-      const record = await patientRecord(db, user, readContext(args.request));
-      if (record) return { view: "record", record, accesses: await recordOpenings(db, user) };
-    } catch (error) {
-      if (!isAppError(error) || error.code !== "UPSTREAM_FAILED") throw error;
-      return { view: "error", message: error.message };
-    }
+  try {
+    const record = await patientRecord(db, user, readContext(args.request));
+    if (record) return { view: "record", record, accesses: await recordOpenings(db, user) };
+  } catch (error) {
+    if (!isAppError(error) || error.code !== "UPSTREAM_FAILED") throw error;
+    return { view: "error", message: error.message };
   }
   if (await hasOpenCode(db, user)) return { view: "code", message: RECORD_CODE_SENT_MESSAGE };
-  return { view: "rut" };
+  return (await closedRecordView(db, user)) ?? { view: "rut" };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -85,24 +73,33 @@ export async function action(args: Route.ActionArgs) {
   const context = readContext(args.request);
   try {
     if (form.intent === "close") {
-      return redirect(PATH, { headers: { "Set-Cookie": closedCookie(args.request, true) } });
+      await closeRecord(db, user);
+      return redirect(PATH);
     }
     if (form.intent === "restart") {
       await withdrawRecordCode(db, user);
+      return redirect(PATH);
+    }
+    if (form.intent === "password") {
+      const parsed = reopenPasswordSchema.safeParse(form);
+      if (!parsed.success) return validationResult(parsed.error);
+      await reopenWithPassword(db, user, () => passwordMatches(args.request, parsed.data.password), context);
+      return redirect(PATH);
+    }
+    if (form.intent === "reopen-code") {
+      await requestReopenCode(db, user, context);
       return redirect(PATH);
     }
     if (form.intent === "code") {
       const parsed = codeFormSchema.safeParse(form);
       if (!parsed.success) return validationResult(parsed.error);
       await verifyRecordCode(db, user, parsed.data.code, context);
-      return redirect(PATH, { headers: { "Set-Cookie": closedCookie(args.request, false) } });
+      return redirect(PATH);
     }
     const parsed = rutFormSchema.safeParse({ ...form, intent: "rut" });
     if (!parsed.success) return validationResult(parsed.error);
-    const step = await requestRecordCode(db, user, parsed.data.rut, context);
-    return redirect(PATH, {
-      headers: step.view === "record" ? { "Set-Cookie": closedCookie(args.request, false) } : {},
-    });
+    await requestRecordCode(db, user, parsed.data.rut, context);
+    return redirect(PATH);
   } catch (error) {
     if (isAppError(error)) return appErrorResult(error);
     throw error;
@@ -190,6 +187,54 @@ function CodeView({
   );
 }
 
+function ClosedView({
+  password,
+  result,
+  busy,
+}: {
+  password: boolean;
+  result: AnyActionResult | undefined;
+  busy: boolean;
+}) {
+  return (
+    <div className="mx-auto max-w-md">
+      <Heading>Acceso a Portal Paciente</Heading>
+      <p className="mt-2 text-slate-700">
+        Cerraste tu ficha clínica. Para volver a abrirla, confirma que eres tú
+        {password ? " con la contraseña de tu cuenta o con un código nuevo" : " con un código nuevo"}.
+      </p>
+      <FormAlert message={formLevelMessage(result)} className="mt-4" />
+      {password && (
+        <Form
+          method="post"
+          noValidate
+          className="mt-6 space-y-4 rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200"
+        >
+          <input type="hidden" name="intent" value="password" />
+          <InputField
+            label="Contraseña de tu cuenta"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            maxLength={128}
+            error={fieldError(result, "password")}
+            required
+          />
+          <Button type="submit" disabled={busy} className="w-full">
+            Abrir mi ficha
+          </Button>
+        </Form>
+      )}
+      <Form method="post" className="mt-4">
+        <input type="hidden" name="intent" value="reopen-code" />
+        <Button type="submit" variant="secondary" disabled={busy} className="w-full">
+          Enviarme un código nuevo
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
 function CloseButton() {
   return (
     <Form method="post">
@@ -221,6 +266,7 @@ export default function ClinicalRecordPage({ loaderData, actionData }: Route.Com
       )}
       {page.view === "rut" && <RutView result={result} busy={busy} />}
       {page.view === "code" && <CodeView message={page.message} result={result} busy={busy} />}
+      {page.view === "closed" && <ClosedView password={page.password} result={result} busy={busy} />}
       {page.view === "error" && (
         <div>
           <div className="flex flex-wrap items-center justify-between gap-3">

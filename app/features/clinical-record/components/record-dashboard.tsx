@@ -227,14 +227,13 @@ export function RecordOpenings({ accesses }: { accesses: RecordAccessItem[] }) {
         Quién abrió tu ficha
       </h2>
       {accesses.length === 0 ? (
-        <p className="mt-2 text-slate-600">
-          Nadie del equipo de la clínica ha abierto tu ficha desde el portal.
-        </p>
+        <p className="mt-2 text-slate-600">Nadie más ha abierto ni vinculado tu ficha desde el portal.</p>
       ) : (
         <ul className="mt-3 space-y-2" data-testid="record-openings">
           {accesses.map((access) => (
             <li key={access.id} className="rounded-lg bg-white p-3 text-sm ring-1 ring-slate-200">
-              <span className="font-semibold">{access.who}</span> ({access.role}) · {access.when}
+              <span className="font-semibold">{access.who}</span> ({access.role}) · {access.what} ·{" "}
+              {access.when}
               {access.reason && <span className="block text-slate-600">Motivo: {access.reason}</span>}
             </li>
           ))}

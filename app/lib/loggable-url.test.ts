@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { loggableUrl } from "./loggable-url";
+
+describe("loggableUrl", () => {
+  it("hides a reminder link's token and token or code query values", () => {
+    const token = "aV3kP0q9Xn2mZ7rT1yB4cD6eF8gH0jK2lM4nO6pQ8rS";
+    expect(loggableUrl(`https://clinica.example/cita/confirmar/${token}`)).toBe(
+      "https://clinica.example/cita/confirmar/[oculto]",
+    );
+    expect(loggableUrl(`https://clinica.example/cita/cancelar/${token}.data?x=1`)).toBe(
+      "https://clinica.example/cita/cancelar/[oculto]?x=1",
+    );
+    expect(loggableUrl("https://clinica.example/api/auth/verify-email?token=abc.def&callbackURL=%2F")).toBe(
+      "https://clinica.example/api/auth/verify-email?token=[oculto]&callbackURL=%2F",
+    );
+  });
+
+  it("leaves other URLs as they are", () => {
+    expect(loggableUrl("https://clinica.example/funnel/mensajes?estado=failed")).toBe(
+      "https://clinica.example/funnel/mensajes?estado=failed",
+    );
+    expect(loggableUrl("no es una url")).toBe("[URL no válida]");
+  });
+});

@@ -70,7 +70,7 @@ describe("safeRedirectPath", () => {
 
 describe("CLINICAL_READER_ROLES", () => {
   it("is dentists and admins, never asesores or patients", () => {
-    expect([...CLINICAL_READER_ROLES].sort()).toEqual(["admin", "dentista", "super_admin"]);
+    expect(CLINICAL_READER_ROLES.toSorted()).toEqual(["admin", "dentista", "super_admin"]);
   });
 });
 

@@ -8,6 +8,7 @@ import compression from "compression";
 import express from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { createHtmlCache } from "./server/html-cache.mjs";
+import { warnOnceOnUntrustedProxy } from "./server/proxy-trust.mjs";
 
 const MAX_BODY_BYTES = 256 * 1024;
 /** How long a SIGTERM waits for the requests in flight before it cuts their connections. */
@@ -49,6 +50,12 @@ app.use((req, res, next) => {
   next();
 });
 app.set("trust proxy", env.TRUST_PROXY || "loopback");
+app.use(
+  warnOnceOnUntrustedProxy({
+    trusts: app.get("trust proxy fn"),
+    warn: (line) => console.warn(JSON.stringify(line)),
+  }),
+);
 // Event streams (chat rooms, the staff inbox) must reach the client as they are written, never held in a
 // compression buffer (DESIGN decision 17); the root middleware's Cache-Control rewrite drops their no-transform.
 app.use(

@@ -272,6 +272,32 @@ export const twoFactors = pgTable(
   ],
 );
 
+/**
+ * The sign-in step-up past the per-account failure limit (issue 19): after the right password, a one-time code
+ * e-mailed to the owner and bound to that browser's challenge cookie. Only hashes are kept: the challenge's SHA-256
+ * and the code's HMAC keyed with the auth secret. A new step-up of the account replaces the older ones.
+ */
+export const signInStepUps = pgTable(
+  "sign_in_step_ups",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    challengeHash: text("challenge_hash").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("sign_in_step_ups_challenge_idx").on(table.challengeHash),
+    index("sign_in_step_ups_user_idx").on(table.userId),
+    check("sign_in_step_ups_attempts", sql`${table.attempts} >= 0`),
+  ],
+);
+
 /** spec 000 §3 user_roles + roles. */
 export const roles = pgTable("roles", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),

@@ -3,7 +3,15 @@
  * 10 minutes, 5 attempts, then a new one is needed. Pure rules; the service draws the code and keeps its hash.
  */
 
-export const RECORD_CODE_LENGTH = 6;
+import {
+  normaliseOneTimeCode,
+  ONE_TIME_CODE_LENGTH,
+  oneTimeCodeVerdict,
+  type OneTimeCodeState,
+  type OneTimeCodeVerdict,
+} from "./one-time-code";
+
+export const RECORD_CODE_LENGTH = ONE_TIME_CODE_LENGTH;
 export const RECORD_CODE_TTL_MS = 10 * 60_000;
 export const RECORD_CODE_MAX_ATTEMPTS = 5;
 
@@ -19,27 +27,16 @@ export const RECORD_CODE_MESSAGES = {
   missing: "Solicita un código ingresando tu RUT.",
 } as const;
 
-export interface RecordCodeState {
-  expiresAt: Date;
-  attempts: number;
-  consumedAt: Date | null;
-}
-
-export type RecordCodeVerdict = "usable" | "expired" | "exhausted" | "consumed";
+export type RecordCodeState = OneTimeCodeState;
+export type RecordCodeVerdict = OneTimeCodeVerdict;
 
 /** Whether a code may still be tried (before counting this attempt). */
 export function recordCodeVerdict(code: RecordCodeState, now: Date): RecordCodeVerdict {
-  if (code.consumedAt !== null) return "consumed";
-  if (code.attempts >= RECORD_CODE_MAX_ATTEMPTS) return "exhausted";
-  if (now.getTime() >= code.expiresAt.getTime()) return "expired";
-  return "usable";
+  return oneTimeCodeVerdict(code, now, RECORD_CODE_MAX_ATTEMPTS);
 }
 
 /** Digits only, as typed with spaces or dashes ("123 456" → "123456"); null unless exactly 6 digits. */
-export function normaliseRecordCode(input: string): string | null {
-  const digits = input.replace(/[\s-]/g, "");
-  return new RegExp(`^\\d{${RECORD_CODE_LENGTH}}$`).test(digits) ? digits : null;
-}
+export const normaliseRecordCode = normaliseOneTimeCode;
 
 /** How the code reaches the patient: WhatsApp when a mobile is on file, else e-mail, else nothing. */
 export function recordCodeChannel(contact: {

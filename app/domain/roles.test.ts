@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { landingPathForRoles, requiresTwoFactor, safeRedirectPath } from "./roles";
+import {
+  CLINICAL_READER_ROLES,
+  landingPathForRoles,
+  requiresTwoFactor,
+  roleNames,
+  safeRedirectPath,
+} from "./roles";
 
 describe("landingPathForRoles (spec 000 §6)", () => {
   it.each([
@@ -62,10 +68,25 @@ describe("safeRedirectPath", () => {
   });
 });
 
+describe("CLINICAL_READER_ROLES", () => {
+  it("is dentists and admins, never asesores or patients", () => {
+    expect(CLINICAL_READER_ROLES.toSorted()).toEqual(["admin", "dentista", "super_admin"]);
+  });
+});
+
 describe("requiresTwoFactor", () => {
-  it("applies to asesor and admins, not to patients or dentists", () => {
+  it("applies to asesores and every clinical reader, not to patients", () => {
     expect(requiresTwoFactor(["asesor"])).toBe(true);
-    expect(requiresTwoFactor(["super_admin"])).toBe(true);
-    expect(requiresTwoFactor(["paciente", "dentista"])).toBe(false);
+    expect(requiresTwoFactor(["dentista"])).toBe(true);
+    expect(requiresTwoFactor(["paciente", "dentista"])).toBe(true);
+    expect(requiresTwoFactor(["DENTISTA"])).toBe(true);
+    expect(requiresTwoFactor(["paciente"])).toBe(false);
+    expect(requiresTwoFactor([])).toBe(false);
+  });
+
+  it("covers every role that reads clinical data", () => {
+    for (const role of CLINICAL_READER_ROLES) expect(requiresTwoFactor([role])).toBe(true);
+    const exempt = roleNames.filter((role) => !requiresTwoFactor([role]));
+    expect(exempt).toEqual(["paciente"]);
   });
 });

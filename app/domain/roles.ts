@@ -5,6 +5,12 @@ export type RoleName = (typeof roleNames)[number];
 
 export const STAFF_ROLES: readonly RoleName[] = ["asesor", "admin", "super_admin"];
 export const ADMIN_ROLES: readonly RoleName[] = ["admin", "super_admin"];
+/**
+ * The roles that open any patient's clinical record (Ley 20.584 art. 13: those involved in care, and the clinic's
+ * administration); asesores may not. The one list for the record routes' guards, the record service and two-factor.
+ * In order of precedence: the access register records the first one an account holds.
+ */
+export const CLINICAL_READER_ROLES: readonly RoleName[] = ["admin", "super_admin", "dentista"];
 
 export function isRoleName(value: string): value is RoleName {
   return (roleNames as readonly string[]).includes(value);
@@ -43,7 +49,12 @@ export function safeRedirectPath(value: string | null | undefined): string | nul
   return `${path}${parsed.search}${parsed.hash}`;
 }
 
-/** The staff roles that must have two-factor authentication (unless AUTH_STAFF_2FA=optional). */
+const TWO_FACTOR_ROLES: ReadonlySet<string> = new Set([...STAFF_ROLES, ...CLINICAL_READER_ROLES]);
+
+/**
+ * Staff and every clinical reader must have two-factor authentication (DESIGN §6, unless AUTH_STAFF_2FA=optional):
+ * a password alone must not open patients' data.
+ */
 export function requiresTwoFactor(activeRoles: readonly string[]): boolean {
-  return activeRoles.some((role) => (STAFF_ROLES as readonly string[]).includes(role.toLowerCase()));
+  return activeRoles.some((role) => TWO_FACTOR_ROLES.has(role.toLowerCase()));
 }

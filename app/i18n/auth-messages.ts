@@ -63,6 +63,13 @@ const en = {
   verify: "Verify",
   verifying: "Verifying...",
   invalidCode: "The code is not valid. Please try again.",
+  stepUpTitle: "Confirm it's you",
+  stepUpHelp:
+    "There were many failed attempts to sign in to this account. If the password you entered is correct, we sent a 6-digit code to the account's email. Enter it to continue; it expires in 10 minutes.",
+  stepUpCode: "Code from the email",
+  stepUpCodeFormat: "Enter the 6-digit code from the email.",
+  invalidStepUpCode:
+    "The code is not valid or has expired. Sign in with your password again to get a new one.",
   helpTitle: "Guía de Acceso al Portal",
 } as const;
 
@@ -128,6 +135,13 @@ const es: Record<AuthTextKey, string> = {
   verify: "Verificar",
   verifying: "Verificando...",
   invalidCode: "El código no es válido. Inténtalo nuevamente.",
+  stepUpTitle: "Confirma que eres tú",
+  stepUpHelp:
+    "Hubo muchos intentos fallidos de ingresar a esta cuenta. Si la contraseña que ingresaste es correcta, enviamos un código de 6 dígitos al correo de la cuenta. Ingrésalo para continuar; vence en 10 minutos.",
+  stepUpCode: "Código del correo",
+  stepUpCodeFormat: "Ingresa el código de 6 dígitos del correo.",
+  invalidStepUpCode:
+    "El código no es válido o venció. Vuelve a ingresar tu contraseña para recibir uno nuevo.",
   helpTitle: "Guía de Acceso al Portal",
 };
 

@@ -1,4 +1,5 @@
 import { getDb } from "~/db/client.server";
+import { purgeExpiredStepUps } from "~/lib/auth/sign-in-step-up.server";
 import { logger } from "~/lib/logger.server";
 import { purgeExpiredRates } from "~/lib/rate-limit.server";
 
@@ -8,10 +9,15 @@ const state = globalThis as typeof globalThis & {
   __clinicaRatePurge?: { timer: NodeJS.Timeout; run?: Promise<void> };
 };
 
-/** Deletes dead rate-limit windows once at start and then hourly. Idempotent, so every instance may run it. */
+/**
+ * Deletes dead rate-limit windows (and expired sign-in step-up codes) once at start and then hourly. Idempotent,
+ * so every instance may run it.
+ */
 export async function purgeRateLimitsOnce(now = new Date()): Promise<number> {
-  const purged = await purgeExpiredRates(await getDb(), now);
+  const db = await getDb();
+  const purged = await purgeExpiredRates(db, now);
   if (purged > 0) logger.info({ purged }, "expired rate-limit windows purged");
+  await purgeExpiredStepUps(db, now);
   return purged;
 }
 

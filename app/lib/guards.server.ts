@@ -18,8 +18,8 @@ export async function requireUser(args: GuardArgs): Promise<SessionUser> {
 }
 
 /**
- * A session with one of `allowed` roles, else a Spanish 403. Staff (asesor, admin) without two-factor are sent to
- * enrol first when AUTH_STAFF_2FA is required.
+ * A session with one of `allowed` roles, else a Spanish 403. Staff and clinical readers (asesor, dentista, admin)
+ * without two-factor are sent to enrol first when AUTH_STAFF_2FA is required.
  */
 export async function requireRole(args: GuardArgs, allowed: readonly RoleName[]): Promise<SessionUser> {
   const user = await requireUser(args);

@@ -15,6 +15,8 @@ export interface RateDecision {
   retryAfter: number | null;
   /** Attempts counted in the current window, this one included (`consumeRate` only). */
   count?: number;
+  /** When the refusing window ends (only when refused): the same instant for every refusal in one window. */
+  resetsAt: Date | null;
 }
 
 export interface RateCheck {
@@ -25,12 +27,16 @@ export interface RateCheck {
 /** Longer than every rule's window: rows older than this are dead and the purge job deletes them. */
 export const RATE_LIMIT_RETENTION_SECONDS = 24 * 60 * 60;
 
-const ALLOWED: RateDecision = { allowed: true, retryAfter: null };
+const ALLOWED: RateDecision = { allowed: true, retryAfter: null, resetsAt: null };
 
 function decide(count: number, windowStart: Date, rule: RateRule, now: Date): RateDecision {
   if (count <= rule.max) return ALLOWED;
-  const resetsAt = windowStart.getTime() + rule.window * 1000;
-  return { allowed: false, retryAfter: Math.max(1, Math.ceil((resetsAt - now.getTime()) / 1000)) };
+  const resetsAt = new Date(windowStart.getTime() + rule.window * 1000);
+  return {
+    allowed: false,
+    retryAfter: Math.max(1, Math.ceil((resetsAt.getTime() - now.getTime()) / 1000)),
+    resetsAt,
+  };
 }
 
 /**

@@ -371,17 +371,21 @@ describe("Google sign-in and two-factor (issue 7: no bypass of the second factor
     );
   });
 
-  it("refuses Google for staff who must use two-factor but have not enrolled", async () => {
-    const admin = await app.createTestUser({ roles: ["admin"] });
-    const sessionsBefore = await sessionCount(admin.id);
-    const browser = newBrowser();
-    const { landing } = await googleFlow(browser, { email: admin.email });
-    expect(landing.searchParams.get("error")).toBe("two_factor_enrolment_required");
-    expect(browser.site.get("clinica.session_token")).toBeUndefined();
-    const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
-    expect(page.body.message).toEqual({ type: "oauth_error", error: "two_factor_enrolment_required" });
-    expect(await sessionCount(admin.id)).toBe(sessionsBefore);
-  });
+  // dentista: issue 19 item 3 (a dentist opens any record by RUT, so Google alone must not sign one in either).
+  it.each(["admin", "dentista"] as const)(
+    "refuses Google for staff who must use two-factor but have not enrolled (%s)",
+    async (role) => {
+      const staff = await app.createTestUser({ roles: [role] });
+      const sessionsBefore = await sessionCount(staff.id);
+      const browser = newBrowser();
+      const { landing } = await googleFlow(browser, { email: staff.email });
+      expect(landing.searchParams.get("error")).toBe("two_factor_enrolment_required");
+      expect(browser.site.get("clinica.session_token")).toBeUndefined();
+      const page = await siteGet<CallbackData>(browser, app.callbackLoader, landing.href);
+      expect(page.body.message).toEqual({ type: "oauth_error", error: "two_factor_enrolment_required" });
+      expect(await sessionCount(staff.id)).toBe(sessionsBefore);
+    },
+  );
 
   it("does not count a look-alike cookie as the pending challenge", async () => {
     const db = await app.getDb();

@@ -125,10 +125,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
   describe("client IP", () => {
     it("exposed directly, forged X-Forwarded-For, x-clinica-client-ip and X-Real-IP do not reset the per-IP limit", async () => {
       const responses = [];
+      const claimed: string[] = [];
       for (let attempt = 1; attempt <= 51; attempt++) {
+        claimed.push(forgedIp());
         responses.push(
           await siteAuthPost("127.0.0.10", wrongSignIn(), {
-            "x-forwarded-for": forgedIp(),
+            "x-forwarded-for": claimed.at(-1)!,
             "x-clinica-client-ip": forgedIp(),
             "x-real-ip": forgedIp(),
           }),
@@ -138,8 +140,25 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(responses.at(-1)?.body).toContain(
         "Demasiados intentos. Espera unos minutos e inténtalo nuevamente.",
       );
-      // Another client is not affected.
-      expect((await siteAuthPost("127.0.0.11", wrongSignIn())).status).toBe(401);
+      // Another client is not affected, even claiming an address the limited one claimed: claims are not keys.
+      const other = await siteAuthPost("127.0.0.11", wrongSignIn(), { "x-forwarded-for": claimed[0]! });
+      expect(other.status).toBe(401);
+    });
+
+    // Issue 19 item 16: behind a load balancer on another host that TRUST_PROXY does not list, every client shares
+    // the balancer's address (one rate-limit bucket). The operator is told once, at the first such request.
+    it("logs one warning at the first X-Forwarded-For from a peer TRUST_PROXY does not trust", async () => {
+      for (const from of ["127.0.0.13", "127.0.0.14"]) {
+        await httpRequest(site.port, "/healthz", { from, headers: { "x-forwarded-for": forgedIp() } });
+      }
+      const warnings = site
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("TRUST_PROXY"));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, peer: expect.stringMatching(/^127\./) });
+      // Through the trusted proxy on this host (the default, loopback) nothing is wrong: no warning.
+      expect(tls.output()).not.toContain("TRUST_PROXY");
     });
 
     it("behind the proxy, forged entries before the proxy's own do not reset the per-IP limit", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authTexts } from "~/i18n/auth-messages";
 import { passwordMeetsRule } from "~/domain/password-rule";
-import { signUpSchema } from "./auth-schemas";
+import { signUpSchema, stepUpSchema } from "./auth-schemas";
 
 describe("passwordMeetsRule", () => {
   it.each(["clinica2026", "Ñandú2026", "a1234567", "x".repeat(127) + "1"])("accepts %s", (password) => {
@@ -42,5 +42,21 @@ describe("signUpSchema", () => {
         phone: "+1 555",
       }).success,
     ).toBe(false);
+  });
+});
+
+describe("stepUpSchema", () => {
+  const schema = stepUpSchema(authTexts.es);
+  it("takes the e-mailed code as typed, with spaces or dashes", () => {
+    expect(schema.parse({ code: " 123 456 " }).code).toBe("123456");
+    expect(schema.parse({ code: "123-456", redirectTo: "/paciente" })).toEqual({
+      code: "123456",
+      redirectTo: "/paciente",
+    });
+  });
+  it.each(["12345", "1234567", "12345a", ""])("refuses %j with the Spanish message", (code) => {
+    const parsed = schema.safeParse({ code });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe("Ingresa el código de 6 dígitos del correo.");
   });
 });

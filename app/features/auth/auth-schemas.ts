@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { optionalChileanPhoneField } from "~/lib/validation";
+import { normaliseOneTimeCode } from "~/domain/one-time-code";
 import { passwordMeetsRule } from "~/domain/password-rule";
 import type { AuthTextKey } from "~/i18n/auth-messages";
 
@@ -40,6 +41,24 @@ export function twoFactorSchema(t: Texts) {
       .trim()
       .regex(/^[0-9A-Za-z-]{6,20}$/, t.invalidCode),
     useBackupCode: z.literal("on").optional(),
+    redirectTo: z.string().max(2048).optional(),
+  });
+}
+
+/** The sign-in step-up's e-mailed code (6 digits, spaces and dashes allowed as typed). */
+export function stepUpSchema(t: Texts) {
+  return z.object({
+    code: z
+      .string({ error: t.stepUpCodeFormat })
+      .max(20, t.stepUpCodeFormat)
+      .transform((value, ctx) => {
+        const code = normaliseOneTimeCode(value);
+        if (code === null) {
+          ctx.addIssue({ code: "custom", message: t.stepUpCodeFormat });
+          return z.NEVER;
+        }
+        return code;
+      }),
     redirectTo: z.string().max(2048).optional(),
   });
 }

@@ -1,11 +1,22 @@
 import { createHash } from "node:crypto";
 import { activeRoleNames } from "~/db/accounts.server";
-import { getDb } from "~/db/client.server";
+import { getDb, type Database } from "~/db/client.server";
+import { SIGN_IN_CODE_TTL_MS } from "~/domain/one-time-code";
 import { landingPathForRoles, safeRedirectPath } from "~/domain/roles";
+import { failedSignInAlertEmail, signInCodeEmail } from "~/features/email/email-templates";
+import { enqueue } from "~/features/outbox/outbox.server";
+import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import type { AuthTextKey } from "~/i18n/auth-messages";
+import { authCookieName } from "~/lib/auth/auth.server";
 import { TWO_FACTOR_COOKIE } from "~/lib/auth/oauth-second-factor";
 import { authCookieValue } from "~/lib/auth/session.server";
+import {
+  issueSignInStepUp,
+  newStepUpChallenge,
+  SIGN_IN_STEP_UP_COOKIE,
+} from "~/lib/auth/sign-in-step-up.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
+import { clinicFacts, publicBaseUrl } from "~/lib/env.server";
 import {
   checkBlocked,
   clearRates,
@@ -26,6 +37,9 @@ export const authRateRules = {
   signInFailuresPerIp: { window: 15 * 60, max: 50 },
   signInFailuresPerAccountIp: { window: 15 * 60, max: 10 },
   signInFailuresPerAccount: { window: 60 * 60, max: 100 },
+  /** Step-up codes e-mailed per account (each needs the right password). */
+  stepUpCodesPerAccount: { window: 60 * 60, max: 5 },
+  stepUpCodeEntriesPerIp: { window: 10 * 60, max: 20 },
   signUpPerIp: { window: 60 * 60, max: 30 },
   resetPerIp: { window: 60 * 60, max: 10 },
   resetPerAccount: { window: 60 * 60, max: 3 },
@@ -39,6 +53,7 @@ export const authRateRules = {
 export type AuthOutcome =
   | { ok: true; headers: Headers; redirectTo: string }
   | { ok: true; headers: Headers; step: "two-factor" }
+  | { ok: true; headers: Headers; step: "email-code" }
   | { ok: true; headers: Headers; notice: "check-email" }
   | { ok: false; error: AuthTextKey; status: number };
 
@@ -65,22 +80,106 @@ async function landingFor(userId: string, redirectTo: string | undefined) {
   return safeRedirectPath(redirectTo) ?? landingPathForRoles(await activeRoleNames(await getDb(), userId));
 }
 
-function signInFailureChecks(request: Request, email: string): RateCheck[] {
+function signInFailureChecks(request: Request, email: string) {
   const ip = rateLimitIp(request);
-  return [
-    { key: `signin-fail:ip:${ip}`, rule: authRateRules.signInFailuresPerIp },
-    { key: `signin-fail:account-ip:${email}|${ip}`, rule: authRateRules.signInFailuresPerAccountIp },
-    { key: `signin-fail:account:${email}`, rule: authRateRules.signInFailuresPerAccount },
-  ];
+  return {
+    perIp: { key: `signin-fail:ip:${ip}`, rule: authRateRules.signInFailuresPerIp },
+    perAccountIp: {
+      key: `signin-fail:account-ip:${email}|${ip}`,
+      rule: authRateRules.signInFailuresPerAccountIp,
+    },
+    perAccount: { key: `signin-fail:account:${email}`, rule: authRateRules.signInFailuresPerAccount },
+  } satisfies Record<string, RateCheck>;
 }
 
+/** The step-up challenge cookie (Max-Age=0 clears it). */
+function stepUpCookie(challenge: string | null): string {
+  return [
+    `${authCookieName(SIGN_IN_STEP_UP_COOKIE)}=${challenge ?? ""}`,
+    `Max-Age=${challenge ? SIGN_IN_CODE_TTL_MS / 1000 : 0}`,
+    "Path=/",
+    "HttpOnly",
+    publicBaseUrl().startsWith("https://") ? "Secure" : null,
+    "SameSite=Lax",
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
+
+/**
+ * The one answer past the account's failure limit, to every password: a challenge cookie and the code screen. Only
+ * the right password also e-mails a code bound to that challenge, so the answer tells nothing about the password.
+ */
+function stepUpAnswer(challenge = newStepUpChallenge()): AuthOutcome {
+  return { ok: true, headers: new Headers({ "Set-Cookie": stepUpCookie(challenge) }), step: "email-code" };
+}
+
+/**
+ * Once per lockout window (the outbox keeps one row per idempotency key), the account's owner hears of the spray.
+ * An address with no account gets nothing.
+ */
+async function alertOwner(db: Database, email: string, lockEndsAt: Date) {
+  const auth = await getAuth();
+  const found = await (await auth.$context).internalAdapter.findUserByEmail(email);
+  if (!found) return;
+  const queued = await enqueue(db, {
+    kind: "email",
+    idempotencyKey: `signin-alert:${found.user.id}:${lockEndsAt.getTime()}`,
+    payload: {
+      to: found.user.email,
+      ...failedSignInAlertEmail(clinicFacts(), found.user.name, `${publicBaseUrl()}/auth/recuperar`),
+    },
+  });
+  if (queued) kickOutboxWorker();
+}
+
+async function recordFailure(db: Database, checks: ReturnType<typeof signInFailureChecks>, email: string) {
+  for (const { key, rule } of Object.values(checks)) await consumeRate(db, key, rule);
+  const lock = await checkBlocked(db, [checks.perAccount]);
+  if (lock.resetsAt) await alertOwner(db, email, lock.resetsAt);
+}
+
+/** Mails the code of a new step-up bound to `challenge` (a few an hour per account at most). */
+async function sendStepUpCode(
+  db: Database,
+  user: { id: string; email: string; name: string },
+  challenge: string,
+) {
+  const budget = await consumeRate(
+    db,
+    `signin-stepup:account:${user.id}`,
+    authRateRules.stepUpCodesPerAccount,
+  );
+  if (!budget.allowed) return;
+  const auth = await getAuth();
+  const code = await issueSignInStepUp(db, {
+    secret: (await auth.$context).secret,
+    userId: user.id,
+    challenge,
+  });
+  await enqueue(db, {
+    kind: "email",
+    idempotencyKey: `signin-code:${user.id}:${createHash("sha256").update(challenge).digest("hex")}`,
+    payload: { to: user.email, ...signInCodeEmail(clinicFacts(), user.name, code) },
+  });
+  kickOutboxWorker();
+}
+
+/**
+ * Sign-in with e-mail and password. Per-address limits refuse outright (429). Past the account-wide failure limit
+ * (a spray from many addresses, ADR 007) the account is not locked: the right password still passes, with a
+ * step-up — the account's second factor when enrolled, otherwise a one-time code e-mailed to its owner (ADR 031).
+ */
 export async function signIn(
   request: Request,
   input: { email: string; password: string; redirectTo?: string },
 ): Promise<AuthOutcome> {
   const db = await getDb();
   const checks = signInFailureChecks(request, input.email);
-  if (!(await checkBlocked(db, checks)).allowed) return refused("rateLimited", 429);
+  if (!(await checkBlocked(db, [checks.perIp, checks.perAccountIp])).allowed) {
+    return refused("rateLimited", 429);
+  }
+  const stepUp = !(await checkBlocked(db, [checks.perAccount])).allowed;
   const auth = await getAuth();
   const response = await auth.api.signInEmail({
     body: { email: input.email, password: input.password, rememberMe: true },
@@ -90,20 +189,62 @@ export async function signIn(
   if (!response.ok) {
     const code = await errorCode(response);
     if (code === "INVALID_EMAIL_OR_PASSWORD") {
-      for (const { key, rule } of checks) await consumeRate(db, key, rule);
-      return refused("invalidCredentials", 401);
+      await recordFailure(db, checks, input.email);
+      return stepUp ? stepUpAnswer() : refused("invalidCredentials", 401);
     }
+    // Past the limit only the code screen answers, so that no other refusal tells the password was right.
+    if (stepUp) return stepUpAnswer();
     if (code === "EMAIL_NOT_VERIFIED") return refused("emailNotConfirmed", 403);
     // The session hook refuses deactivated accounts after the password was checked.
     if (code === "FAILED_TO_CREATE_SESSION") return refused("deactivated", 403);
     return refused("signInFailed", response.status >= 500 ? 502 : 400);
   }
   // The right password from this address forgets this address's failures on the account (not the others').
-  await clearRates(db, [checks[1]!.key]);
-  const body = (await response.json()) as { twoFactorRedirect?: boolean; user?: { id: string } };
-  const headers = forwardCookies(response);
-  if (body.twoFactorRedirect) return { ok: true, headers, step: "two-factor" };
+  await clearRates(db, [checks.perAccountIp.key]);
+  const body = (await response.json()) as {
+    twoFactorRedirect?: boolean;
+    token?: string;
+    user?: { id: string; email: string; name: string };
+  };
+  // An account with a second factor has no session yet: its code is the step-up.
+  if (body.twoFactorRedirect) return { ok: true, headers: forwardCookies(response), step: "two-factor" };
   if (!body.user) return refused("signInFailed", 502);
+  if (stepUp) {
+    // The session Better Auth just created is dropped unseen (its cookie is not passed on); the code makes one.
+    if (body.token) await (await auth.$context).internalAdapter.deleteSession(body.token);
+    const challenge = newStepUpChallenge();
+    await sendStepUpCode(db, body.user, challenge);
+    return stepUpAnswer(challenge);
+  }
+  return {
+    ok: true,
+    headers: forwardCookies(response),
+    redirectTo: await landingFor(body.user.id, input.redirectTo),
+  };
+}
+
+/** The step-up's second half: the e-mailed code, typed in the browser that holds the challenge cookie. */
+export async function verifySignInStepUp(
+  request: Request,
+  input: { code: string; redirectTo?: string },
+): Promise<AuthOutcome> {
+  const ip = rateLimitIp(request);
+  if (await limited([{ key: `signin-stepup:ip:${ip}`, rule: authRateRules.stepUpCodeEntriesPerIp }])) {
+    return refused("rateLimited", 429);
+  }
+  const challenge = authCookieValue(request, SIGN_IN_STEP_UP_COOKIE);
+  if (!challenge) return refused("invalidStepUpCode", 401);
+  const auth = await getAuth();
+  const response = await auth.api.verifySignInStepUp({
+    body: { challenge, code: input.code },
+    headers: request.headers,
+    asResponse: true,
+  });
+  // One answer for every failure: wrong, expired, used, out of attempts, or a challenge no code was sent for.
+  if (!response.ok) return refused("invalidStepUpCode", 401);
+  const body = (await response.json()) as { user: { id: string } };
+  const headers = forwardCookies(response);
+  headers.append("Set-Cookie", stepUpCookie(null));
   return { ok: true, headers, redirectTo: await landingFor(body.user.id, input.redirectTo) };
 }
 

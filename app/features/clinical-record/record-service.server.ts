@@ -11,6 +11,7 @@ import {
   recordCodeChannel,
   recordCodeVerdict,
 } from "~/domain/record-code";
+import { CLINICAL_READER_ROLES } from "~/domain/roles";
 import { formatRut } from "~/domain/rut";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
@@ -84,8 +85,6 @@ export interface ReadContext {
   rateIp: string;
   now?: Date;
 }
-
-const STAFF_ROLES = ["admin", "super_admin", "dentista"] as const;
 
 export const RECORD_ERROR_FALLBACK = "Error al obtener datos del paciente";
 export const UNVERIFIED_MESSAGE =
@@ -662,7 +661,7 @@ export async function recordOpenings(db: Database, reader: RecordReader): Promis
 }
 
 function staffRole(reader: RecordReader): string {
-  const role = STAFF_ROLES.find((name) => reader.roles.includes(name));
+  const role = CLINICAL_READER_ROLES.find((name) => reader.roles.includes(name));
   if (!role) throw new AppError("FORBIDDEN", "No tienes permiso para ver fichas clínicas.");
   return role === "super_admin" ? "admin" : role;
 }

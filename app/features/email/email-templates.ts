@@ -11,16 +11,20 @@ function layout(
   clinic: ClinicFacts,
   heading: string,
   paragraphs: string[],
-  action: { label: string; url: string },
+  action?: { label: string; url: string },
 ) {
+  const button = action
+    ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#0f766e;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
+<p style="font-size:13px;color:#475569">Si el botón no funciona, copia este enlace en tu navegador:<br>${escapeHtml(action.url)}</p>
+`
+    : "";
   const html = `<!doctype html><html lang="es-CL"><body style="font-family:Arial,sans-serif;color:#0f172a;line-height:1.5">
 <h1 style="font-size:20px">${escapeHtml(heading)}</h1>
 ${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
-<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#0f766e;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
-<p style="font-size:13px;color:#475569">Si el botón no funciona, copia este enlace en tu navegador:<br>${escapeHtml(action.url)}</p>
-<p style="font-size:13px;color:#475569">${escapeHtml(clinic.name)} · ${escapeHtml(clinic.address)}</p>
+${button}<p style="font-size:13px;color:#475569">${escapeHtml(clinic.name)} · ${escapeHtml(clinic.address)}</p>
 </body></html>`;
-  const text = [heading, "", ...paragraphs, "", `${action.label}: ${action.url}`, "", clinic.name].join("\n");
+  const link = action ? [`${action.label}: ${action.url}`, ""] : [];
+  const text = [heading, "", ...paragraphs, "", ...link, clinic.name].join("\n");
   return { html, text };
 }
 
@@ -52,6 +56,39 @@ export function passwordResetEmail(clinic: ClinicFacts, firstName: string, url: 
         "El enlace vence en 1 hora. Al cambiarla se cerrarán todas tus otras sesiones. Si no fuiste tú, ignora este mensaje: tu contraseña no cambiará.",
       ],
       { label: "Elegir una nueva contraseña", url },
+    ),
+  };
+}
+
+/** The sign-in step-up's code (issue 19): sent only after the right password, while the account is under attack. */
+export function signInCodeEmail(clinic: ClinicFacts, firstName: string, code: string): EmailContent {
+  return {
+    subject: `Tu código para ingresar · ${clinic.shortName}`,
+    ...layout(clinic, `Hola ${firstName}, este es tu código para ingresar`, [
+      `Tu código es ${code}. Ingrésalo en la pantalla de inicio de sesión para terminar de ingresar al Portal de Pacientes.`,
+      "Te lo pedimos porque hubo muchos intentos fallidos de ingresar a tu cuenta. Vence en 10 minutos y sirve una sola vez. No lo compartas con nadie: la clínica nunca te lo pedirá.",
+      "Si no intentaste ingresar, alguien conoce tu contraseña: cámbiala cuanto antes desde «¿Olvidaste tu contraseña?».",
+    ]),
+  };
+}
+
+/** Told once per lockout window: many failed passwords on the account (issue 19). */
+export function failedSignInAlertEmail(
+  clinic: ClinicFacts,
+  firstName: string,
+  resetUrl: string,
+): EmailContent {
+  return {
+    subject: `Intentos fallidos en tu cuenta · ${clinic.shortName}`,
+    ...layout(
+      clinic,
+      `Hola ${firstName}, hubo intentos fallidos en tu cuenta`,
+      [
+        "Detectamos muchos intentos de ingresar a tu cuenta del Portal de Pacientes con una contraseña incorrecta, desde distintas conexiones.",
+        "Tu cuenta sigue protegida: durante la próxima hora, para ingresar con tu contraseña te pediremos también un código que enviaremos a este correo.",
+        "Si no fuiste tú, te recomendamos cambiar tu contraseña. Si fuiste tú, no necesitas hacer nada.",
+      ],
+      { label: "Cambiar mi contraseña", url: resetUrl },
     ),
   };
 }

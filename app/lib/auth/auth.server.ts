@@ -24,6 +24,7 @@ import { consumeRate } from "~/lib/rate-limit.server";
 import { TWO_FACTOR_PENDING_SECONDS } from "./oauth-second-factor";
 import { oauthSecondFactor } from "./oauth-second-factor.server";
 import { createPasswordHasher } from "./password-hashing.server";
+import { SIGN_IN_STEP_UP_PATH, signInStepUp } from "./sign-in-step-up.server";
 
 export const AUTH_BASE_PATH = "/api/auth";
 export const GOOGLE_PROVIDER_ID = "google";
@@ -96,6 +97,7 @@ const wrappedPaths = [
   "/revoke-other-sessions",
   "/list-sessions",
   "/list-accounts",
+  SIGN_IN_STEP_UP_PATH,
 ];
 
 function authSecret(current: Env): string {
@@ -279,6 +281,7 @@ function createAuth(db: Database, current: Env) {
         staffMustUseTwoFactor: () => staffTwoFactorRequired(current),
         rolesOf: (userId) => activeRoleNames(db, userId),
       }),
+      signInStepUp({ db }),
       // Always registered (so its endpoints are typed); without GOOGLE_CLIENT_ID it has no provider and the
       // sign-in page shows no Google button.
       genericOAuth({

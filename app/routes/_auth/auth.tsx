@@ -4,8 +4,8 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import type { Route } from "./+types/auth";
 import { passwordMeetsRule } from "~/domain/password-rule";
 import { safeRedirectPath } from "~/domain/roles";
-import { signInSchema, signUpSchema, twoFactorSchema } from "~/features/auth/auth-schemas";
-import { signIn, signUp, verifySecondFactor } from "~/features/auth/auth-service.server";
+import { signInSchema, signUpSchema, stepUpSchema, twoFactorSchema } from "~/features/auth/auth-schemas";
+import { signIn, signUp, verifySecondFactor, verifySignInStepUp } from "~/features/auth/auth-service.server";
 import { AccessHelpDialog } from "~/features/auth/components/access-help-dialog";
 import { GoogleButton } from "~/features/auth/components/google-button";
 import { authTexts, type AuthTextKey } from "~/i18n/auth-messages";
@@ -33,10 +33,13 @@ import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
 type Mode = "signin" | "signup";
 
-/** The one action result (ADR 013), with the form it answers and whether the two-factor step is next. */
+/**
+ * The one action result (ADR 013), with the form it answers and the code step that is next, if any: the
+ * authenticator's code, or the code e-mailed past the account's failure limit (the step-up, ADR 031).
+ */
 export type AuthActionData = (ActionResult | ActionResult<{ notice: "check-email" }>) & {
-  intent: Mode | "two-factor";
-  step?: "two-factor";
+  intent: Mode | "two-factor" | "step-up";
+  step?: "two-factor" | "email-code";
 };
 
 const codeByStatus: Record<number, ActionErrorCode> = {
@@ -93,8 +96,9 @@ export async function action(args: Route.ActionArgs) {
     const outcome = await signIn(request, parsed.data);
     if (!outcome.ok) return refusal({ intent }, outcome, t);
     if ("step" in outcome) {
+      const next = outcome.step === "two-factor" ? "two-factor" : "step-up";
       return data<AuthActionData>(
-        { ...actionSuccess(), intent: "two-factor", step: "two-factor" },
+        { ...actionSuccess(), intent: next, step: outcome.step },
         { headers: outcome.headers },
       );
     }
@@ -132,6 +136,19 @@ export async function action(args: Route.ActionArgs) {
     if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
   }
 
+  if (intent === "step-up") {
+    const parsed = stepUpSchema(t).safeParse(form);
+    if (!parsed.success) {
+      return data<AuthActionData>(
+        { ...validationFailure(parsed.error), intent, step: "email-code" },
+        { status: 400 },
+      );
+    }
+    const outcome = await verifySignInStepUp(request, parsed.data);
+    if (!outcome.ok) return refusal({ intent, step: "email-code" }, outcome, t);
+    if ("redirectTo" in outcome) throw redirect(outcome.redirectTo, { headers: outcome.headers });
+  }
+
   throw data("La solicitud no es válida.", { status: 400 });
 }
 
@@ -146,9 +163,13 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   const [clientError, setClientError] = useState<{ mode: Mode; error: AuthTextKey } | null>(null);
   const busy = submitting || googleBusy;
 
-  const result = actionData?.intent === mode || actionData?.intent === "two-factor" ? actionData : undefined;
+  const result =
+    actionData?.intent === mode || actionData?.intent === "two-factor" || actionData?.intent === "step-up"
+      ? actionData
+      : undefined;
   const twoFactorStep =
     mode === "signin" && (result?.step === "two-factor" || (!result && loaderData.twoFactorPending));
+  const emailCodeStep = mode === "signin" && result?.step === "email-code";
   // Back from the Google flow without a popup (/auth/callback → /auth?error=…).
   const redirectError = searchParams.get("error");
   const urlError: AuthTextKey | undefined = redirectError
@@ -207,10 +228,22 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
         >
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">{t.title}</p>
           <h1 id="auth-title" className="mt-2 text-2xl font-bold">
-            {twoFactorStep ? t.twoFactorTitle : mode === "signin" ? t.signInTitle : t.signUpTitle}
+            {twoFactorStep
+              ? t.twoFactorTitle
+              : emailCodeStep
+                ? t.stepUpTitle
+                : mode === "signin"
+                  ? t.signInTitle
+                  : t.signUpTitle}
           </h1>
           <p className="mt-1 text-slate-600">
-            {twoFactorStep ? t.twoFactorHelp : mode === "signin" ? t.signInSubtitle : t.signUpSubtitle}
+            {twoFactorStep
+              ? t.twoFactorHelp
+              : emailCodeStep
+                ? t.stepUpHelp
+                : mode === "signin"
+                  ? t.signInSubtitle
+                  : t.signUpSubtitle}
           </p>
 
           {error && (
@@ -230,6 +263,8 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
             </div>
           ) : twoFactorStep ? (
             <TwoFactorForm t={t} busy={busy} fields={fields} redirectTo={redirectTo} />
+          ) : emailCodeStep ? (
+            <StepUpForm t={t} busy={busy} fields={fields} redirectTo={redirectTo} />
           ) : (
             <>
               {loaderData.googleEnabled && (
@@ -436,6 +471,44 @@ function TwoFactorForm({
       >
         {backup ? t.twoFactorCode : t.useBackupCode}
       </button>
+      <button
+        type="submit"
+        disabled={busy}
+        className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+      >
+        {busy && <Loader2 aria-hidden className="size-4 animate-spin" />}
+        {busy ? t.verifying : t.verify}
+      </button>
+    </Form>
+  );
+}
+
+/** The step-up past the account's failure limit: the 6-digit code e-mailed after the right password. */
+function StepUpForm({
+  t,
+  busy,
+  fields,
+  redirectTo,
+}: {
+  t: Record<AuthTextKey, string>;
+  busy: boolean;
+  fields: FieldErrors;
+  redirectTo: string | null;
+}) {
+  return (
+    <Form method="post" replace className="mt-6 space-y-4">
+      <input type="hidden" name="intent" value="step-up" />
+      {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
+      <fieldset disabled={busy}>
+        <AuthField
+          label={t.stepUpCode}
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          maxLength={20}
+          error={fields.code?.[0]}
+        />
+      </fieldset>
       <button
         type="submit"
         disabled={busy}

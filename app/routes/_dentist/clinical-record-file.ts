@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/clinical-record-file";
 import { getDb } from "~/db/client.server";
-import { ADMIN_ROLES } from "~/domain/roles";
+import { CLINICAL_READER_ROLES } from "~/domain/roles";
 import { fileResponse } from "~/features/clinical-record/record-file-response.server";
 import { staffFile } from "~/features/clinical-record/record-service.server";
 import { validateRut } from "~/domain/rut";
@@ -14,7 +14,7 @@ import { requireRole } from "~/lib/guards.server";
  * last 30 minutes (the register row is the grant); 404 otherwise.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireRole(args, ["dentista", ...ADMIN_ROLES]);
+  const user = await requireRole(args, CLINICAL_READER_ROLES);
   const url = new URL(args.request.url);
   const rut = validateRut(url.searchParams.get("rut") ?? "");
   if (!rut.ok) throw data({ message: "No encontramos ese archivo." }, { status: 404 });

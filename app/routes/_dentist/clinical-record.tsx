@@ -4,7 +4,7 @@ import { FormAlert, TextareaField } from "~/components/form-fields";
 import { RutField } from "~/components/rut-field";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { ADMIN_ROLES } from "~/domain/roles";
+import { CLINICAL_READER_ROLES } from "~/domain/roles";
 import { PatientSummary, RecordTabs } from "~/features/clinical-record/components/record-dashboard";
 import { staffLookupSchema, type ClinicalRecordDto } from "~/features/clinical-record/record-schema";
 import { staffRecord } from "~/features/clinical-record/record-service.server";
@@ -20,17 +20,14 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Who may open any patient's record (Ley 20.584 art. 13: those involved in care); asesores may not. */
-const RECORD_STAFF = ["dentista", ...ADMIN_ROLES] as const;
-
 export async function loader(args: Route.LoaderArgs) {
-  await requireRole(args, RECORD_STAFF);
+  await requireRole(args, CLINICAL_READER_ROLES);
   return null;
 }
 
 /** A lookup by RUT with a required reason; every read is written to the access register with it. */
 export async function action(args: Route.ActionArgs) {
-  const user = await requireRole(args, RECORD_STAFF);
+  const user = await requireRole(args, CLINICAL_READER_ROLES);
   const parsed = staffLookupSchema.safeParse(await readForm(args.request));
   if (!parsed.success) return validationResult(parsed.error);
   try {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { outbox, rateLimits, sessions, users } from "~/db/schema";
 import type { SecurityActionData } from "~/features/auth/security-schema";
+import { openPayload } from "~/features/outbox/outbox.server";
 import { purgeRateLimitsOnce } from "~/jobs/rate-limit-purge.server";
 import { authTexts } from "~/i18n/auth-messages";
 import { loadSessionUser } from "~/lib/auth/session.server";
@@ -128,7 +129,8 @@ describe("password reset by e-mail (/auth/recuperar → link → /auth/restablec
       .where(and(eq(outbox.kind, "email"), like(outbox.idempotencyKey, `reset:${user.id}:%`)))
       .orderBy(desc(outbox.createdAt));
     expect(mail?.payload).toMatchObject({ to: user.email });
-    const text = String(mail?.payload.text);
+    const { secret } = openPayload(mail!.payload);
+    const text = String((secret as { text?: unknown }).text);
     const link = /(http:\/\/localhost:3000\/api\/auth\/reset-password\/[^\s?]+\?callbackURL=\S+)/.exec(
       text,
     )?.[1];

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { enqueueSecretEmail } from "~/features/email/email-outbox.server";
 import { passwordResetEmail, verificationEmail } from "~/features/email/email-templates";
-import { enqueue } from "~/features/outbox/outbox.server";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import {
   authInstance,
@@ -9,13 +10,16 @@ import {
   type AuthMailRequest,
 } from "~/lib/auth/auth.server";
 
-/** Account e-mails go through the outbox like every other outbound message (DESIGN §4). */
+/**
+ * Account e-mails go through the outbox like every other outbound message (DESIGN §4). Their link is a single-use
+ * or signed token: the body is sealed and leaves the row once sent, and the key holds no token (ADR 029).
+ */
 function queued(keyPrefix: string, template: typeof passwordResetEmail) {
-  return async ({ db, clinic, user, url, token }: AuthMailRequest) => {
-    await enqueue(db, {
-      kind: "email",
-      idempotencyKey: `${keyPrefix}:${user.id}:${token}`,
-      payload: { to: user.email, ...template(clinic, user.name, url) },
+  return async ({ db, clinic, user, url }: AuthMailRequest) => {
+    await enqueueSecretEmail(db, {
+      idempotencyKey: `${keyPrefix}:${user.id}:${randomUUID()}`,
+      to: user.email,
+      content: template(clinic, user.name, url),
     });
     kickOutboxWorker();
   };

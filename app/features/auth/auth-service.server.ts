@@ -3,6 +3,7 @@ import { activeRoleNames } from "~/db/accounts.server";
 import { getDb, type Database } from "~/db/client.server";
 import { SIGN_IN_CODE_TTL_MS } from "~/domain/one-time-code";
 import { landingPathForRoles, safeRedirectPath } from "~/domain/roles";
+import { enqueueSecretEmail } from "~/features/email/email-outbox.server";
 import { failedSignInAlertEmail, signInCodeEmail } from "~/features/email/email-templates";
 import { enqueue } from "~/features/outbox/outbox.server";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
@@ -157,10 +158,11 @@ async function sendStepUpCode(
     userId: user.id,
     challenge,
   });
-  await enqueue(db, {
-    kind: "email",
+  // One code per challenge; the key names the challenge by its hash only (the code is in the sealed body).
+  await enqueueSecretEmail(db, {
     idempotencyKey: `signin-code:${user.id}:${createHash("sha256").update(challenge).digest("hex")}`,
-    payload: { to: user.email, ...signInCodeEmail(clinicFacts(), user.name, code) },
+    to: user.email,
+    content: signInCodeEmail(clinicFacts(), user.name, code),
   });
   kickOutboxWorker();
 }

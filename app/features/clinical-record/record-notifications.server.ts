@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { formatRut } from "~/domain/rut";
 import { templateContent, whatsAppTemplates } from "~/domain/whatsapp-templates";
+import { enqueueSecretEmail } from "~/features/email/email-outbox.server";
 import { enqueueWhatsApp } from "~/features/messaging/whatsapp-outbox.server";
 import { enqueue } from "~/features/outbox/outbox.server";
 import { clinicFacts } from "~/lib/env.server";
@@ -50,12 +51,10 @@ export async function queueRecordCode(
 <p>Vence en 10 minutos. No lo compartas con nadie: la clínica nunca te lo pedirá.</p>
 <p style="font-size:13px;color:#475569">Si no lo solicitaste, ignora este mensaje y avísanos.</p>
 </body></html>`;
-  // The body carries the code: it waits sealed and leaves the row once sent (ADR 029); nothing else names it.
-  await enqueue(tx, {
-    kind: "email",
+  await enqueueSecretEmail(tx, {
     idempotencyKey: `record-code:${input.userId}:${randomUUID()}`,
-    payload: { to: input.email, subject: `Tu código de acceso · ${clinic.shortName}` },
-    secret: { text, html },
+    to: input.email,
+    content: { subject: `Tu código de acceso · ${clinic.shortName}`, text, html },
   });
 }
 

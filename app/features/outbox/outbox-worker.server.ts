@@ -18,7 +18,7 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
   const current = env();
   const mailer = createMailer({ smtpUrl: current.SMTP_URL, from: current.MAIL_FROM });
   return {
-    // An e-mail's secret (a code) is its text and html, sealed (`queueRecordCode`).
+    // An e-mail's secret (a code, a single-use link) is its text and html, sealed (`enqueueSecretEmail`).
     email: async (payload, { secret }) => {
       const email = {
         ...payload,

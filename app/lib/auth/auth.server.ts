@@ -113,13 +113,12 @@ function authSecret(current: Env): string {
   return secret;
 }
 
-/** A link Better Auth wants mailed to a user; `token` makes the message's idempotency key. */
+/** A link Better Auth wants mailed to a user (its token is a secret: ADR 029). */
 export interface AuthMailRequest {
   db: Database;
   clinic: ClinicFacts;
   user: { id: string; email: string; name: string };
   url: string;
-  token: string;
 }
 
 /** The account e-mails (password reset, address verification), supplied by a feature: lib sends no mail itself. */
@@ -193,9 +192,11 @@ function createAuth(db: Database, current: Env) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       password: { hash: hasher.hash, verify: hasher.verify },
-      sendResetPassword: ({ user, url, token }) =>
-        registeredMail().sendPasswordReset({ db, clinic, user, url, token }),
+      sendResetPassword: ({ user, url }) => registeredMail().sendPasswordReset({ db, clinic, user, url }),
     },
+    // A reset link's token is kept as its hash (a database reader cannot use it); rows stored in clear before
+    // still match, Better Auth looks both up. The verification link is a signed JWT, not stored.
+    verification: { storeIdentifier: { default: "plain", overrides: { "reset-password:": "hashed" } } },
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: current.AUTH_EMAIL_VERIFICATION === "required",
@@ -203,8 +204,7 @@ function createAuth(db: Database, current: Env) {
       // the attacker's account by sending them a link (login CSRF).
       autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
-      sendVerificationEmail: ({ user, url, token }) =>
-        registeredMail().sendVerification({ db, clinic, user, url, token }),
+      sendVerificationEmail: ({ user, url }) => registeredMail().sendVerification({ db, clinic, user, url }),
     },
     session: {
       expiresIn: 12 * 60 * 60,

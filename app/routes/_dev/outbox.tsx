@@ -32,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
     .limit(50);
   return {
     mails: rows.map((row) => {
-      // A code mail keeps its body sealed here (this is its delivery); the demo admin reads it opened.
+      // A mail with a code or a link keeps its body sealed (this is its delivery); the demo admin reads it opened.
       const { payload, secret } = openedMail(row.payload);
       return {
         id: row.id,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { containsNul } from "~/domain/nul-character";
+// Relative, not `~/`: the standalone fake provider (tests/setup/run-whatsapp-fake.mjs) runs this file on plain Node.
+import { containsNul } from "../../domain/nul-character";
 
 /**
  * The Infobip WhatsApp API's shapes (research file §2; Infobip's SDK models `WhatsAppTextMessage`,

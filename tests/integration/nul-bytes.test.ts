@@ -17,10 +17,11 @@ const SENDER = "56900000019";
 const NUL = "\u0000";
 
 async function importApp() {
-  const [client, home, inboundRoute, chatApi] = await Promise.all([
+  const [client, home, inboundRoute, reportsRoute, chatApi] = await Promise.all([
     import("~/db/client.server"),
     import("~/routes/_public/home"),
     import("~/routes/api/whatsapp-inbound"),
+    import("~/routes/api/whatsapp-reports"),
     import("../setup/chat-api"),
   ]);
   return {
@@ -28,6 +29,7 @@ async function importApp() {
     closeDb: client.closeDb,
     homeAction: home.action,
     inboundAction: inboundRoute.action,
+    reportsAction: reportsRoute.action,
     chat: chatApi,
   };
 }
@@ -240,5 +242,24 @@ describe("a NUL character in an inbound WhatsApp batch", () => {
     const replay = await postInbound(batch);
     expect(replay).toEqual({ status: 200, body: { received: 2, recorded: 1, leadsCreated: 1, skipped: 0 } });
     expect(await leadsOf([first, second])).toHaveLength(2);
+  });
+});
+
+describe("a NUL character in a WhatsApp report", () => {
+  it("skips that result (it names no message of ours) and applies the others", async () => {
+    const request = new Request("http://localhost:3000/api/whatsapp/reports", {
+      method: "POST",
+      headers: { "content-type": "application/json", [WHATSAPP_WEBHOOK_SECRET_HEADER]: SECRET },
+      body: JSON.stringify({
+        results: [
+          { messageId: `id${NUL}`, seenAt: "2026-03-01T12:05:00.000+0000" },
+          { messageId: randomUUID(), seenAt: "2026-03-01T12:05:00.000+0000" },
+        ],
+      }),
+    });
+    expect(await settle(() => app.reportsAction(routeArgs(request)))).toEqual({
+      status: 200,
+      body: { received: 2, updated: 0 },
+    });
   });
 });

@@ -155,8 +155,14 @@ async function sendFetchResponse(res, response) {
   }
 }
 
+/** Methods a Fetch Request cannot carry: without this answer they would fail the bridge with a 500. */
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
 app.all("/{*splat}", async (req, res, next) => {
   try {
+    if (FETCH_FORBIDDEN_METHODS.has(req.method)) {
+      return void res.status(405).type("text/plain; charset=utf-8").send("Método no permitido.");
+    }
     if (Number(req.get("content-length") || 0) > MAX_BODY_BYTES) {
       return void res.status(413).type("text/plain; charset=utf-8").send("La solicitud es demasiado grande.");
     }

@@ -19,6 +19,8 @@ import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/a
 import { withDentalinkDeadline } from "~/integrations/dentalink/dentalink-client.server";
 import { clinicFacts, env } from "~/lib/env.server";
 import { useAppData } from "~/lib/app-data";
+import { INVALID_REQUEST_MESSAGE } from "~/lib/request.server";
+import { urlCarriesNul } from "~/domain/nul-character";
 import { appReady } from "~/startup/app-ready.server";
 import stylesheetUrl from "./app.css?url";
 
@@ -43,6 +45,12 @@ function keepSessionCookie(response: Response, refreshed: string | null) {
 }
 
 export const middleware: Route.MiddlewareFunction[] = [
+  // Issue 19: a NUL character in a path parameter or a query value (`%00`) would reach a query, where PostgreSQL
+  // refuses it with a 500; no route of ours takes one, so it is a 400 before any loader or action.
+  ({ request }, next) => {
+    if (urlCarriesNul(new URL(request.url))) throw data(INVALID_REQUEST_MESSAGE, { status: 400 });
+    return next();
+  },
   async (args, next) => {
     await appReady();
     const user = await sessionUser(args);

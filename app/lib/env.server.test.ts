@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { clinicFacts, EnvError, isDemoMode, parseEnv, staffTwoFactorRequired } from "./env.server";
+import {
+  clinicFacts,
+  EnvError,
+  isDemoMode,
+  parseEnv,
+  staffTwoFactorRequired,
+  whatsAppWebhookSecrets,
+} from "./env.server";
 
 const SECRET = "0123456789abcdef0123456789abcdef";
 
@@ -93,5 +100,47 @@ describe("parseEnv", () => {
     );
     expect(facts.phone).toBe("+56229998888");
     expect(facts.siteUrl).toBe("https://clinica.example");
+  });
+
+  it("takes a previous webhook secret during a rotation, only with the new one", () => {
+    const current = "webhook-secret-new-0123456789";
+    const previous = "webhook-secret-old-0123456789";
+    const both = parseEnv({
+      AUTH_SECRET: SECRET,
+      WHATSAPP_WEBHOOK_SECRET: current,
+      WHATSAPP_WEBHOOK_SECRET_PREVIOUS: previous,
+    });
+    expect(whatsAppWebhookSecrets(both)).toEqual([current, previous]);
+    expect(whatsAppWebhookSecrets(parseEnv({ AUTH_SECRET: SECRET }))).toEqual([]);
+    const alone = captureError(() =>
+      parseEnv({ AUTH_SECRET: SECRET, WHATSAPP_WEBHOOK_SECRET_PREVIOUS: previous }),
+    );
+    expect((alone as EnvError).problems).toEqual([
+      expect.stringMatching(/^WHATSAPP_WEBHOOK_SECRET_PREVIOUS: solo durante un cambio de secreto/),
+    ]);
+    const short = captureError(() =>
+      parseEnv({
+        AUTH_SECRET: SECRET,
+        WHATSAPP_WEBHOOK_SECRET: current,
+        WHATSAPP_WEBHOOK_SECRET_PREVIOUS: "x",
+      }),
+    );
+    expect((short as EnvError).problems).toEqual([
+      "WHATSAPP_WEBHOOK_SECRET_PREVIOUS: al menos 16 caracteres aleatorios",
+    ]);
+  });
+
+  it("reads the webhook allow-list and names the entries that are not addresses or ranges", () => {
+    expect(
+      parseEnv({ AUTH_SECRET: SECRET, WHATSAPP_WEBHOOK_ALLOW_IPS: "203.0.113.5, 198.51.100.0/24" })
+        .WHATSAPP_WEBHOOK_ALLOW_IPS,
+    ).toEqual(["203.0.113.5/32", "198.51.100.0/24"]);
+    expect(parseEnv({ AUTH_SECRET: SECRET }).WHATSAPP_WEBHOOK_ALLOW_IPS).toEqual([]);
+    const bad = captureError(() =>
+      parseEnv({ AUTH_SECRET: SECRET, WHATSAPP_WEBHOOK_ALLOW_IPS: "203.0.113.5, infobip.com, 10.0.0.0/40" }),
+    );
+    expect((bad as EnvError).problems).toEqual([
+      "WHATSAPP_WEBHOOK_ALLOW_IPS: no son direcciones IP ni rangos CIDR: infobip.com, 10.0.0.0/40 (p. ej. 203.0.113.5, 198.51.100.0/24)",
+    ]);
   });
 });

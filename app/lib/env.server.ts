@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defaultClinic, type ClinicFacts } from "~/config/clinic";
+import { parseIpAllowList } from "./ip-allow-list.server";
 
 /** The only reader of process.env. Fails at boot listing every bad variable. */
 const booleanFlag = z
@@ -67,6 +68,22 @@ const envSchema = z.object({
     .optional(),
   WHATSAPP_TEST_MODE: booleanFlag,
   WHATSAPP_WEBHOOK_SECRET: z.string().min(16, "al menos 16 caracteres aleatorios").optional(),
+  /** The secret being rotated out: accepted as well until the provider sends the new one (issue 19). */
+  WHATSAPP_WEBHOOK_SECRET_PREVIOUS: z.string().min(16, "al menos 16 caracteres aleatorios").optional(),
+  /** The provider's addresses (IPs or CIDR ranges, comma- or space-separated); empty = any address. */
+  WHATSAPP_WEBHOOK_ALLOW_IPS: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const { entries, invalid } = parseIpAllowList(value);
+      if (invalid.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          message: `no son direcciones IP ni rangos CIDR: ${invalid.join(", ")} (p. ej. 203.0.113.5, 198.51.100.0/24)`,
+        });
+      }
+      return entries;
+    }),
   WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   // Dentalink (issue 10, DESIGN decision 12). Without a key (or with a placeholder) the client runs in mock mode.
   DENTALINK_API_KEY: z.string().trim().min(1).optional(),
@@ -157,6 +174,13 @@ const productionChecks = envSchema.superRefine((value, ctx) => {
       }
     }
   }
+  if (value.WHATSAPP_WEBHOOK_SECRET_PREVIOUS && !value.WHATSAPP_WEBHOOK_SECRET) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["WHATSAPP_WEBHOOK_SECRET_PREVIOUS"],
+      message: "solo durante un cambio de secreto, junto al nuevo en WHATSAPP_WEBHOOK_SECRET",
+    });
+  }
   if (Boolean(value.GOOGLE_CLIENT_ID) !== Boolean(value.GOOGLE_CLIENT_SECRET)) {
     ctx.addIssue({
       code: "custom",
@@ -187,6 +211,13 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** The secrets a WhatsApp webhook may carry: the current one and, during a rotation, the previous one. */
+export function whatsAppWebhookSecrets(current: Env = env()): string[] {
+  return [current.WHATSAPP_WEBHOOK_SECRET, current.WHATSAPP_WEBHOOK_SECRET_PREVIOUS].filter(
+    (secret): secret is string => Boolean(secret),
+  );
 }
 
 /** Demo mode (demo accounts, sample data, /dev/correos) only with SEED_DEMO=1, on either database. */

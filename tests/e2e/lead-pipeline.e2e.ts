@@ -47,6 +47,8 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page).toHaveURL(/\/funnel\/leads\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByTestId("lead-status")).toHaveText("Nuevo");
+  // Only the assignee (or an admin) changes a lead (issue 19): the demo has one asesor, who gets every new lead.
+  await expect(page.getByTestId("lead-assignee")).toHaveText("Javiera Pizarro");
   const history = page.getByTestId("lead-history");
   await expect(history).toContainText("Lead creado (Web)");
   await expect(page.getByRole("link", { name: /WhatsApp/ })).toHaveAttribute(

@@ -15,6 +15,8 @@ import {
   users,
   whatsAppMessages,
 } from "~/db/schema";
+import { addDays, clinicDate } from "~/domain/clinic-time";
+import { LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
 import { leadStatuses, stageRanks, type LeadStatus } from "~/domain/lead-pipeline";
 import { scoreLead } from "~/domain/lead-scoring";
 import { LeadPage } from "~/features/crm/components/lead-page";
@@ -26,6 +28,7 @@ import {
   receiveWhatsAppInbound,
 } from "~/features/messaging/whatsapp-inbound-service.server";
 import { action as homeAction } from "~/routes/_public/home";
+import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as leadAction, loader as leadLoader } from "~/routes/_staff/lead-detail";
 import { clientForm, postAs, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
@@ -362,6 +365,133 @@ describe("who may open and change a lead", () => {
     expect(team.find((row) => row.id === other.id)?.away).toBe(true);
     expect(team.find((row) => row.id === asesor.id)?.away).toBe(false);
     await post(admin, lead.id, { intent: "availability", userId: other.id, away: "0" });
+  });
+});
+
+async function auditsOf(leadId: string) {
+  const db = await getDb();
+  return db
+    .select()
+    .from(auditLog)
+    .where(sql`${auditLog.details}->>'leadId' = ${leadId}`);
+}
+
+async function syncsOf(leadId: string) {
+  const db = await getDb();
+  return db.select().from(dentalinkSyncs).where(eq(dentalinkSyncs.leadId, leadId));
+}
+
+async function postPanel(user: TestUser, fields: Record<string, string>) {
+  return unwrap<{ ok: boolean; code?: string; message?: string }>(
+    await funnelAction(routeArgs(postAs(user.cookie, "/funnel", fields))),
+  );
+}
+
+function syncFields(leadId: string) {
+  return {
+    intent: "dentalink-sync",
+    submissionId: randomUUID(),
+    leadId,
+    firstName: "Lead",
+    lastName: "de Prueba",
+    email: uniqueEmail("agenda"),
+    phone: uniquePhone(),
+    birthDate: "1985-01-20",
+    treatmentType: "implantes",
+    appointmentDate: addDays(clinicDate(new Date()), 30),
+    appointmentTime: "15:00",
+    dentistId: "dr-araya",
+  };
+}
+
+describe("a lead assigned to another asesor (issue 19: the attack)", () => {
+  let colleague: TestUser;
+  beforeAll(async () => {
+    colleague = await createTestUser({ roles: ["asesor"], firstName: "Beatriz" });
+  });
+
+  const refused = { ok: false, code: "FORBIDDEN", message: LEAD_CHANGE_REFUSED };
+
+  it("refuses a colleague moving, losing, annotating or marking contacted the lead: 403, nothing written", async () => {
+    const lead = await insertLead({ assignedTo: asesor.id });
+    const attempts: Array<Record<string, string>> = [
+      { intent: "transition", from: "new", to: "qualified" },
+      { intent: "transition", from: "new", to: "lost", reason: "precio" },
+      { intent: "contact", from: "new" },
+      { intent: "note", text: "Lo llamo yo." },
+    ];
+    for (const fields of attempts) {
+      const { status, body } = await post(colleague, lead.id, fields);
+      expect([fields.intent, status]).toEqual([fields.intent, 403]);
+      expect(body).toMatchObject(refused);
+    }
+    for (const intent of ["mark-contacted", "schedule"]) {
+      const { status, body } = await postPanel(colleague, { leadId: lead.id, intent, from: "new" });
+      expect([intent, status]).toEqual([intent, 403]);
+      expect(body).toMatchObject(refused);
+    }
+    const after = await leadRow(lead.id);
+    expect(after).toMatchObject({
+      status: "new",
+      assignedTo: asesor.id,
+      lastContactAt: null,
+      firstContactAt: null,
+      updatedAt: lead.updatedAt,
+    });
+    expect(await historyOf(lead.id)).toEqual([]);
+    expect(await auditsOf(lead.id)).toEqual([]);
+  });
+
+  it("refuses a colleague booking the lead in Dentalink: 403 before anything reaches Dentalink", async () => {
+    const lead = await insertLead({ assignedTo: asesor.id });
+    const { status, body } = await postPanel(colleague, syncFields(lead.id));
+    expect(status).toBe(403);
+    expect(body).toMatchObject(refused);
+    expect(await syncsOf(lead.id)).toEqual([]);
+    expect((await leadRow(lead.id)).status).toBe("new");
+  });
+
+  it("lets the assignee and an admin change it, and any asesor an unassigned lead, which stays unassigned", async () => {
+    const lead = await insertLead({ assignedTo: asesor.id });
+    expect((await post(asesor, lead.id, { intent: "transition", from: "new", to: "qualified" })).status).toBe(
+      200,
+    );
+    expect((await post(admin, lead.id, { intent: "note", text: "Revisado." })).status).toBe(200);
+    expect((await postPanel(admin, { leadId: lead.id, intent: "schedule", from: "qualified" })).status).toBe(
+      200,
+    );
+    expect((await leadRow(lead.id)).status).toBe("scheduled");
+
+    const unassigned = await insertLead();
+    expect((await post(colleague, unassigned.id, { intent: "contact", from: "new" })).status).toBe(200);
+    expect((await post(colleague, unassigned.id, { intent: "note", text: "Llamé." })).status).toBe(200);
+    expect(await leadRow(unassigned.id)).toMatchObject({ status: "contacted", assignedTo: null });
+  });
+
+  it("lets a colleague read the lead but hides the changes they may not make", async () => {
+    const lead = await insertLead({ assignedTo: asesor.id, name: "Lead Ajeno" });
+    const theirs = await page(colleague, lead.id);
+    expect(theirs.lead.name).toBe("Lead Ajeno");
+    expect(theirs.canChange).toBe(false);
+    expect((await page(asesor, lead.id)).canChange).toBe(true);
+    expect((await page(admin, lead.id)).canChange).toBe(true);
+
+    const Stub = createRoutesStub([
+      { path: "/", Component: () => createElement(LeadPage, { page: theirs }) },
+    ]);
+    const html = renderToString(createElement(Stub, { initialEntries: ["/"] }));
+    expect(html).toContain(LEAD_CHANGE_REFUSED);
+    for (const action of ["Marcar contactado", "Agregar nota", "Marcar perdido", "Agendar"]) {
+      expect(html).not.toContain(action);
+    }
+
+    const search = `/funnel?tab=leads&q=${encodeURIComponent("Lead Ajeno")}`;
+    const cards = async (user: TestUser) => {
+      const data = await funnelLoader(routeArgs(requestAs(user.cookie, search)));
+      return data.panel!.leads.filter((card) => card.id === lead.id);
+    };
+    expect((await cards(colleague)).map((card) => card.canChange)).toEqual([false]);
+    expect((await cards(asesor)).map((card) => card.canChange)).toEqual([true]);
   });
 });
 

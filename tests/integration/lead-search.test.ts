@@ -132,6 +132,8 @@ beforeAll(async () => {
       assignedTo: otherAsesor.id,
       createdAt: new Date(now - 10 * DAY),
       lastContactAt: new Date(now - 9 * DAY),
+      // Issue 19: a formula after a comma, live when the file is opened with ',' as separator.
+      message: 'Consulta,=HYPERLINK("http://evil.example","x")',
     },
     {
       // Formula injection attempt in a name and a message (the lead form accepts free text).
@@ -443,6 +445,9 @@ describe("CSV export", () => {
     expect(rows[1]![13]).toBe('\'@SUM(1+1); dijo "hola"\nsegunda línea');
     // The raw text of that cell is quoted (it holds ; " and a line break).
     expect(text).toContain('"\'@SUM(1+1); dijo ""hola""\nsegunda línea"');
+    // Issue 19: the formula after a comma is neutralised too, and the field quoted.
+    expect(rows[0]![13]).toBe(`Consulta,'=HYPERLINK("http://evil.example","x")`);
+    expect(text).toContain(`"Consulta,'=HYPERLINK(""http://evil.example"",""x"")"`);
   });
 
   it("exports only the filtered rows", async () => {

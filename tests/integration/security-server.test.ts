@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -91,6 +92,36 @@ async function adminCookie() {
 }
 
 const WEBHOOK_SECRET = "webhook-secret-for-the-server-0123";
+/** The secret being rotated out (issue 19): still accepted while WHATSAPP_WEBHOOK_SECRET_PREVIOUS holds it. */
+const PREVIOUS_WEBHOOK_SECRET = "webhook-secret-rotated-out-456789";
+/** The provider's addresses: one address and a range; every other client is refused (issue 19). */
+const WEBHOOK_ALLOW_IPS = "127.0.0.18, 127.0.3.0/24";
+
+/** An inbound WhatsApp batch of one text message from `from`. */
+function inboundBody(from: string) {
+  return JSON.stringify({
+    results: [
+      {
+        from,
+        to: "56900000018",
+        integrationType: "WHATSAPP",
+        receivedAt: "2026-03-01T12:00:00.000+0000",
+        messageId: randomUUID(),
+        message: { type: "TEXT", text: "Hola" },
+      },
+    ],
+  });
+}
+
+/** A provider's POST to a webhook of the demo site, from loopback address `from`. */
+function webhookPost(route: string, secret: string, from: string, body: string) {
+  return httpRequest(site.port, route, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-webhook-secret": secret },
+    body,
+    from,
+  });
+}
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security", () => {
   beforeAll(async () => {
@@ -104,6 +135,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         TRUST_PROXY: "10.255.255.1",
         SEED_DEMO: "1",
         WHATSAPP_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        WHATSAPP_WEBHOOK_SECRET_PREVIOUS: PREVIOUS_WEBHOOK_SECRET,
+        WHATSAPP_WEBHOOK_ALLOW_IPS: WEBHOOK_ALLOW_IPS,
       }),
       startProdServer({ DATA_DIR: "memory://", PUBLIC_BASE_URL: "https://clinica.test" }),
     ]);
@@ -570,7 +603,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         from: "127.0.0.18",
       });
       expect(accepted.status).toBe(200);
-      expect(JSON.parse(accepted.body)).toEqual({ received: 0, recorded: 0, leadsCreated: 0 });
+      expect(JSON.parse(accepted.body)).toEqual({ received: 0, recorded: 0, leadsCreated: 0, skipped: 0 });
       const big = await httpRequest(site.port, "/api/whatsapp/inbound", {
         method: "POST",
         headers: { "content-type": "application/json", "x-webhook-secret": WEBHOOK_SECRET },
@@ -578,6 +611,153 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         from: "127.0.0.18",
       });
       expect(big.status).toBe(413);
+    });
+
+    it("issue 19: refuses a forged secret (401) and accepts the previous one during a rotation", async () => {
+      for (const route of ["/api/whatsapp/reports", "/api/whatsapp/inbound"]) {
+        const forged = await webhookPost(route, "forged-secret-0123456789abcdef", "127.0.0.18", report);
+        expect(forged.status).toBe(401);
+        expect(JSON.parse(forged.body)).toEqual({ detail: "Missing or wrong webhook secret" });
+      }
+      const rotated = await webhookPost(
+        "/api/whatsapp/reports",
+        PREVIOUS_WEBHOOK_SECRET,
+        "127.0.0.18",
+        report,
+      );
+      expect(rotated.status).toBe(200);
+      const inbound = await webhookPost(
+        "/api/whatsapp/inbound",
+        PREVIOUS_WEBHOOK_SECRET,
+        "127.0.0.18",
+        inboundBody("56911110018"),
+      );
+      expect(inbound.status).toBe(200);
+      expect(JSON.parse(inbound.body)).toMatchObject({ received: 1, recorded: 1 });
+    });
+
+    it("issue 19: refuses a client outside WHATSAPP_WEBHOOK_ALLOW_IPS even with the right secret (403)", async () => {
+      for (const route of ["/api/whatsapp/reports", "/api/whatsapp/inbound"]) {
+        const outside = await webhookPost(route, WEBHOOK_SECRET, "127.0.0.40", inboundBody("56911110040"));
+        expect(outside.status).toBe(403);
+        expect(JSON.parse(outside.body)).toEqual({ detail: "Address not allowed" });
+      }
+      // Forged forwarding headers do not make an outsider the provider (TRUST_PROXY is another machine).
+      const forged = await httpRequest(site.port, "/api/whatsapp/reports", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-webhook-secret": WEBHOOK_SECRET,
+          "x-forwarded-for": "127.0.0.18",
+          "x-clinica-client-ip": "127.0.0.18",
+        },
+        body: report,
+        from: "127.0.0.40",
+      });
+      expect(forged.status).toBe(403);
+      // An address of the listed range is the provider.
+      const inRange = await webhookPost("/api/whatsapp/reports", WEBHOOK_SECRET, "127.0.3.7", report);
+      expect(inRange.status).toBe(200);
+    });
+
+    it("issue 19: answers 405 with Allow: POST to GET, HEAD and the other methods", async () => {
+      for (const route of ["/api/whatsapp/reports", "/api/whatsapp/inbound"]) {
+        for (const method of ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "DELETE"]) {
+          const answer = await httpRequest(site.port, route, { method, from: "127.0.0.18" });
+          expect({ route, method, status: answer.status, allow: answer.headers.allow }).toEqual({
+            route,
+            method,
+            status: 405,
+            allow: "POST",
+          });
+        }
+      }
+    });
+  });
+
+  describe("a NUL character anywhere a client writes (issue 19)", () => {
+    let mark = 0;
+    beforeAll(() => {
+      mark = site.output().length;
+    });
+
+    it("in a file id, a lead id or a query value: 400/404, never 500", async () => {
+      const patient = await demoPatientCookie("127.0.0.41");
+      const admin = await adminCookie();
+      const attempts: Array<[string, string | undefined]> = [
+        ["/paciente/ficha/archivo/%00", patient],
+        ["/paciente/ficha/archivo/abc%00def", patient],
+        ["/dentista/ficha/archivo/%00", admin],
+        ["/funnel/leads.csv?q=%00", admin],
+        ["/funnel/leads.csv?tab=leads&q=rojas%00", admin],
+        ["/funnel?tab=leads&q=a%00b", admin],
+        ["/funnel/leads/%00", admin],
+        ["/admin/usuarios/%00", admin],
+        ["/blog?q=%00", undefined],
+      ];
+      const answers: string[] = [];
+      for (const [route, cookie] of attempts) {
+        const headers: Record<string, string> = cookie ? { cookie } : {};
+        const { status } = await httpRequest(site.port, route, { headers, from: "127.0.0.41" });
+        answers.push(`${route}: ${status}`);
+      }
+      expect(answers.filter((answer) => !/: 40[04]$/.test(answer))).toEqual([]);
+    });
+
+    it("in a form field or a JSON body: 400 with a generic message", async () => {
+      const lead = await httpForm(
+        site.port,
+        "/?index",
+        {
+          submissionId: randomUUID(),
+          name: "Ana\u0000Pérez",
+          phone: "+56 9 8765 0041",
+          treatment: "ortodoncia",
+          urgency: "3-meses",
+          budget: "medio",
+          message: "",
+          consent: "on",
+          source: "web",
+        },
+        { origin: siteOrigin(), from: "127.0.0.42" },
+      );
+      expect(lead.status).toBe(400);
+      expect(lead.body).toContain("La solicitud no es válida");
+      const guest = await httpRequest(site.port, "/api/chat/guest", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ account_id: "clinica-chat", phone: "+56 9\u00001234 5678" }),
+        from: "127.0.0.42",
+      });
+      expect(guest.status).toBe(400);
+    });
+
+    it("in one message of an inbound WhatsApp batch: the valid sibling is stored", async () => {
+      const body = JSON.parse(inboundBody("56911110043")) as { results: Array<Record<string, unknown>> };
+      const good = JSON.parse(inboundBody("56911110044")) as { results: Array<Record<string, unknown>> };
+      body.results[0]!.message = { type: "TEXT", text: "Hola\u0000" };
+      body.results.push(good.results[0]!);
+      const answer = await webhookPost(
+        "/api/whatsapp/inbound",
+        WEBHOOK_SECRET,
+        "127.0.0.18",
+        JSON.stringify(body),
+      );
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ received: 2, recorded: 1, leadsCreated: 1, skipped: 1 });
+    });
+
+    it("TRACE, a method a Fetch request cannot carry, is a 405, not a 500", async () => {
+      const answer = await httpRequest(site.port, "/api/whatsapp/inbound", {
+        method: "TRACE",
+        from: "127.0.0.41",
+      });
+      expect(answer.status).toBe(405);
+    });
+
+    it("leaves no stack trace and no database error in the server's log", () => {
+      const log = site.output().slice(mark);
+      expect(log).not.toMatch(/\n\s+at |invalid byte sequence|Failed query/);
     });
   });
 });

@@ -338,7 +338,7 @@ describe("inbound messages", () => {
     for (let replay = 0; replay < 2; replay++) {
       const answer = await post("/api/whatsapp/inbound", body!);
       expect(answer.status).toBe(200);
-      expect(await answer.json()).toEqual({ received: 1, recorded: 0, leadsCreated: 0 });
+      expect(await answer.json()).toEqual({ received: 1, recorded: 0, leadsCreated: 0, skipped: 0 });
     }
     expect(await counts()).toEqual(before);
     expect(await contactOf(phone)).toEqual(contactBefore);
@@ -397,7 +397,7 @@ describe("inbound messages", () => {
       "/api/whatsapp/inbound",
       JSON.stringify({ results: [result("Hola", 1), result("¿Atienden sábados?", 2)], messageCount: 2 }),
     );
-    expect(await answer.json()).toEqual({ received: 2, recorded: 2, leadsCreated: 1 });
+    expect(await answer.json()).toEqual({ received: 2, recorded: 2, leadsCreated: 1, skipped: 0 });
     const [lead, ...others] = await leadsOf(`+${from}`);
     expect(others).toEqual([]);
     // No profile name: a Spanish placeholder.

@@ -5,6 +5,7 @@ import { isLiveSession, sessionUser, type SessionUser } from "~/lib/auth/session
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
+import { readJson } from "~/lib/request.server";
 import { agentTurn, waitingForPersonText } from "~/features/agent/agent-service.server";
 import {
   assigneeFirstName,
@@ -97,7 +98,7 @@ const fail = (status: number, detail: string) => new ChatHttpError(status, detai
 async function readBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
   let body: unknown;
   try {
-    body = await request.json();
+    body = await readJson(request);
   } catch {
     throw fail(400, "The body is not JSON");
   }

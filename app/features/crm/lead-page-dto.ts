@@ -67,6 +67,11 @@ export interface LeadPageData {
   actions: LeadPageAction[];
   /** 'Marcar contactado' is offered (every status but converted). */
   canContact: boolean;
+  /**
+   * The viewer may change this lead (domain/lead-permissions.ts): without it the page shows no move, contact,
+   * booking or note, and says why.
+   */
+  canChange: boolean;
   lostReasons: Array<{ value: string; label: string }>;
   scheduleHref: string;
   history: HistoryEntry[];

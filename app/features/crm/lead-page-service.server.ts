@@ -2,6 +2,7 @@ import type { Database } from "~/db/client.server";
 import { updatedSinceContact } from "~/domain/lead-updates";
 import { formatChileanPhone, formatClinicDateTime } from "~/domain/format";
 import { formatLeadAge } from "~/domain/lead-age";
+import { canChangeLead } from "~/domain/lead-permissions";
 import {
   allowedTransitions,
   isLeadStatus,
@@ -252,6 +253,7 @@ export async function loadLeadPage(
       needsReason: to === "lost",
     })),
     canContact: contactOutcome(status) !== null,
+    canChange: canChangeLead(viewer, lead.assignedTo),
     lostReasons: lostReasons.map((value) => ({ value, label: lostReasonLabels[value] })),
     scheduleHref: `/funnel?tab=dentalink&lead=${lead.id}`,
     history: entries.map(({ order: _order, ...entry }) => entry),

@@ -77,6 +77,27 @@ export async function lockLeadStatus(tx: Writer, leadId: string): Promise<LeadSt
   return (row?.status as LeadStatus | undefined) ?? null;
 }
 
+/** The lead's assignee (`assignedTo`, null for nobody), locked for the rest of the transaction; null: no such lead. */
+export async function lockLeadAssignee(
+  tx: Writer,
+  leadId: string,
+): Promise<{ assignedTo: string | null } | null> {
+  const [row] = await tx
+    .select({ assignedTo: leads.assignedTo })
+    .from(leads)
+    .where(eq(leads.id, leadId))
+    .for("update");
+  return row ?? null;
+}
+
+export async function leadAssignee(
+  db: Pick<Database, "select">,
+  leadId: string,
+): Promise<{ assignedTo: string | null } | null> {
+  const [row] = await db.select({ assignedTo: leads.assignedTo }).from(leads).where(eq(leads.id, leadId));
+  return row ?? null;
+}
+
 export async function currentStatus(
   db: Pick<Database, "select">,
   leadId: string,

@@ -7,11 +7,14 @@ import {
   canTransition,
   type LeadStatus,
 } from "~/domain/lead-pipeline";
+import { canChangeLead, LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { AppError } from "~/lib/errors";
 import { isActiveAsesor, setAway, staffNames } from "./lead-assignment-repository.server";
 import {
   currentStatus,
+  leadAssignee,
+  lockLeadAssignee,
   lockLeadStatus,
   setAssignee,
   stampContactIf,
@@ -45,6 +48,27 @@ async function staleOrMissing(db: Pick<Database, "select">, leadId: string): Pro
   );
 }
 
+/**
+ * Inside a change's transaction: locks the lead and refuses (403) an actor who may not change it
+ * (domain/lead-permissions.ts), before anything is written. False when there is no such lead.
+ */
+async function lockForChange(tx: Database, leadId: string, actor: StaffActor): Promise<boolean> {
+  const lead = await lockLeadAssignee(tx, leadId);
+  if (!lead) return false;
+  if (!canChangeLead(actor, lead.assignedTo)) throw new AppError("FORBIDDEN", LEAD_CHANGE_REFUSED);
+  return true;
+}
+
+/**
+ * The same check before work that starts outside the lead's transaction (a Dentalink booking from the lead):
+ * 404 for no such lead, 403 for an actor who may not change it.
+ */
+export async function requireLeadChange(db: Database, leadId: string, actor: StaffActor): Promise<void> {
+  const lead = await leadAssignee(db, leadId);
+  if (!lead) throw new AppError("NOT_FOUND", "No encontramos ese lead.");
+  if (!canChangeLead(actor, lead.assignedTo)) throw new AppError("FORBIDDEN", LEAD_CHANGE_REFUSED);
+}
+
 export interface MoveInput {
   leadId: string;
   /** The status the staff member saw (the form's hidden field). */
@@ -66,6 +90,7 @@ export async function moveLead(db: Database, input: MoveInput, now = new Date())
     throw new AppError(code, check.error);
   }
   const applied = await db.transaction(async (tx) => {
+    if (!(await lockForChange(tx, input.leadId, input.actor))) return false;
     const updated = await updateStatusIf(tx, {
       leadId: input.leadId,
       from: input.from,
@@ -118,6 +143,7 @@ export async function recordContact(
   }
   if (to !== input.from) return moveLead(db, { ...input, to }, now);
   const applied = await db.transaction(async (tx) => {
+    if (!(await lockForChange(tx, input.leadId, input.actor))) return false;
     if (!(await stampContactIf(tx, input.leadId, input.from, now))) return false;
     await writeHistory(tx, {
       leadId: input.leadId,
@@ -206,6 +232,7 @@ export async function addNote(
     );
   }
   const added = await db.transaction(async (tx) => {
+    if (!(await lockForChange(tx, input.leadId, input.actor))) return false;
     if (!(await touchLead(tx, input.leadId, now))) return false;
     const id = await writeHistory(tx, {
       leadId: input.leadId,

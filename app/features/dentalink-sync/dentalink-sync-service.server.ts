@@ -29,7 +29,7 @@ import {
   type SyncRow,
 } from "./dentalink-sync-repository.server";
 import { loadDentistLinks } from "./dentalink-dentist-links.server";
-import { scheduleAfterSync } from "~/features/crm/lead-pipeline-service.server";
+import { requireLeadChange, scheduleAfterSync } from "~/features/crm/lead-pipeline-service.server";
 import { loadFailedWriteThroughs } from "./dentalink-writethrough.server";
 import type { SyncPrefill, SyncResult, SyncTabData } from "./sync-dto";
 import { classifySyncError } from "./sync-errors.server";
@@ -224,6 +224,8 @@ export async function runSync(
   if (form.leadId && !(await findLeadForSync(db, form.leadId))) {
     throw new AppError("NOT_FOUND", "No encontramos ese lead.");
   }
+  // Booking from a lead schedules it: only who may change that lead (issue 19), checked before Dentalink is called.
+  if (form.leadId) await requireLeadChange(db, form.leadId, actor);
 
   let syncId = await claimSync(db, {
     submissionId: form.submissionId,

@@ -1,4 +1,5 @@
 import { getDb } from "~/db/client.server";
+import { containsNul } from "~/domain/nul-character";
 import { deliveryReportOutcome } from "~/domain/whatsapp-message-status";
 import {
   parseInfobipDate,
@@ -27,7 +28,8 @@ function instant(value: string | undefined): Date {
 
 /**
  * Applies each result to the message with that messageId (ours, or the provider's), forward only: a replay, a late
- * report or an unknown id changes nothing. Answers how many messages moved.
+ * report or an unknown id changes nothing. A result holding a NUL character names no message of ours and would
+ * fail its query, so it is skipped like an unknown id (issue 19). Answers how many messages moved.
  */
 export async function applyWhatsAppReport(
   input: WhatsAppReport,
@@ -37,7 +39,7 @@ export async function applyWhatsAppReport(
   if (input.kind === "delivery") {
     for (const result of input.report.results) {
       const outcome = deliveryReportOutcome(result.status.groupName);
-      if (!outcome) continue;
+      if (!outcome || containsNul(result)) continue;
       const error =
         outcome === "failed"
           ? [result.status.name, result.error?.name, result.error?.description].filter(Boolean).join(": ")
@@ -53,6 +55,7 @@ export async function applyWhatsAppReport(
     }
   } else {
     for (const result of input.report.results) {
+      if (containsNul(result)) continue;
       if (await advanceStatus(db, { messageId: result.messageId }, "read", instant(result.seenAt)))
         updated += 1;
     }

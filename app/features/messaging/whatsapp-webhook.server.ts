@@ -1,11 +1,14 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
-import { env } from "~/lib/env.server";
+import { clientIp } from "~/lib/client-ip.server";
+import { env, whatsAppWebhookSecrets, type Env } from "~/lib/env.server";
+import { ipAllowList } from "~/lib/ip-allow-list.server";
 
 /**
- * What the provider's webhooks (`/api/whatsapp/reports`, `/api/whatsapp/inbound`) share: POST only, the shared
- * secret, the body limit and JSON. Server to server: no session and no Origin (React Router's own origin check only
- * refuses a mismatching Origin), so the secret is the guard.
+ * What the provider's webhooks (`/api/whatsapp/reports`, `/api/whatsapp/inbound`) share: POST only, the provider's
+ * addresses when an allow-list is configured, the shared secret, the body limit and JSON. Server to server: no
+ * session and no Origin (React Router's own origin check only refuses a mismatching Origin), so the secret is the
+ * guard.
  */
 
 /** The server's limit on any request body (server.mjs), also applied here when the route is called directly. */
@@ -14,14 +17,34 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
 
 /**
- * Whether the request carries WHATSAPP_WEBHOOK_SECRET in the provider's header. Compared in constant time over
- * equal-length digests, so neither the secret's content nor its length leaks through timing. Without a configured
- * secret every request is refused: an open webhook would let anyone mark messages delivered or invent leads.
+ * Whether the request carries one of the accepted secrets in the provider's header: WHATSAPP_WEBHOOK_SECRET, or
+ * during a rotation WHATSAPP_WEBHOOK_SECRET_PREVIOUS (issue 19). Compared in constant time over equal-length
+ * digests, each of them every time, so neither a secret's content, its length nor which one matched leaks through
+ * timing. Without a configured secret every request is refused: an open webhook would let anyone mark messages
+ * delivered or invent leads.
  */
-export function webhookSecretMatches(request: Request, secret = env().WHATSAPP_WEBHOOK_SECRET): boolean {
+export function webhookSecretMatches(request: Request, secrets = whatsAppWebhookSecrets()): boolean {
   const given = request.headers.get(WHATSAPP_WEBHOOK_SECRET_HEADER);
-  if (!secret || given === null) return false;
-  return timingSafeEqual(digest(given), digest(secret));
+  if (given === null) return false;
+  const givenDigest = digest(given);
+  let matches = false;
+  for (const secret of secrets) matches = timingSafeEqual(givenDigest, digest(secret)) || matches;
+  return matches;
+}
+
+const allowListByEnv = new WeakMap<Env, (ip: string) => boolean>();
+
+/**
+ * Whether the client (its address as server.mjs resolved it from the trusted proxies) is one of the provider's
+ * addresses in WHATSAPP_WEBHOOK_ALLOW_IPS; every client when the list is empty.
+ */
+export function webhookClientAllowed(request: Request, current: Env = env()): boolean {
+  let allows = allowListByEnv.get(current);
+  if (!allows) {
+    allows = ipAllowList(current.WHATSAPP_WEBHOOK_ALLOW_IPS);
+    allowListByEnv.set(current, allows);
+  }
+  return allows(clientIp(request));
 }
 
 const noStore = { "Cache-Control": "no-store" };
@@ -50,15 +73,22 @@ async function readLimited(request: Request, limit: number): Promise<string | nu
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** 405 with `Allow: POST`: the answer to every method but POST (the routes' loader answers GET and HEAD). */
+export function webhookMethodNotAllowed(): Response {
+  return webhookAnswer({ detail: "Method not allowed" }, 405, { Allow: "POST" });
+}
+
 /**
  * The webhook's JSON body once the request passed the checks, or the answer to give instead: 405 for another
- * method, 401 without the right secret (checked before the body is read), 413 over the limit, 400 for non-JSON.
+ * method, 403 from an address outside the allow-list, 401 without an accepted secret (both checked before the body
+ * is read), 413 over the limit, 400 for non-JSON.
  */
 export async function readWebhookJson(
   request: Request,
 ): Promise<{ ok: true; body: unknown } | { ok: false; response: Response }> {
-  if (request.method !== "POST") {
-    return { ok: false, response: webhookAnswer({ detail: "Method not allowed" }, 405, { Allow: "POST" }) };
+  if (request.method !== "POST") return { ok: false, response: webhookMethodNotAllowed() };
+  if (!webhookClientAllowed(request)) {
+    return { ok: false, response: webhookAnswer({ detail: "Address not allowed" }, 403) };
   }
   if (!webhookSecretMatches(request)) {
     return { ok: false, response: webhookAnswer({ detail: "Missing or wrong webhook secret" }, 401) };

@@ -51,6 +51,8 @@ export interface LeadCard {
   updatedSinceContact: boolean;
   /** 'Marcar contactado' applies (every stage but converted: `contactOutcome`). */
   canContact: boolean;
+  /** The viewer may change this lead (domain/lead-permissions.ts); otherwise the card shows no change. */
+  canChange: boolean;
 }
 
 export interface AssigneeOption {

@@ -71,6 +71,7 @@ const listColumns = {
   createdAt: leads.createdAt,
   lastContactAt: leads.lastContactAt,
   resubmittedAt: leads.resubmittedAt,
+  assignedTo: leads.assignedTo,
   assigneeName: assignee,
 };
 

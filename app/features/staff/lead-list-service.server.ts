@@ -2,6 +2,7 @@ import type { Database } from "~/db/client.server";
 import { AppError } from "~/lib/errors";
 import { consumeRate, type RateRule } from "~/lib/rate-limit.server";
 import { contactOutcome, type LeadStatus } from "~/domain/lead-pipeline";
+import { canChangeLead, type LeadActor } from "~/domain/lead-permissions";
 import { updatedSinceContact } from "~/domain/lead-updates";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { CSV_BOM, csvCell, csvPhoneCell, csvRow } from "~/domain/csv";
@@ -88,7 +89,7 @@ function tallyCount(filters: LeadFilters, tallies: readonly LeadTally[]): number
     .reduce((total, tally) => total + tally.n, 0);
 }
 
-function toCard(row: LeadListRow, now: Date, clinicName: string): LeadCard {
+function toCard(row: LeadListRow, viewer: LeadActor, now: Date, clinicName: string): LeadCard {
   const treatmentLabel = labelOf(treatmentLabels, row.treatment);
   return {
     id: row.id,
@@ -115,14 +116,18 @@ function toCard(row: LeadListRow, now: Date, clinicName: string): LeadCard {
     assigneeName: row.assigneeName,
     updatedSinceContact: updatedSinceContact(row.resubmittedAt, row.lastContactAt),
     canContact: contactOutcome(row.status as LeadStatus) !== null,
+    canChange: canChangeLead(viewer, row.assignedTo),
   };
 }
 
-/** One page of the 'Gestión de Leads' list for a view, with the number of matches and the filter options. */
+/**
+ * One page of the 'Gestión de Leads' list for a view, with the number of matches and the filter options; each card
+ * says whether the viewer may change its lead.
+ */
 export async function loadLeadPanel(
   db: Database,
   parsed: ParsedLeadFilters,
-  viewer: Viewer,
+  viewer: Viewer & { roles: readonly string[] },
   clinicName: string,
   now = new Date(),
 ): Promise<LeadPanelData> {
@@ -150,7 +155,9 @@ export async function loadLeadPanel(
     counters: countersFrom(tallies),
     filters: view,
     ignored: parsed.ignored,
-    leads: rows.slice(0, LEAD_PAGE_SIZE).map((row) => toCard(row, now, clinicName)),
+    leads: rows
+      .slice(0, LEAD_PAGE_SIZE)
+      .map((row) => toCard(row, { id: viewer.userId, roles: viewer.roles }, now, clinicName)),
     total: count,
     totalCapped: capped,
     page,

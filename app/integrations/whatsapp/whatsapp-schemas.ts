@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Relative, not `~/`: the standalone fake provider (tests/setup/run-whatsapp-fake.mjs) runs this file on plain Node.
+import { containsNul } from "../../domain/nul-character";
 
 /**
  * The Infobip WhatsApp API's shapes (research file §2; Infobip's SDK models `WhatsAppTextMessage`,
@@ -215,22 +217,33 @@ const inboundOtherMessage = z.looseObject({
   type: z.string().refine((type) => type !== "TEXT", "TEXT needs its text"),
 });
 
-export const whatsAppInboundSchema = z.object({
-  results: z.array(
-    z.object({
-      from: z.string().min(1),
-      to: z.string().min(1),
-      integrationType: z.literal("WHATSAPP"),
-      receivedAt: infobipDate,
-      messageId: z.string().min(1),
-      pairedMessageId: z.string().nullish(),
-      callbackData: z.string().nullish(),
-      message: z.union([inboundTextMessage, inboundOtherMessage]),
-      // Absent or null when WhatsApp has no profile name for the sender.
-      contact: z.object({ name: z.string().nullish() }).nullish(),
-    }),
-  ),
+/** One inbound message. One holding a NUL character anywhere is not a message we can store (issue 19). */
+export const whatsAppInboundResultSchema = z
+  .object({
+    from: z.string().min(1),
+    to: z.string().min(1),
+    integrationType: z.literal("WHATSAPP"),
+    receivedAt: infobipDate,
+    messageId: z.string().min(1),
+    pairedMessageId: z.string().nullish(),
+    callbackData: z.string().nullish(),
+    message: z.union([inboundTextMessage, inboundOtherMessage]),
+    // Absent or null when WhatsApp has no profile name for the sender.
+    contact: z.object({ name: z.string().nullish() }).nullish(),
+  })
+  .refine((result) => !containsNul(result), "NUL character");
+export type WhatsAppInboundResult = z.infer<typeof whatsAppInboundResultSchema>;
+
+const inboundCounts = {
   messageCount: z.number().optional(),
   pendingMessageCount: z.number().optional(),
+};
+
+/** The batch with its messages unread: the webhook checks each on its own, so a bad one does not refuse the rest. */
+export const whatsAppInboundEnvelopeSchema = z.object({ results: z.array(z.unknown()), ...inboundCounts });
+
+export const whatsAppInboundSchema = z.object({
+  results: z.array(whatsAppInboundResultSchema),
+  ...inboundCounts,
 });
 export type WhatsAppInbound = z.infer<typeof whatsAppInboundSchema>;

@@ -76,7 +76,12 @@ export async function loader(args: Route.LoaderArgs) {
       : null;
   const panel =
     tab === "leads"
-      ? await loadLeadPanel(db, parseLeadFilters(params), { userId: user.id }, clinicFacts().shortName)
+      ? await loadLeadPanel(
+          db,
+          parseLeadFilters(params),
+          { userId: user.id, roles: user.roles },
+          clinicFacts().shortName,
+        )
       : null;
   return {
     tab,

@@ -3,7 +3,11 @@ import {
   applyWhatsAppReport,
   parseWhatsAppReport,
 } from "~/features/messaging/whatsapp-reports-service.server";
-import { readWebhookJson, webhookAnswer } from "~/features/messaging/whatsapp-webhook.server";
+import {
+  readWebhookJson,
+  webhookAnswer,
+  webhookMethodNotAllowed,
+} from "~/features/messaging/whatsapp-webhook.server";
 
 /** The provider's delivery and seen reports (DESIGN decision 16): the shared secret guards it, no session. */
 export async function action({ request }: Route.ActionArgs) {
@@ -12,4 +16,9 @@ export async function action({ request }: Route.ActionArgs) {
   const report = parseWhatsAppReport(read.body);
   if (!report) return webhookAnswer({ detail: "Not a delivery or seen report" }, 400);
   return webhookAnswer(await applyWhatsAppReport(report));
+}
+
+/** GET and HEAD: the webhook takes only POST (without a loader React Router would answer 400). */
+export function loader() {
+  return webhookMethodNotAllowed();
 }

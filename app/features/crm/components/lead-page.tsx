@@ -2,6 +2,7 @@ import { ArrowLeft, CalendarCheck, UserCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { buttonClass } from "~/components/ui/button";
+import { LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
 import { Select, Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { LeadAge } from "~/features/staff/components/lead-age";
@@ -75,7 +76,7 @@ export function LeadPage({ page }: { page: LeadPageData }) {
           <ContactActions page={page} />
           <PipelineActions page={page} />
           {/* Keyed: a half-written note on one lead is not carried to the next. */}
-          <Notes key={lead.id} leadId={lead.id} />
+          {page.canChange && <Notes key={lead.id} leadId={lead.id} />}
           <History entries={page.history} />
         </div>
         <aside className="space-y-6">
@@ -110,7 +111,7 @@ function ContactActions({ page }: { page: LeadPageData }) {
           whatsappClass="bg-emerald-800 hover:bg-emerald-900"
           callClass="bg-slate-700 hover:bg-slate-800"
         />
-        {page.canContact && (
+        {page.canChange && page.canContact && (
           <fetcher.Form method="post">
             <input type="hidden" name="intent" value="contact" />
             <input type="hidden" name="from" value={lead.status} />
@@ -124,13 +125,15 @@ function ContactActions({ page }: { page: LeadPageData }) {
             </button>
           </fetcher.Form>
         )}
-        <Link
-          to={page.scheduleHref}
-          className={cn(smallButton, "bg-brand-700 text-white hover:bg-brand-800")}
-        >
-          <CalendarCheck aria-hidden className="size-4" />
-          Agendar<span className="sr-only"> a {lead.firstName} en Dentalink</span>
-        </Link>
+        {page.canChange && (
+          <Link
+            to={page.scheduleHref}
+            className={cn(smallButton, "bg-brand-700 text-white hover:bg-brand-800")}
+          >
+            <CalendarCheck aria-hidden className="size-4" />
+            Agendar<span className="sr-only"> a {lead.firstName} en Dentalink</span>
+          </Link>
+        )}
       </div>
       <p role="status" className="mt-2 min-h-5 text-sm">
         {!busy && <ActionMessage result={fetcher.data} />}
@@ -146,14 +149,19 @@ function PipelineActions({ page }: { page: LeadPageData }) {
   const moves = page.actions.filter(
     (action) => !action.needsReason && !(lead.status === "new" && action.to === "contacted"),
   );
-  const canLose = page.actions.some((action) => action.needsReason);
+  const canLose = page.canChange && page.actions.some((action) => action.needsReason);
   return (
     <Section title="Etapa del lead" id="lead-etapa">
       <p className="text-sm text-slate-700">
         Estado actual: <strong>{lead.statusLabel}</strong>
         {page.actions.length === 0 && ". Un lead convertido ya no cambia de estado."}
       </p>
-      {moves.length > 0 && (
+      {!page.canChange && (
+        <p className="mt-2 text-sm text-slate-700" data-testid="lead-read-only">
+          {LEAD_CHANGE_REFUSED}
+        </p>
+      )}
+      {page.canChange && moves.length > 0 && (
         <div className="mt-3 flex flex-wrap gap-2">
           {moves.map((move) => (
             <fetcher.Form method="post" key={move.to}>

@@ -347,7 +347,7 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
           </a>
         )}
         {/* A converted lead's stage is final (domain/lead-pipeline.ts): there is no contact to record. */}
-        {lead.canContact && (
+        {lead.canChange && lead.canContact && (
           <fetcher.Form method="post" className="flex flex-wrap gap-2">
             <input type="hidden" name="leadId" value={lead.id} />
             <input type="hidden" name="from" value={lead.status} />
@@ -364,13 +364,15 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
           </fetcher.Form>
         )}
         {/* 'Agendar' books the lead in Dentalink: the sync tab, prefilled; a successful sync schedules the lead. */}
-        <Link
-          to={`/funnel?tab=dentalink&lead=${lead.id}`}
-          className={cn(actionButton, "bg-brand-700 text-white hover:bg-brand-800")}
-        >
-          <CalendarCheck aria-hidden className="size-4" />
-          Agendar<span className="sr-only"> a {lead.firstName} en Dentalink</span>
-        </Link>
+        {lead.canChange && (
+          <Link
+            to={`/funnel?tab=dentalink&lead=${lead.id}`}
+            className={cn(actionButton, "bg-brand-700 text-white hover:bg-brand-800")}
+          >
+            <CalendarCheck aria-hidden className="size-4" />
+            Agendar<span className="sr-only"> a {lead.firstName} en Dentalink</span>
+          </Link>
+        )}
       </div>
       <p role="status" className="mt-2 min-h-5 text-sm">
         {fetcher.data && !busy ? (

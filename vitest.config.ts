@@ -42,6 +42,7 @@ export default defineConfig({
                 include: ["tests/integration/**/*.test.ts"],
                 env: integrationEnv,
                 globalSetup: ["tests/setup/postgres-global.ts"],
+                setupFiles: ["tests/setup/postgres-per-file.ts"],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
               },

@@ -214,11 +214,17 @@ describe("sliding refresh (Better Auth: expiresIn 12 h, updateAge 1 h)", () => {
     const db = await getDb();
     const throughRoot = async (extraSetCookie?: string) => {
       const args = routeArgs(requestAs(user.cookie, "/paciente"));
-      const response = (await rootMiddleware[0]!(args, async () => {
-        const page = new Response("ok");
-        if (extraSetCookie) page.headers.append("Set-Cookie", extraSetCookie);
-        return page;
-      })) as Response;
+      const page = async () => {
+        const response = new Response("ok");
+        if (extraSetCookie) response.headers.append("Set-Cookie", extraSetCookie);
+        return response;
+      };
+      // The whole chain of the root's middleware, in order, as React Router runs it.
+      const run = (index: number): Promise<unknown> =>
+        index === rootMiddleware.length
+          ? page()
+          : Promise.resolve(rootMiddleware[index]!(args, () => run(index + 1) as Promise<Response>));
+      const response = (await run(0)) as Response;
       return response.headers.getSetCookie();
     };
     const makeDue = () =>

@@ -1,4 +1,4 @@
-import { ADMIN_ROLES } from "./roles";
+import { hasAdminRole } from "./roles";
 
 /**
  * Who may do what with a conversation in the staff inbox (issue 19, item 12). Pure; the server enforces it and the
@@ -42,7 +42,7 @@ export const INBOX_FROM_STATUSES: Record<
 };
 
 function isAdmin(actor: InboxActor): boolean {
-  return actor.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role.toLowerCase()));
+  return hasAdminRole(actor.roles);
 }
 
 export function decideInboxAction(

@@ -1,4 +1,4 @@
-import { ADMIN_ROLES } from "./roles";
+import { hasAdminRole } from "./roles";
 
 /**
  * Who may change a lead (issue 19): move its status, add a note, record a contact, book it in Dentalink. Reading
@@ -20,7 +20,7 @@ export const LEAD_CHANGE_REFUSED =
   "Este lead está asignado a otro asesor: solo esa persona o un administrador pueden cambiarlo.";
 
 export function canChangeLead(actor: LeadActor, assigneeId: string | null): boolean {
-  if (actor.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role))) return true;
+  if (hasAdminRole(actor.roles)) return true;
   if (!actor.roles.includes("asesor")) return false;
   return assigneeId === null || assigneeId === actor.id;
 }

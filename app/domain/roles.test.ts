@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  hasAdminRole,
   CLINICAL_READER_ROLES,
   landingPathForRoles,
   requiresTwoFactor,
@@ -88,5 +89,18 @@ describe("requiresTwoFactor", () => {
     for (const role of CLINICAL_READER_ROLES) expect(requiresTwoFactor([role])).toBe(true);
     const exempt = roleNames.filter((role) => !requiresTwoFactor([role]));
     expect(exempt).toEqual(["paciente"]);
+  });
+});
+
+describe("hasAdminRole", () => {
+  it.each([
+    [["admin"], true],
+    [["SUPER_ADMIN"], true],
+    [["asesor", "admin"], true],
+    [["asesor"], false],
+    [["dentista", "paciente"], false],
+    [[], false],
+  ])("%j → %s", (roles, expected) => {
+    expect(hasAdminRole(roles)).toBe(expected);
   });
 });

@@ -12,6 +12,11 @@ export const ADMIN_ROLES: readonly RoleName[] = ["admin", "super_admin"];
  */
 export const CLINICAL_READER_ROLES: readonly RoleName[] = ["admin", "super_admin", "dentista"];
 
+/** Whether any of these active role names (any case) is an admin's. */
+export function hasAdminRole(activeRoles: readonly string[]): boolean {
+  return activeRoles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role.toLowerCase()));
+}
+
 export function isRoleName(value: string): value is RoleName {
   return (roleNames as readonly string[]).includes(value);
 }

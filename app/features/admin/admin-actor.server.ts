@@ -1,4 +1,4 @@
-import { ADMIN_ROLES } from "~/domain/roles";
+import { hasAdminRole } from "~/domain/roles";
 import type { SessionUser } from "~/lib/auth/session.server";
 import { clientIp } from "~/lib/client-ip.server";
 import { AppError } from "~/lib/errors";
@@ -20,7 +20,7 @@ export function isSuperAdmin(actor: Pick<AdminActor, "roles">): boolean {
 
 /** Defence in depth: the route already called requireRole, but a service must never trust its caller for that. */
 export function assertAdmin(actor: AdminActor): void {
-  if (!actor.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role))) {
+  if (!hasAdminRole(actor.roles)) {
     throw new AppError("FORBIDDEN", "No tienes permiso para hacer este cambio.");
   }
 }

@@ -15,7 +15,7 @@ import {
   transitionLabels,
   type LeadStatus,
 } from "~/domain/lead-pipeline";
-import { ADMIN_ROLES } from "~/domain/roles";
+import { hasAdminRole } from "~/domain/roles";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
 import { labelFor, purposeLabels, statusLabels, statusTones } from "~/features/messaging/whatsapp-labels";
 import { firstNameOf, whatsappLink } from "~/features/staff/funnel-service.server";
@@ -59,7 +59,7 @@ export async function loadLeadPage(
 ): Promise<LeadPageData> {
   const lead = await findLead(db, leadId);
   if (!lead) throw new AppError("NOT_FOUND", "No encontramos ese lead.");
-  const isAdmin = viewer.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role));
+  const isAdmin = hasAdminRole(viewer.roles);
   const isAsesor = viewer.roles.includes("asesor");
   const [{ history, messages, syncs }, asesores, away] = await Promise.all([
     historySources(db, leadId),

@@ -8,7 +8,7 @@ import {
   type LeadStatus,
 } from "~/domain/lead-pipeline";
 import { canChangeLead, LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
-import { ADMIN_ROLES } from "~/domain/roles";
+import { hasAdminRole } from "~/domain/roles";
 import { AppError } from "~/lib/errors";
 import { isActiveAsesor, setAway, staffNames } from "./lead-assignment-repository.server";
 import {
@@ -35,7 +35,7 @@ export interface PipelineOutcome {
 }
 
 function isAdmin(actor: StaffActor): boolean {
-  return actor.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role));
+  return hasAdminRole(actor.roles);
 }
 
 /** Why an optimistic update found nothing: the lead is gone (404) or someone changed it first (409). */

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/funnel";
 import { getDb } from "~/db/client.server";
-import { ADMIN_ROLES, STAFF_ROLES } from "~/domain/roles";
+import { ADMIN_ROLES, hasAdminRole, STAFF_ROLES } from "~/domain/roles";
 import {
   changeDentistLink,
   retryWriteThrough,
@@ -71,7 +71,7 @@ export async function loader(args: Route.LoaderArgs) {
           client: dentalinkClient(),
           settings: dentalinkSettings(),
           leadId: leadParam.parse(params.get("lead")),
-          canEditLinks: user.roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role)),
+          canEditLinks: hasAdminRole(user.roles),
         })
       : null;
   const panel =

@@ -29,6 +29,12 @@ for (const [label, cacheSeconds, key] of [
   ["SSR / (render every request)", "0", "render"],
   ["SSR / (default: anonymous HTML cache)", "60", "cached"],
 ]) {
+  // The server lists its public files once at boot (server.mjs): the static copy's path must exist before it starts;
+  // its content, the page's HTML, is written once the server can render it.
+  if (cacheSeconds === "0") {
+    mkdirSync("build/client/__bench", { recursive: true });
+    writeFileSync("build/client/__bench/index.html", "");
+  }
   const server = await startBenchServer({ port: 3311, env: { SSR_CACHE_SECONDS: cacheSeconds } });
   try {
     rows[label] = await measure(`${server.base}/`);
@@ -40,7 +46,6 @@ for (const [label, cacheSeconds, key] of [
     if (cacheSeconds === "0") {
       // The same HTML as a static file served by the same Express server.
       const html = await (await fetch(`${server.base}/`, { headers })).text();
-      mkdirSync("build/client/__bench", { recursive: true });
       writeFileSync("build/client/__bench/index.html", html);
       rows["static file, same HTML"] = await measure(`${server.base}/__bench/index.html`);
       figures.push(figure("static same HTML req/s", rows["static file, same HTML"]["req/s"], "req/s"));

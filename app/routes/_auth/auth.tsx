@@ -1,5 +1,5 @@
 import { ArrowLeft, CalendarCheck, FileText, Loader2, ShieldCheck, Wallet } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import type { Route } from "./+types/auth";
 import { passwordMeetsRule } from "~/domain/password-rule";
@@ -352,14 +352,9 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                     </Link>
                   </p>
                 )}
-                <button
-                  type="submit"
-                  disabled={busy}
-                  className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
-                >
-                  {submitting && <Loader2 aria-hidden className="size-4 animate-spin" />}
+                <SubmitButton disabled={busy} working={submitting}>
                   {submitting ? (mode === "signin" ? t.signingIn : t.creatingAccount) : t.continue}
-                </button>
+                </SubmitButton>
               </Form>
             </>
           )}
@@ -471,15 +466,32 @@ function TwoFactorForm({
       >
         {backup ? t.twoFactorCode : t.useBackupCode}
       </button>
-      <button
-        type="submit"
-        disabled={busy}
-        className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
-      >
-        {busy && <Loader2 aria-hidden className="size-4 animate-spin" />}
+      <SubmitButton disabled={busy} working={busy}>
         {busy ? t.verifying : t.verify}
-      </button>
+      </SubmitButton>
     </Form>
+  );
+}
+
+/** The screen's one primary button: a spinner while its form is being sent. */
+function SubmitButton({
+  disabled,
+  working,
+  children,
+}: {
+  disabled: boolean;
+  working: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="submit"
+      disabled={disabled}
+      className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
+    >
+      {working && <Loader2 aria-hidden className="size-4 animate-spin" />}
+      {children}
+    </button>
   );
 }
 
@@ -509,14 +521,9 @@ function StepUpForm({
           error={fields.code?.[0]}
         />
       </fieldset>
-      <button
-        type="submit"
-        disabled={busy}
-        className="flex w-full items-center justify-center gap-2 rounded-lg bg-brand-700 px-4 py-2.5 font-semibold text-white hover:bg-brand-800 disabled:opacity-70"
-      >
-        {busy && <Loader2 aria-hidden className="size-4 animate-spin" />}
+      <SubmitButton disabled={busy} working={busy}>
         {busy ? t.verifying : t.verify}
-      </button>
+      </SubmitButton>
     </Form>
   );
 }

@@ -117,6 +117,20 @@ async function post(
   await insertMessage({ id: randomUUID(), roomId, ...values });
 }
 
+const CHANGED_MEANWHILE = "La conversación cambió mientras tanto; vuelve a intentarlo.";
+
+/**
+ * The answer to the loser of a race (its update found the room changed since it decided): the decision on the
+ * room as it is now, so that it hears what it would have heard had it come second (a colleague's conversation is
+ * a 403, not a 409); a conflict only when that decision would now allow it.
+ */
+async function lostRace(actor: InboxActor, action: InboxAction, conflict: string): Promise<AppError> {
+  const now = await findRoom(action.roomId);
+  const decision = now ? decideInboxAction(actor, now, action.intent) : null;
+  if (decision && !decision.allowed) return new AppError(decision.code, decision.message);
+  return new AppError("CONFLICT", conflict);
+}
+
 export async function applyInboxAction(actor: InboxActor, action: InboxAction): Promise<string> {
   const room = await findRoom(action.roomId);
   if (!room) throw new AppError("NOT_FOUND", "La conversación no existe.");
@@ -131,7 +145,7 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
         { status: "open", assignedTo: actor.id },
         room.assignedTo,
       );
-      if (!taken) throw new AppError("CONFLICT", "Otra persona del equipo ya tomó esta conversación.");
+      if (!taken) throw await lostRace(actor, action, "Otra persona del equipo ya tomó esta conversación.");
       await post(room.id, { author: "system", content: "Una persona del equipo se unió a la conversación." });
       return "Conversación tomada.";
     }
@@ -152,8 +166,7 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
         { status: "bot", assignedTo: null },
         room.assignedTo,
       );
-      if (!back)
-        throw new AppError("CONFLICT", "La conversación cambió mientras tanto; vuelve a intentarlo.");
+      if (!back) throw await lostRace(actor, action, CHANGED_MEANWHILE);
       await post(room.id, {
         author: "system",
         content: "El Dentista Virtual IA vuelve a atender esta conversación.",
@@ -167,8 +180,7 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
         { status: "resolved" },
         room.assignedTo,
       );
-      if (!done)
-        throw new AppError("CONFLICT", "La conversación cambió mientras tanto; vuelve a intentarlo.");
+      if (!done) throw await lostRace(actor, action, CHANGED_MEANWHILE);
       await post(room.id, {
         author: "system",
         content: "La conversación fue marcada como resuelta. ¡Gracias!",

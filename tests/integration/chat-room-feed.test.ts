@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
+import { ensureListening } from "~/features/chat/chat-hub.server";
 import { insertMessage, roomUpdatesAfter } from "~/features/chat/chat-repository.server";
 import { createRoomFeeds, READ_LIMIT, type FeedReader } from "~/features/chat/chat-room-feed.server";
 import { action } from "~/routes/api/chat";
@@ -100,6 +101,12 @@ async function until(check: () => boolean, what: string) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 describe("chat room feed (one read per room, pushed to every stream)", () => {
+  // A NOTIFY sent before this process LISTENs is lost: the live part of each test starts once the LISTEN is in
+  // place, not when a timer guesses it is (on PostgreSQL the LISTEN connection is opened at the first join).
+  beforeAll(async () => {
+    await ensureListening();
+  });
+
   it("a resuming stream reads its own backlog, then joins the live feed with no gap and no duplicate", async () => {
     const roomId = await newRoom();
     const test = testReader();

@@ -31,7 +31,7 @@ export const links: Route.LinksFunction = () => [
 
 /**
  * Once per request: the app is ready (migrations, demo data), the session is looked up (anonymous requests touch no
- * database), and pages for a signed-in person are never stored by caches (DESIGN §6).
+ * database), and pages for a signed-in person are never stored by caches (they hold personal data).
  */
 /**
  * Re-sends the session cookie after a sliding refresh, unless this response already sets it (a sign-out or a new
@@ -45,7 +45,7 @@ function keepSessionCookie(response: Response, refreshed: string | null) {
 }
 
 export const middleware: Route.MiddlewareFunction[] = [
-  // Issue 19: a NUL character in a path parameter or a query value (`%00`) would reach a query, where PostgreSQL
+  // ADR 034: a NUL character in a path parameter or a query value (`%00`) would reach a query, where PostgreSQL
   // refuses it with a 500; no route of ours takes one, so it is a 400 before any loader or action.
   ({ request }, next) => {
     if (urlCarriesNul(new URL(request.url))) throw data(INVALID_REQUEST_MESSAGE, { status: 400 });
@@ -54,7 +54,7 @@ export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
     await appReady();
     const user = await sessionUser(args);
-    // One Dentalink deadline for the whole request: its lookup and the record's lists share 5 s (issue 19 item 10).
+    // One Dentalink deadline for the whole request: its lookup and the record's lists share 5 s (ADR 030).
     const response = await withDentalinkDeadline(next);
     if (user && response instanceof Response) {
       response.headers.set("Cache-Control", "no-store");
@@ -117,7 +117,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   const { user } = useAppData();
   // A browser where nobody is signed in keeps no chat tokens: after 'Salir', or a session that ended elsewhere
-  // (the server refuses them anyway, issue 19).
+  // (the server refuses them anyway, ADR 032).
   useEffect(() => {
     if (!user) forgetChatTokens();
   }, [user]);

@@ -1,6 +1,6 @@
 // npm run bench — every `bench:*` script of package.json in turn (ssr, portal, auth, web first, then any later
 // ones), each asked for its figures as JSON (BENCH_JSON), collected into bench-results.json at the repository root:
-// each figure beside its DESIGN §5 budget, with the machine's load, so that runs can be compared.
+// each figure beside its performance budget, with the machine's load, so that runs can be compared.
 // BENCH_ONLY=portal,ssr runs some of them. Exits 1 when a script failed or wrote no figures; a missed budget is
 // reported (met: false), not an exit code, since one run on a loaded machine is no verdict.
 import { spawn, execFileSync } from "node:child_process";

@@ -1,7 +1,7 @@
 // npm run bench:auth — the cost of one password hash (argon2id m=19 MiB, t=2, p=1, as the app uses) and the
 // sign-ins per second the production server sustains on this machine (one run). Each request carries its own
 // X-Forwarded-For (trusted from loopback) and accounts are spread so the rate limits do not decide the figure.
-// DESIGN §5 sets no budget for these; `--json <file>` (or BENCH_JSON) writes them as JSON for comparison.
+// No performance budget is set for these; `--json <file>` (or BENCH_JSON) writes them as JSON for comparison.
 import { hash } from "@node-rs/argon2";
 import { emitFigures, figure } from "./bench-json.mjs";
 import { startBenchServer } from "./bench-server.mjs";

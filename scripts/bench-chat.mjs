@@ -1,4 +1,4 @@
-// npm run bench:chat — chat fan-out on one instance (DESIGN §5: 500 concurrent SSE clients, p99 ≤ 100 ms): BENCH_ROOMS
+// npm run bench:chat — chat fan-out on one instance (budget: 500 concurrent SSE clients, p99 ≤ 100 ms): BENCH_ROOMS
 // rooms (50) with BENCH_CLIENTS SSE clients (500) spread over them, one message per second per room for
 // BENCH_SECONDS (60), each room on its own phase within the second (open loop, ADR 028). Each room is handed to a
 // person first, so the agent stays quiet and only the post + fan-out path is timed: latency = receipt on a client −

@@ -14,7 +14,7 @@ export function jsonTarget(argv = process.argv.slice(2)) {
 }
 
 /**
- * One figure beside its DESIGN §5 budget: `{ max }` (at most) or `{ min }` (at least), or null where §5 sets none
+ * One figure beside its performance budget: `{ max }` (at most) or `{ min }` (at least), or null where none is set
  * (then `met` is null too, so a comparison never mistakes "no budget" for "met").
  */
 export function figure(name, value, unit, budget = null) {

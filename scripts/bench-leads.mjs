@@ -1,5 +1,5 @@
-// npm run bench:leads — the lead panel over 100,000 leads on the embedded database (DESIGN §5: search, filter and
-// page queries p95 ≤ 50 ms on PGlite; issue 13). Seeds 100,000 synthetic Chilean leads into a fresh PGlite data
+// npm run bench:leads — the lead panel over 100,000 leads on the embedded database (budget: search, filter and
+// page queries p95 ≤ 50 ms on PGlite; ADR 027). Seeds 100,000 synthetic Chilean leads into a fresh PGlite data
 // directory, starts the production server on it, signs in as the demo asesor and times the panel's loader
 // (`/funnel.data?tab=leads&…`, what a client-side navigation fetches: session, counters, count and page) for each
 // query type, one request at a time, rotating through several queries of the type. Then downloads the CSV export of

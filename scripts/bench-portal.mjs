@@ -1,5 +1,5 @@
 // npm run bench:portal — each patient portal page's loaders (dashboard, Mis Citas, advisor, profile), one after the
-// other, at a steady 200 requests/s with 10,000 appointments in the embedded database (DESIGN §5: portal loaders
+// other, at a steady 200 requests/s with 10,000 appointments in the embedded database (budget: portal loaders
 // p99 ≤ 50 ms at 200 req/s on PGlite). The load is open-loop and evenly spaced (scripts/open-loop.mjs explains why
 // not autocannon's bursty rate mode). One run. `--json <file>` (or BENCH_JSON) also writes the figures as JSON.
 // BENCH_PAGES=citas,perfil limits the run to some pages.

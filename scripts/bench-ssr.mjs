@@ -1,5 +1,5 @@
 // npm run bench:ssr — requests/s and latency of SSR `/` against the same HTML served statically by the same server
-// (one Node process = one core for JavaScript; autocannon runs in this process on the other core). DESIGN §5:
+// (one Node process = one core for JavaScript; autocannon runs in this process on the other core). Budget:
 // SSR of / ≥ 1,000 req/s, p99 ≤ 50 ms. `--json <file>` (or BENCH_JSON) also writes the figures as JSON.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import autocannon from "autocannon";

@@ -1,5 +1,5 @@
 // npm run bench:web — Lighthouse mobile (default throttling) on /, /blog and /auth with Debian's Chromium, median of 5,
-// plus the initial JavaScript each page loads (gzip). DESIGN §5: performance ≥ 98; initial JS ≤ 130 KiB gzip.
+// plus the initial JavaScript each page loads (gzip). Budgets: performance ≥ 98; initial JS ≤ 130 KiB gzip.
 // `--json <file>` (or BENCH_JSON) also writes the figures as JSON.
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";

@@ -3,7 +3,7 @@
 // omission). autocannon's `overallRate` is not this: each connection sends its share of a second back to back and
 // then waits for the next one-second tick, so the server sees 200 requests as a burst of 20 concurrent ones at the top
 // of every second, and its latency histogram pads each slow answer with synthetic 1 ms-spaced samples. Used by
-// scripts/bench-portal.mjs ("p99 ≤ 50 ms at 200 requests/s", DESIGN §5).
+// scripts/bench-portal.mjs ("p99 ≤ 50 ms at 200 requests/s", the portal's budget).
 import http from "node:http";
 
 const round = (value) => Math.round(value * 10) / 10;

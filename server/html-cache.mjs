@@ -1,5 +1,5 @@
 // Anonymous public pages are the same for everyone: keep their HTML for a short while so a burst of visitors
-// costs one render (DESIGN §5: SSR of / ≥ 1,000 req/s). Only GET documents of anonymous visitors (no cookie but
+// costs one render (ADR 002). Only GET documents of anonymous visitors (no cookie but
 // the language one) are cached, never a response that sets a cookie. The CSP nonce is swapped on every send.
 
 const NONCE_PATTERN = /'nonce-([A-Za-z0-9_-]+)'/;

@@ -35,7 +35,7 @@ export function loggablePeer(address) {
 }
 
 /**
- * Express middleware for issue 19's TRUST_PROXY finding. Express takes the client's address from X-Forwarded-For
+ * Express middleware for a TRUST_PROXY that misses the proxy. Express takes the client's address from X-Forwarded-For
  * only when the connecting peer is a trusted proxy (`trusts`, Express's compiled "trust proxy fn"); otherwise the
  * peer itself is the client. Behind a load balancer on another host that TRUST_PROXY does not list, that makes
  * every visitor one client — one rate-limit bucket for everybody. The first request carrying X-Forwarded-For from

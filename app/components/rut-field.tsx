@@ -2,7 +2,7 @@ import { RUT_MAX_LENGTH, formatRut } from "~/domain/rut";
 import { InputField, type InputFieldProps } from "./form-fields";
 
 // Apart from the other fields so that pages without a RUT (the landing's lead form) do not ship its formatter.
-/** A RUT, formatted as it is typed (digits and K only, thousands dots, dash before the check digit; spec 001 §5). */
+/** A RUT, formatted as it is typed (digits and K only, thousands dots, dash before the check digit). */
 export function RutField(props: InputFieldProps) {
   return (
     <InputField

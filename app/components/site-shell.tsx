@@ -3,7 +3,7 @@ import { Form, Link, NavLink, useLocation } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
 
-// spec 000 §2 "Layout shell": these pages are shown without the sticky header.
+// These pages carry their own header or a link home, so they are shown without the sticky one.
 const HEADERLESS_PATHS = new Set(["/", "/auth", "/politica-privacidad", "/terminos-servicio"]);
 
 const patientLinks = [

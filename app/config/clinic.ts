@@ -1,6 +1,6 @@
 /**
  * The clinic's facts: one source for every page, reply, legal text and e-mail.
- * Demo values are fictional (DESIGN decision 7). Deployments override them through CLINIC_* variables,
+ * Demo values are fictional (no real data in the repository). Deployments override them through CLINIC_* variables,
  * read in `lib/env.server.ts` and handed to the client through the root loader.
  */
 export interface ClinicFacts {
@@ -27,7 +27,7 @@ export interface ClinicFacts {
   hoursLong: string;
   /** "de lunes a viernes, de 9:00 a 18:00 hrs" (inside a sentence). */
   hoursInSentence: string;
-  /** "Lun-Vie 9:00-18:00" (spec 000 §2, the advisor's help card). */
+  /** "Lun-Vie 9:00-18:00" (the advisor's help card). */
   hoursCompact: string;
   /** "9:00 - 18:00" */
   hoursRange: string;
@@ -39,7 +39,7 @@ export interface ClinicFacts {
 }
 
 /**
- * The clinic's hours (DESIGN decision 7): Monday to Friday 9:00–18:00, Saturday on request. Every text that states
+ * The clinic's hours, one set (ADR 009): Monday to Friday 9:00–18:00, Saturday on request. Every text that states
  * them is derived from these two times.
  */
 const OPENS = "09:00";

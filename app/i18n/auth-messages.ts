@@ -1,6 +1,6 @@
 /**
- * Texts of the authentication screens. English is the spec's text verbatim (spec 000 §2 "Authentication screen",
- * §8); Spanish (the default, DESIGN decision 5) translates it.
+ * Texts of the authentication screens. English is the text the clinic's specification gives, verbatim (the screen and
+ * its error messages); Spanish (the default, es-CL) translates it.
  */
 const en = {
   title: "Portal de Pacientes",
@@ -37,7 +37,7 @@ const en = {
   emailNotConfirmed: "Please check your email and confirm your account before signing in.",
   signInFailed: "Failed to sign in",
   userExists: "An account with this email already exists. Please sign in instead.",
-  // DESIGN decision 4: the catalogue's "at least 6" message, for the rule actually enforced.
+  // The catalogue's "at least 6" message, reworded for the rule actually enforced (8+, letters and numbers).
   passwordTooShort: "Password should be at least 8 characters long and include letters and numbers.",
   signUpFailed: "Failed to sign up",
   googleFailed: "Failed to sign in with Google",

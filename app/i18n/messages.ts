@@ -1,5 +1,5 @@
 /**
- * The message catalogue (DESIGN decision 5): es-CL is the default and complete; en carries the same keys.
+ * The message catalogue (the patients are Chilean): es-CL is the default and complete; en carries the same keys.
  * Long-form content (landing copy, articles, legal texts) lives in `app/content` and is Spanish only.
  */
 const es = {

@@ -1,7 +1,7 @@
 import { IntegrationError, isRetryableError } from "./http.server";
 
 /**
- * A circuit breaker for an integration client (issue 10: after 5 consecutive failures, fail fast for 30 s, then
+ * A circuit breaker for an integration client (ADR 017: after 5 consecutive failures, fail fast for 30 s, then
  * let one trial call through). Only failures of the service count (by default what `requestJson` would retry:
  * 429, 5xx, timeouts, network errors); any answer that shows the service working — a success, or a 4xx about
  * the request itself — closes the circuit and clears the count. No timers: the state is derived from the

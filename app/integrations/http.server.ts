@@ -3,7 +3,7 @@ import type { z } from "zod";
 /**
  * JSON over HTTP for every integration client (WhatsApp, Dentalink, …): a timeout per attempt, bounded retries
  * with exponential backoff and jitter on retryable failures only, the response parsed by zod, and one error type
- * (`IntegrationError`) whose message, body and logs never carry the credentials (DESIGN §4).
+ * (`IntegrationError`) whose message, body and logs never carry the credentials (they reach logs and staff pages).
  */
 
 /** Why a call failed when there was no HTTP answer to read the reason from. */

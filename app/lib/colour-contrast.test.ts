@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// Issue 13: white text on emerald-600 (3.8:1), sky-600 (4.1:1), teal-600 / brand-600 (3.7:1) is under WCAG AA's
+// Contrast: white text on emerald-600 (3.8:1), sky-600 (4.1:1), teal-600 / brand-600 (3.7:1) is under WCAG AA's
 // 4.5:1; the -700 shades pass (emerald 5.5, sky 5.9, teal 5.5). A class list that puts white text on one of the light
 // shades, also as a hover state, fails here before axe meets it on some page.
 const LIGHT_BACKGROUND =

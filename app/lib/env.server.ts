@@ -68,7 +68,7 @@ const envSchema = z.object({
     .optional(),
   WHATSAPP_TEST_MODE: booleanFlag,
   WHATSAPP_WEBHOOK_SECRET: z.string().min(16, "al menos 16 caracteres aleatorios").optional(),
-  /** The secret being rotated out: accepted as well until the provider sends the new one (issue 19). */
+  /** The secret being rotated out: accepted as well until the provider sends the new one (ADR 034). */
   WHATSAPP_WEBHOOK_SECRET_PREVIOUS: z.string().min(16, "al menos 16 caracteres aleatorios").optional(),
   /** The provider's addresses (IPs or CIDR ranges, comma- or space-separated); empty = any address. */
   WHATSAPP_WEBHOOK_ALLOW_IPS: z
@@ -85,7 +85,7 @@ const envSchema = z.object({
       return entries;
     }),
   WHATSAPP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  // Dentalink (issue 10, DESIGN decision 12). Without a key (or with a placeholder) the client runs in mock mode.
+  // Dentalink (ADR 017). Without a key (or with a placeholder) the client runs in mock mode.
   DENTALINK_API_KEY: z.string().trim().min(1).optional(),
   DENTALINK_BASE_URL: z
     .url({
@@ -109,7 +109,7 @@ const envSchema = z.object({
     .enum(["0", "1", "true", "false"], { error: "usa 1 (esperas de la especificación) o 0 (sin esperas)" })
     .optional()
     .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
-  // Guest chat platform and virtual dentist (issue 12, DESIGN decisions 14, 17, 18).
+  // Guest chat platform (served by this app, so the widget works out of the box) and virtual dentist (ADR 032, 033).
   CHAT_ACCOUNT_ID: z
     .string()
     .regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -")
@@ -144,7 +144,7 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 const productionChecks = envSchema.superRefine((value, ctx) => {
-  // DESIGN decision 15: demo mode (published passwords, optional staff 2FA, readable e-mails) is opt-in and
+  // ADR 007: demo mode (published passwords, optional staff 2FA, readable e-mails) is opt-in and
   // never runs on a real deployment by accident.
   if (value.SEED_DEMO && value.PUBLIC_BASE_URL?.startsWith("https://") && !value.ALLOW_DEMO_IN_PRODUCTION) {
     ctx.addIssue({

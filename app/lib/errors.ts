@@ -1,4 +1,4 @@
-/** Service errors with a code; routes map them to responses with Spanish messages (DESIGN §4). */
+/** Service errors with a code; routes map them to responses with Spanish messages (one mapper, ADR 013). */
 export type AppErrorCode =
   "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "VALIDATION" | "UPSTREAM_FAILED" | "RATE_LIMITED";
 

@@ -8,7 +8,7 @@ export interface GuardArgs {
   context: Readonly<RouterContextProvider>;
 }
 
-/** A session, else 302 to /auth?redirectTo=<this page> (DESIGN §4: every loader and action starts here). */
+/** A session, else 302 to /auth?redirectTo=<this page> (every loader and action starts here, so none forgets it). */
 export async function requireUser(args: GuardArgs): Promise<SessionUser> {
   const user = await sessionUser(args);
   if (user) return user;

@@ -34,7 +34,7 @@ const inlineJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\
  * once, so ~130 KiB of modules share a slow mobile link with the stylesheet, the document and the largest image.
  * This moves the preloads out of <head> and replaces the module script with a small inline script that adds both,
  * unchanged, once the priority image has arrived and a frame has been painted. The server-rendered page works
- * without JavaScript (DESIGN §2), so until then links and forms behave as they do before hydration.
+ * without JavaScript (ADR 022), so until then links and forms behave as they do before hydration.
  * Only the document's head and the first module script are rewritten; the rest streams through untouched.
  */
 export function modulesAfterFirstPaint(): Transform {

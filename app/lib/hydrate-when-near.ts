@@ -28,7 +28,7 @@ function renderedAtOnce(load: () => Promise<ComponentType>): DeferredPart {
 /**
  * A part of a server-rendered page whose code the browser fetches only when the part comes near the viewport
  * (ADR 022): until then React keeps the server's HTML as it is (a dehydrated Suspense boundary), where links and
- * forms work as they do before hydration (DESIGN §2), and hydrates it once the code is here. On the server, and on a
+ * forms work as they do before hydration, and hydrates it once the code is here. On the server, and on a
  * client-side visit where there is no server HTML to find, it renders at once.
  *
  * Render the returned `Component` inside its own `<Suspense>`, with no props from the page (nothing may re-render it

@@ -2,7 +2,7 @@ import { BlockList, isIP } from "node:net";
 
 /**
  * An allow-list of client addresses: single IPs and CIDR ranges, IPv4 and IPv6 (`203.0.113.5`, `198.51.100.0/24`,
- * `2001:db8::/32`), for WHATSAPP_WEBHOOK_ALLOW_IPS (issue 19).
+ * `2001:db8::/32`), for WHATSAPP_WEBHOOK_ALLOW_IPS (ADR 034).
  */
 
 /** The entries of a comma- or space-separated list, each as `address/prefix`, and those that are neither. */

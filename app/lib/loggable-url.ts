@@ -1,6 +1,6 @@
 /**
  * A request URL as the logs may keep it: a reminder link's single-use token (`/cita/confirmar/<token>`) and a
- * `token` or `code` query value are secrets of a message (issue 19 item 1), replaced by "[oculto]".
+ * `token` or `code` query value are secrets of a message (ADR 029), replaced by "[oculto]".
  */
 export function loggableUrl(url: string): string {
   let parsed: URL;

@@ -1,4 +1,4 @@
-/** Media come from a configurable platform URL carrying the account_id query (spec 000 §2). */
+/** Media come from the clinic's media platform: a configurable URL carrying the account_id query it requires. */
 export interface MediaConfig {
   baseUrl: string;
   accountId: string;

@@ -8,7 +8,7 @@ import { consumeAll, type RateRule } from "~/lib/rate-limit.server";
 const HOUR = 60 * 60;
 
 /**
- * Stored submissions of the anonymous public forms, per client address and hour (DESIGN §6). One budget per kind
+ * Stored submissions of the anonymous public forms, per client address and hour, against floods. One budget per kind
  * of form, not one for all: a flood on the lead form (the usual spam target) must never lock someone out of
  * exercising a legal right on /eliminar-datos, and a shared mobile NAT spreads its honest traffic over the forms.
  * The landing form and the helper's wizard post the same lead to the same action, so they share the lead budget
@@ -18,7 +18,7 @@ export const publicWriteRules = {
   lead: { window: HOUR, max: 10 },
   callback: { window: HOUR, max: 10 },
   dataRights: { window: HOUR, max: 10 },
-  // A reminder's 'Confirmar' / 'Cancelar' links (issue 9): every POST counts, also a forged token's.
+  // A reminder's 'Confirmar' / 'Cancelar' links (ADR 018): every POST counts, also a forged token's.
   appointmentLink: { window: HOUR, max: 20 },
 } satisfies Record<string, RateRule>;
 

@@ -40,7 +40,7 @@ function decide(count: number, windowStart: Date, rule: RateRule, now: Date): Ra
 }
 
 /**
- * Counts one attempt for `key` in a fixed window kept in the database, so every instance shares it (DESIGN §6).
+ * Counts one attempt for `key` in a fixed window kept in the database, so every instance shares it, across restarts.
  * One atomic upsert: a new window starts at 1, otherwise the count grows.
  */
 export async function consumeRate(

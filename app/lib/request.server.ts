@@ -6,7 +6,7 @@ export const INVALID_REQUEST_MESSAGE = "La solicitud no es válida. Revisa los d
 
 /**
  * The form body as plain strings. A malformed body, or one holding a NUL character anywhere (PostgreSQL cannot store
- * it; issue 19), is a 400 with a generic Spanish message.
+ * it; ADR 034), is a 400 with a generic Spanish message.
  */
 export async function readForm(request: Request): Promise<Record<string, string>> {
   let form: Record<string, string>;
@@ -20,7 +20,7 @@ export async function readForm(request: Request): Promise<Record<string, string>
 }
 
 /**
- * A JSON body. Throws a SyntaxError for malformed JSON and for a NUL character in any key or string (issue 19), so
+ * A JSON body. Throws a SyntaxError for malformed JSON and for a NUL character in any key or string (ADR 034), so
  * a caller answers both as the same 400.
  */
 export async function readJson(request: Request): Promise<unknown> {

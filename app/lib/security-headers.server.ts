@@ -1,4 +1,4 @@
-/** Content-Security-Policy for documents (DESIGN §6). The nonce is per response. */
+/** Content-Security-Policy for documents (a script without the nonce does not run). The nonce is per response. */
 export function contentSecurityPolicy(nonce: string, dev: boolean, frameAncestors = "'none'"): string {
   const directives = [
     "default-src 'self'",
@@ -18,7 +18,7 @@ export function contentSecurityPolicy(nonce: string, dev: boolean, frameAncestor
   return directives.join("; ");
 }
 
-/** The chat room page is the one page that may be framed: by our own origin and CHAT_ALLOWED_ORIGINS (issue 12). */
+/** The chat room page (the widget's iframe) is the one page that may be framed: by us and CHAT_ALLOWED_ORIGINS. */
 export const FRAMEABLE_PATH = /^\/chat\/sala\/[^/]+\/?$/;
 
 export function frameAncestorsFor(pathname: string, allowedOrigins: readonly string[]): string {

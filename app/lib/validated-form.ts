@@ -12,7 +12,7 @@ function errorsOf(result: AnyActionResult | undefined): FieldErrors {
 
 /**
  * A form checked in the browser with the schema its action uses (ADR 013). The schema (and zod with it) is loaded
- * on the form's first focus, not with the page, so public pages keep their JavaScript budget (DESIGN §5). The
+ * on the form's first focus, not with the page, so public pages keep their JavaScript budget (≤ 130 KiB gzip). The
  * browser reads the form as the action's `readForm` does, so the same schema gives the same Spanish messages.
  * Until the schema is here, before hydration or without JavaScript, the form posts as usual and the action's
  * answer (`result`) puts its messages beside the same fields. After a first check, every edit checks again.

@@ -8,7 +8,7 @@ export const NUL_ERROR = "El texto contiene un carácter no válido.";
 
 /**
  * The base of the shared text fields below: a string without the NUL character, which PostgreSQL cannot store
- * (issue 19; `readForm` already refuses it, this keeps the schemas safe wherever else they are used).
+ * (ADR 034; `readForm` already refuses it, this keeps the schemas safe wherever else they are used).
  */
 export function text(params?: Parameters<typeof z.string>[0]) {
   return z.string(params).refine((value) => !containsNul(value), NUL_ERROR);

@@ -125,7 +125,7 @@ function weekday(date: string, direction: 1 | -1): string {
 }
 
 /**
- * The demo patient's appointments, past and upcoming, covering every status (issue 4), plus a few of another
+ * The demo patient's appointments, past and upcoming, covering every status badge, plus a few of another
  * patient so the dentist's agenda is not empty. Only when the demo patient has none.
  */
 export async function seedDemoAppointments(db: Database, auth: Auth, now = new Date()): Promise<void> {
@@ -249,7 +249,7 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
       status: "scheduled",
     },
   ];
-  // Issue 9: an appointment about 20 hours ahead (on the next quarter hour), so that its WhatsApp reminder (due 24 h
+  // Reminders: an appointment about 20 hours ahead (on the next quarter hour), so that its WhatsApp reminder (due 24 h
   // before, sent at once when booked later than that) is queued by the reminder job's first run after a fresh demo
   // start; the demo patient agrees to WhatsApp messages. Another dentist's, so no other demo appointment overlaps.
   const soon = new Date(Math.ceil((now.getTime() + 20 * 3_600_000) / 900_000) * 900_000);

@@ -1,4 +1,4 @@
-/** Dates of the admin tables: es-CL on the clinic's clock (DESIGN decision 8). Pure, client-safe. */
+/** Dates of the admin tables: es-CL on the clinic's clock (whatever the server's zone). Pure, client-safe. */
 import { CLINIC_TIME_ZONE } from "~/domain/format";
 
 const dateTimeFormatter = new Intl.DateTimeFormat("es-CL", {

@@ -11,7 +11,7 @@ export const ADVISOR_RATE_LIMITED_ERROR =
 const CONTROL_CHARACTERS = /(?![\t\n])\p{Cc}/gu;
 
 /**
- * One message typed into the advisor (spec 000 §5 "Chat"): browsers send a textarea's line breaks as CRLF, so they
+ * One message typed into the advisor: browsers send a textarea's line breaks as CRLF, so they
  * are normalised before the length is checked; blank after trimming is refused.
  */
 export const advisorMessageSchema = z.object({
@@ -23,7 +23,7 @@ export const advisorMessageSchema = z.object({
 
 export type AdvisorRole = "user" | "assistant";
 
-/** A chat bubble as the page receives it (spec 000 §3 "Chat message"); `time` is HH:mm on the clinic's clock. */
+/** A chat bubble as the page receives it (a DTO, not the row); `time` is HH:mm on the clinic's clock. */
 export interface AdvisorMessageDto {
   id: string;
   role: AdvisorRole;

@@ -24,7 +24,7 @@ export const ADVISOR_HISTORY_LIMIT = 100;
 /** Messages per user and minute; a person typing never gets near it, a script does. */
 const SEND_RULE = { window: 60, max: 20 };
 
-/** The clinic's facts as the advisor quotes them (DESIGN decision 7: one set of hours). */
+/** The clinic's facts as the advisor quotes them (ADR 009: one set of hours). */
 export function advisorFacts(clinic: ClinicFacts): AdvisorFacts {
   return {
     clinicName: clinic.name,
@@ -67,7 +67,7 @@ function toDto(row: AdvisorMessageRow): AdvisorMessageDto {
 
 /**
  * The user's conversation, newest 100 oldest first. A first visit stores the welcome message, so it keeps its
- * time and stays in place after a reload (spec 000 §4 "Advisor chat": it starts with a welcome message).
+ * time and stays in place after a reload (the chat starts with a welcome message).
  */
 export async function loadConversation(
   db: Database,

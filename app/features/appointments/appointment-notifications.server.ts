@@ -29,7 +29,7 @@ export interface AppointmentNotice {
 }
 
 /**
- * Queues the WhatsApp messages of an appointment event in the caller's transaction (issue 9): to the patient only
+ * Queues the WhatsApp messages of an appointment event in the caller's transaction (ADR 020): to the patient only
  * when they agreed in Mi Perfil and have a phone, and always to the clinic's WhatsApp number. Each carries its text
  * and its approved template; the send picks by the recipient's 24-hour window.
  */

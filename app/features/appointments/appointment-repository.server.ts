@@ -8,7 +8,7 @@ import type { BusyInterval, ScheduleBlock } from "~/domain/slots";
 
 const dentist = alias(users, "dentist");
 
-/** Everything a patient's appointment card shows (spec 000 §7 "Patient data" 1 and 2). */
+/** Everything a patient's appointment card shows (and nothing else: no whole row reaches the page). */
 const cardColumns = {
   id: appointments.id,
   startsAt: appointments.startsAt,
@@ -40,7 +40,7 @@ function cardRows(db: Pick<Database, "select">) {
 export type AppointmentCardRow = Awaited<ReturnType<typeof patientAppointments>>["upcoming"][number];
 
 /**
- * A patient's appointments split at the start of the clinic's today (DESIGN decision 8): upcoming by date and time
+ * A patient's appointments split at the start of the clinic's today (not UTC's): upcoming by date and time
  * ascending, history descending. Always selected by the session's patient id.
  */
 export async function patientAppointments(db: Database, patientId: string, startOfToday: Date) {

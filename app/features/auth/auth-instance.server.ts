@@ -11,7 +11,7 @@ import {
 } from "~/lib/auth/auth.server";
 
 /**
- * Account e-mails go through the outbox like every other outbound message (DESIGN §4). Their link is a single-use
+ * Account e-mails go through the outbox, so they leave only after the change commits. Their link is a single-use
  * or signed token: the body is sealed and leaves the row once sent, and the key holds no token (ADR 029).
  */
 function queued(keyPrefix: string, template: typeof passwordResetEmail) {

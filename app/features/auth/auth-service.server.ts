@@ -29,7 +29,7 @@ import {
 import { getAuth } from "./auth-instance.server";
 
 /**
- * Rate limits of the account flows, per IP and per account (DESIGN §6). Sized for a shared network (a clinic's
+ * Rate limits of the account flows, per IP and per account (ADR 007). Sized for a shared network (a clinic's
  * reception desk, a family or a company behind one address): sign-in limits count only failures, and the account
  * limit is keyed on account + IP so that nobody can lock another person out from elsewhere; a looser account-wide
  * ceiling still stops a password spray from many addresses.

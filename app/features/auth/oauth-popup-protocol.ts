@@ -1,4 +1,4 @@
-/** The Google popup flow of spec 000 §4 and §9. Client-safe, pure. */
+/** The Google popup flow (ADR 004), with the clinic's specified sizes and timings. Client-safe, pure. */
 
 export const POPUP_WIDTH = 500;
 export const POPUP_HEIGHT = 600;
@@ -23,7 +23,7 @@ export function parseOAuthPopupMessage(data: unknown): OAuthPopupMessage | null 
   return null;
 }
 
-/** Accepts a message only from our own origin and from the very popup we opened (DESIGN §6). */
+/** Accepts a message only from our own origin and from the very popup we opened (any page may post to this window). */
 export function acceptPopupEvent(
   event: Pick<MessageEvent, "origin" | "source" | "data">,
   expectedOrigin: string,

@@ -97,7 +97,7 @@ export function newBackupCodes(request: Request, userId: string, password: strin
   );
 }
 
-/** Changes the password and ends every other session of the account (DESIGN §6). */
+/** Changes the password and ends every other session of the account (a stolen one ends with it). */
 export function changePassword(
   request: Request,
   userId: string,

@@ -13,7 +13,7 @@ export function parseCategory(value: string | null): CategoryFilter {
   return categoryFilters.find((category) => category === value) ?? "Todos";
 }
 
-/** spec 000 §2 "Blog": case-insensitive search on title or excerpt, combined with the category buttons. */
+/** The blog's case-insensitive search on title or excerpt, combined with the category buttons. */
 export function filterArticles<T extends Pick<ArticleMeta, "title" | "excerpt" | "category">>(
   list: readonly T[],
   query: string,

@@ -2,7 +2,7 @@ import { addDays, clinicDate, startOfClinicDay } from "~/domain/clinic-time";
 
 /**
  * The dentist agenda's days: today in the clinic's zone and the following days, as calendar dates and as the UTC
- * instants that bound them (DESIGN decision 8). Pure; the zone arithmetic is `domain/clinic-time`'s.
+ * instants that bound them (the clinic's days, not UTC's). Pure; the zone arithmetic is `domain/clinic-time`'s.
  */
 
 export const AGENDA_DAYS = 7;

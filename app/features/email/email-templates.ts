@@ -60,7 +60,7 @@ export function passwordResetEmail(clinic: ClinicFacts, firstName: string, url: 
   };
 }
 
-/** The sign-in step-up's code (issue 19): sent only after the right password, while the account is under attack. */
+/** The sign-in step-up's code (ADR 031): sent only after the right password, while the account is under attack. */
 export function signInCodeEmail(clinic: ClinicFacts, firstName: string, code: string): EmailContent {
   return {
     subject: `Tu código para ingresar · ${clinic.shortName}`,
@@ -72,7 +72,7 @@ export function signInCodeEmail(clinic: ClinicFacts, firstName: string, code: st
   };
 }
 
-/** Told once per lockout window: many failed passwords on the account (issue 19). */
+/** Told once per lockout window: many failed passwords on the account (ADR 031). */
 export function failedSignInAlertEmail(
   clinic: ClinicFacts,
   firstName: string,

@@ -1,4 +1,4 @@
-/** Static copy of the landing page (spec 000 §2 "Landing page", §9 claims). */
+/** Static copy of the landing page (the texts and claims the clinic's specification gives). */
 
 export const claims = [
   { value: "18", suffix: " años", label: "de experiencia" },

@@ -13,7 +13,7 @@ export interface NextAppointmentDto {
 
 export interface PatientDashboardDto {
   nextAppointment: NextAppointmentDto | null;
-  /** The same split as Mis Citas' tabs (DESIGN decision 8: "today" on the clinic's clock). */
+  /** The same split as Mis Citas' tabs ("today" on the clinic's clock, not UTC). */
   counts: { upcoming: number; history: number };
   completeness: ProfileCompleteness;
 }

@@ -3,7 +3,7 @@ import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { ProfileInput } from "./profile-schema";
 
-/** spec 000 §7 "Patient data" 3: the caller's own row, only the columns the profile shows. */
+/** The caller's own row (by the session's id), only the columns the profile shows. */
 export async function profileRow(db: Pick<Database, "select">, userId: string) {
   const [row] = await db
     .select({
@@ -24,7 +24,7 @@ export async function profileRow(db: Pick<Database, "select">, userId: string) {
 }
 
 /**
- * spec 000 §7 "Patient data" 4: sets exactly the profile's columns and updated_at, on the row whose id is the
+ * Sets exactly the profile's columns (nothing else a client sends) and updated_at, on the row whose id is the
  * session user's. The WhatsApp consent keeps the time it was first given while it stays on, and is cleared when
  * turned off. Returns undefined when there is no such row.
  */

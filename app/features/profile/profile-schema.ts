@@ -22,7 +22,7 @@ function optionalText(max: number, label: string) {
 const optionalPhone = optionalChileanPhone.default(null);
 
 /**
- * Mi Perfil's fields (spec 000 §2, §7 "Patient data" 4). Only these keys survive parsing: anything else a client
+ * Mi Perfil's fields, the ones the page edits. Only these keys survive parsing: anything else a client
  * sends (email, role, id, deactivatedAt...) is dropped, so it can never reach the update.
  */
 export const profileSchema = z
@@ -39,7 +39,7 @@ export const profileSchema = z
     address: optionalText(PROFILE_ADDRESS_MAX, "La dirección"),
     emergencyContact: optionalText(PROFILE_EMERGENCY_CONTACT_MAX, "El nombre del contacto"),
     emergencyPhone: optionalPhone,
-    /** The WhatsApp consent checkbox (issue 9): sent as "on" when checked, absent when not. */
+    /** The consent checkbox for appointment messages on WhatsApp: sent as "on" when checked, absent when not. */
     whatsappOptIn: z
       .string()
       .optional()

@@ -1,6 +1,6 @@
 import type { ClinicFacts } from "~/config/clinic";
 
-/** schema.org `Dentist` built from the clinic's facts (spec 000 §2 SEO). */
+/** schema.org `Dentist` built from the clinic's facts (so search results show the clinic's details). */
 export function dentistJsonLd(clinic: ClinicFacts) {
   return {
     "@context": "https://schema.org",

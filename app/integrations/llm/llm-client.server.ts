@@ -2,7 +2,7 @@ import { z } from "zod";
 import { IntegrationError } from "../http.server";
 
 /**
- * An OpenAI-compatible chat-completions client (DESIGN decision 18): `POST {baseUrl}/chat/completions` with
+ * An OpenAI-compatible chat-completions client (ADR 033): `POST {baseUrl}/chat/completions` with
  * `stream: true` and `max_tokens`, read as server-sent `data:` chunks until `[DONE]`. Every call has a timeout, and
  * reading stops at `maxChars` (a provider that ignores `max_tokens` cannot stream more than that); failures are
  * IntegrationError { system: "llm" } and never carry the key.

@@ -1,6 +1,6 @@
 /**
  * WhatsApp numbers as the provider takes them: digits with the country code and nothing else (`56912345678`),
- * https://www.infobip.com/docs/api/channels/whatsapp (the `to` field; the research file §2 and §5).
+ * https://www.infobip.com/docs/api/channels/whatsapp (the `to` field).
  */
 
 export class InvalidWhatsAppNumberError extends Error {

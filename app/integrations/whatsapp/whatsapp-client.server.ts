@@ -16,7 +16,7 @@ import {
 } from "./whatsapp-schemas";
 
 /**
- * Server-side client of the Infobip WhatsApp API (DESIGN decision 13): free text inside the customer-care window,
+ * Server-side client of the Infobip WhatsApp API (ADR 020 on the window): free text inside the customer-care window,
  * approved templates outside it. Every send carries the caller's `messageId` (the outbox row's id), which the
  * provider treats as the message's identity, so a retry after a lost answer does not send twice.
  */

@@ -11,7 +11,7 @@ import {
 
 /**
  * A fake Infobip WhatsApp provider on 127.0.0.1 for integration tests, end-to-end tests and offline development.
- * It honours the contract the client relies on (research file §2): `Authorization: App <key>` or 401 with the
+ * It honours the contract the client relies on (Infobip's API docs): `Authorization: App <key>` or 401 with the
  * vendor's error body; 400 with `validationErrors` for a missing field; the single-message answer for text and
  * the bulk answer for templates; idempotency on `messageId`; delivery and seen reports posted back afterwards.
  * Failures (401/400/429/5xx, a hang) and latency are injected per test. Node built-ins only, so
@@ -126,7 +126,7 @@ function serviceException(messageId: string, text: string, validationErrors?: Re
   };
 }
 
-/** The vendor's bodies for the statuses a test injects (fixtures of Infobip's own SDK tests, research §2). */
+/** The vendor's bodies for the statuses a test injects (fixtures of Infobip's own SDK tests). */
 export function defaultErrorBody(status: number): unknown {
   if (status === 401) return serviceException("UNAUTHORIZED", "Invalid login details");
   if (status === 400) {

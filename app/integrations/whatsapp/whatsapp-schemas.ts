@@ -3,7 +3,7 @@ import { z } from "zod";
 import { containsNul } from "../../domain/nul-character";
 
 /**
- * The Infobip WhatsApp API's shapes (research file §2; Infobip's SDK models `WhatsAppTextMessage`,
+ * The Infobip WhatsApp API's shapes (Infobip's SDK models `WhatsAppTextMessage`,
  * `WhatsAppSingleMessageInfo`, `WhatsAppBulkMessageInfo` and the report pages of infobip.com/docs/api). Client-safe:
  * the webhook routes and the fake provider share these and the header constant below.
  *
@@ -217,7 +217,7 @@ const inboundOtherMessage = z.looseObject({
   type: z.string().refine((type) => type !== "TEXT", "TEXT needs its text"),
 });
 
-/** One inbound message. One holding a NUL character anywhere is not a message we can store (issue 19). */
+/** One inbound message. One holding a NUL character anywhere is not a message we can store (ADR 034). */
 export const whatsAppInboundResultSchema = z
   .object({
     from: z.string().min(1),

@@ -171,7 +171,7 @@ function createAuth(db: Database, current: Env) {
       },
     }),
     user: {
-      // DESIGN decision 2: Better Auth's `name` is the first name; the last name is our own field.
+      // One users table with first and last name: Better Auth's `name` is the first name; the last name is ours.
       fields: { name: "firstName" },
       additionalFields: {
         lastName: { type: "string", required: false, defaultValue: "", input: true },
@@ -251,7 +251,7 @@ function createAuth(db: Database, current: Env) {
     databaseHooks: {
       user: {
         create: {
-          // spec 000 §6: every new account is a patient; staff roles are granted by an admin.
+          // Every new account is a patient, so nobody signs up as staff; staff roles are granted by an admin.
           after: async (user) => grantRole(db, user.id, "paciente"),
         },
       },
@@ -294,7 +294,7 @@ function createAuth(db: Database, current: Env) {
                 clientSecret: current.GOOGLE_CLIENT_SECRET!,
                 scopes: ["openid", "email", "profile"],
                 pkce: true,
-                // spec 000 §7: access_type offline, prompt consent.
+                // access_type offline, prompt consent: the Google sign-in the clinic's specification describes.
                 accessType: "offline",
                 prompt: "consent",
                 redirectURI: `${baseURL}${AUTH_BASE_PATH}/callback/${GOOGLE_PROVIDER_ID}`,

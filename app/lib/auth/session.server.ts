@@ -15,7 +15,7 @@ import { readRequestCookie, verifySignedCookie } from "./session-cookie.server";
 
 export interface SessionUser {
   id: string;
-  /** The session's own id: what the chat binds a signed-in guest's tokens to (issue 19). */
+  /** The session's own id: what the chat binds a signed-in guest's tokens to (ADR 032). */
   sessionId: string;
   firstName: string;
   lastName: string;
@@ -210,7 +210,7 @@ export async function sessionUser(args: { request: Request; context: Readonly<Ro
   return user;
 }
 
-/** Header name: the first name, else the e-mail (spec 000 §2 "Layout shell"). */
+/** Header name: the first name, else the e-mail, as the clinic's specification has the header show it. */
 export function displayName(user: Pick<SessionUser, "firstName" | "email">): string {
   return user.firstName.trim() || user.email;
 }

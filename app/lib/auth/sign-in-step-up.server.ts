@@ -14,7 +14,7 @@ import {
 } from "~/domain/one-time-code";
 
 /**
- * The sign-in step-up past the per-account failure limit (issue 19, ADR 031). The browser holds a random challenge
+ * The sign-in step-up past the per-account failure limit (ADR 031). The browser holds a random challenge
  * in a cookie; after the right password the account's owner is e-mailed a code bound to that challenge. The code
  * proves the mailbox, the challenge proves the browser that typed the password: a code read elsewhere, or one typed
  * on another browser's screen, opens nothing. The session is created only here, by Better Auth, once both match.

@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = () => [
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, ADMIN_ROLES);
   const db = await getDb();
-  // The clinical-record register, of one patient when ?rut= names a valid RUT (issue 11).
+  // The clinical-record register, of one patient when ?rut= names a valid RUT (ADR 021).
   const typed = new URL(args.request.url).searchParams.get("rut")?.trim() ?? "";
   const rut = typed ? validateRut(typed) : null;
   const filter = rut?.ok ? rut.rut : undefined;

@@ -31,7 +31,7 @@ function outcome(args: Route.LoaderArgs, url: URL, user: unknown): OAuthPopupMes
   return { type: "oauth_error", error: "no_session" };
 }
 
-/** Where Better Auth lands after the provider (spec 000 §2: /auth/callback is the redirect target). */
+/** Where Better Auth lands after the provider (/auth/callback: the redirect target the specification names). */
 export async function loader(args: Route.LoaderArgs) {
   const url = new URL(args.request.url);
   const user = url.searchParams.get("error") ? null : await sessionUser(args);

@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 /**
- * The dev outbox (DESIGN §2, decision 15): without SMTP_URL, e-mails are not sent but kept; in demo mode a
+ * The dev outbox (ADR 007): without SMTP_URL, e-mails are not sent but kept; in demo mode a
  * signed-in admin can read them here (they hold password-reset links). With SMTP configured, or outside demo mode,
  * this page does not exist.
  */

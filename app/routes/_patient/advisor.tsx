@@ -43,7 +43,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 /**
- * A lost connection or an unexpected server error becomes the spec's failure message in the chat (spec 000 §8)
+ * A lost connection or an unexpected server error becomes the clinic's failure text as a chat message
  * instead of replacing the page with the error boundary.
  */
 export async function clientAction({ serverAction }: Route.ClientActionArgs): Promise<AdvisorActionData> {

@@ -125,7 +125,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   const db = await getDb();
   const now = new Date();
   const today = clinicDate(now);
-  // DESIGN decision 8: "today" is the clinic's date, so upcoming starts at the clinic's midnight.
+  // "today" is the clinic's date (America/Santiago), not UTC's, so upcoming starts at the clinic's midnight.
   const { upcoming, history } = await patientAppointments(db, user.id, startOfClinicDay(today));
   const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
   return {

@@ -9,7 +9,7 @@ import { requireUser } from "~/lib/guards.server";
 
 /**
  * GET /paciente/ficha/archivo/:id — a document or x-ray of the account's bound patient, streamed through our
- * server (issue 11): 404 without a binding or for a file that is not in the bound patient's own list.
+ * server (ADR 021): 404 without a binding or for a file that is not in the bound patient's own list.
  */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);

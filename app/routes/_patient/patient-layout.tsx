@@ -4,7 +4,7 @@ import { ChatLauncher } from "~/features/chat/components/chat-launcher";
 import { chatWidgetConfig } from "~/features/chat/chat-widget-config.server";
 import { requireUser } from "~/lib/guards.server";
 
-/** Every /paciente page needs a session (DESIGN §4); the children check again in their own loaders/actions. */
+/** Every /paciente page needs a session; each child checks again (its loader and action run without this one). */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   return { chat: chatWidgetConfig(user.id) };

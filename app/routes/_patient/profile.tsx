@@ -16,14 +16,14 @@ import { readForm } from "~/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi Perfil | Río Clínica" }];
 
-/** spec 000 §7 "Patient data" 3: the session user's own row, as a DTO. */
+/** The session user's own row (never an id from the URL), as a DTO. */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   return { profile: await getProfile(await getDb(), user.id) };
 }
 
 /**
- * spec 000 §7 "Patient data" 4: validates, then updates only the session user's row. Fields other than the
+ * Validates, then updates only the session user's row (never an id from the form). Fields other than the
  * profile's (email, role, id...) are dropped by the schema.
  */
 export async function action(args: Route.ActionArgs) {
@@ -50,7 +50,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const busy = useNavigation().state === "submitting";
   const { profile } = loaderData;
 
-  // spec 000 §8: the outcome of a save is told in a toast, also when the browser's check refuses it.
+  // The outcome of a save is told in a toast (the clinic's texts), also when the browser's check refuses it.
   useEffect(() => {
     if (!actionData) return;
     if (actionData.ok) {
@@ -86,7 +86,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-/** spec 000 §8 "Profile load fails". */
+/** A failed profile load: the error text the clinic's specification gives, and a way to retry. */
 export function ErrorBoundary() {
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">

@@ -6,7 +6,7 @@ import {
 } from "~/features/reminders/appointment-link-route.server";
 import { AppointmentLinkPage } from "~/features/reminders/components/appointment-link-page";
 
-// A reminder's single-use link (issue 9); public: the token is the only credential.
+// A reminder's single-use link (ADR 018); public: the token is the only credential.
 export const meta: Route.MetaFunction = () => [{ name: "robots", content: "noindex, nofollow" }];
 
 export const headers: Route.HeadersFunction = () => appointmentLinkHeaders;

@@ -14,7 +14,7 @@ const renderedPdf = keyedCache(
     renderGuidePdf(guide, markdown, clinic.name, clinic.siteUrl),
 );
 
-/** GET /guias/<slug>.pdf — the free guide as a real PDF (DESIGN decision 9). */
+/** GET /guias/<slug>.pdf — the free guide as a real PDF, so 'Descargar Gratis' is no dead button. */
 export async function loader({ params }: Route.LoaderArgs) {
   const slug = params.file.endsWith(".pdf") ? params.file.slice(0, -4) : "";
   const guide = findGuide(slug);

@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-// 'Ver en Dentalink' in mock mode (issue 10): staff only, and only while there is no real Dentalink to open.
+// 'Ver en Dentalink' in mock mode (ADR 017): staff only, and only while there is no real Dentalink to open.
 export async function loader(args: Route.LoaderArgs) {
   await requireRole(args, STAFF_ROLES);
   if (!isMockMode(dentalinkSettings())) {

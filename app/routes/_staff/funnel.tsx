@@ -54,13 +54,13 @@ function tabOf(params: URLSearchParams): FunnelTab {
 
 const leadParam = z.uuid().nullable().catch(null);
 
-// DESIGN decision 10: staff only.
+// Staff only (admin, asesor): leads are prospects' personal data.
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, STAFF_ROLES);
   const params = new URL(args.request.url).searchParams;
   const tab = tabOf(params);
   const db = await getDb();
-  // Issue 13: the Overview and Analytics cover a period (the URL's, or the user's default).
+  // ADR 026: the Overview and Analytics cover a period (the URL's, or the user's default).
   const selection =
     tab === "overview" || tab === "analytics" ? await selectPeriod(db, user.id, params) : null;
   const overview = tab === "overview" && selection ? await loadOverview(db, selection) : null;
@@ -105,7 +105,7 @@ export async function action(args: Route.ActionArgs) {
   if (form.intent === SYNC_INTENT) {
     const parsed = syncActionSchema.safeParse(form);
     if (!parsed.success) {
-      // spec 001 §5: every message at once, under the overall one.
+      // Every field's message at once, under the overall one, as the clinic's sync form shows them.
       return data<SyncActionData>(
         actionFailure("VALIDATION", SYNC_OVERALL_MESSAGE, zodFieldErrors(parsed.error)),
         { status: 400 },

@@ -35,7 +35,7 @@ function leadIdOf(params: { id?: string }): string {
   return parsed.data;
 }
 
-// DESIGN decisions 10 and 16: staff (asesor, admin) only; a patient or a dentist gets the /funnel refusal.
+// Staff (asesor, admin) only, as the rest of /funnel; a patient or a dentist gets the /funnel refusal.
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, STAFF_ROLES);
   const leadId = leadIdOf(args.params);

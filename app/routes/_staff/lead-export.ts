@@ -8,8 +8,8 @@ import { AppError } from "~/lib/errors";
 import { requireRole } from "~/lib/guards.server";
 
 /**
- * GET /funnel/leads.csv?…the panel's parameters… — every lead of that view as CSV (issue 13), staff only (DESIGN
- * decision 10). Invalid parameters fall back to their defaults, as on the panel.
+ * GET /funnel/leads.csv?…the panel's parameters… — every lead of that view as CSV (ADR 027), staff only (leads are
+ * personal data). Invalid parameters fall back to their defaults, as on the panel.
  */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, STAFF_ROLES);

@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-// DESIGN decisions 10 and 16: staff (asesor, admin) only.
+// Staff (asesor, admin) only: the WhatsApp log holds patients' messages.
 export async function loader(args: Route.LoaderArgs) {
   await requireRole(args, STAFF_ROLES);
   const { page, status } = await messageLogPage(await getDb(), new URL(args.request.url).searchParams);

@@ -14,7 +14,7 @@ import { readForm } from "~/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Dashboard de Pruebas | Río Clínica" }];
 
-// DESIGN decision 10: staff only. The WhatsApp card's API log is read from the database (it survives a reload).
+// Staff only: it sends WhatsApp messages. The WhatsApp card's API log is read from the database (it survives a reload).
 export async function loader(args: Route.LoaderArgs) {
   await requireRole(args, STAFF_ROLES);
   return { whatsApp: await whatsAppCardData(await getDb()) };

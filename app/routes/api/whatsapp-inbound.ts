@@ -10,7 +10,7 @@ import {
 } from "~/features/messaging/whatsapp-webhook.server";
 
 /**
- * Messages people send to the clinic's WhatsApp number (Infobip's inbound webhook; DESIGN decision 16): the shared
+ * Messages people send to the clinic's WhatsApp number (Infobip's inbound webhook; ADR 020): the shared
  * secret guards it, no session. Answers `{received, recorded, leadsCreated, skipped}`; 500 when a usable message
  * could not be stored, so the provider sends the batch again (what was stored is not stored twice).
  */

@@ -9,7 +9,7 @@ import {
   webhookMethodNotAllowed,
 } from "~/features/messaging/whatsapp-webhook.server";
 
-/** The provider's delivery and seen reports (DESIGN decision 16): the shared secret guards it, no session. */
+/** The provider's delivery and seen reports: the shared secret guards it (ADR 034), no session. */
 export async function action({ request }: Route.ActionArgs) {
   const read = await readWebhookJson(request);
   if (!read.ok) return read.response;

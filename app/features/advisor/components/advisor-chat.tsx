@@ -6,10 +6,10 @@ import { formatClinicTime } from "~/domain/format";
 import { cn } from "~/lib/cn";
 import { advisorMessageSchema, type AdvisorActionData, type AdvisorMessageDto } from "../advisor-schema";
 
-/** The typing indicator stays at least this long, so a fast answer does not flash (spec 000 §4). */
+/** The typing indicator stays at least this long, so a fast answer does not flash. */
 export const MIN_TYPING_MS = 600;
 
-/** spec 000 §2 "Asesor Virtual": these only fill the input. */
+/** The quick actions, labels and texts as the clinic's specification gives them: these only fill the input. */
 export const QUICK_ACTIONS = [
   { label: "Agendar cita", text: "Quiero agendar una nueva cita", icon: CalendarPlus },
   { label: "Información de contacto", text: "Necesito los datos de contacto de la clínica", icon: Phone },
@@ -326,7 +326,7 @@ function ChatBubble({ message }: { message: AdvisorMessageDto }) {
   );
 }
 
-/** The notice above the chat (spec 000 §2): general queries only; emergencies go to the clinic's phone. */
+/** The notice above the chat: general queries only; emergencies go to the clinic's phone, not to a bot. */
 export function AdvisorNotice({ phone }: { phone: { e164: string; display: string } }) {
   return (
     <div className="flex items-start gap-3 rounded-xl bg-amber-50 p-4 text-amber-950 ring-1 ring-amber-200">

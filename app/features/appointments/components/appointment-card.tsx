@@ -13,7 +13,7 @@ import { useFetcherResult } from "./use-fetcher-result";
 
 const smallButton = "px-3 py-1.5 text-sm";
 
-/** One appointment (spec 000 §2 "Mis Citas": every field, and only the actions the policy allows now). */
+/** One appointment (every field, and only the actions the policy allows now). */
 export function AppointmentCard({
   appointment,
   onReschedule,

@@ -14,7 +14,7 @@ import { RescheduleDialog } from "./reschedule-dialog";
 type TabKey = "upcoming" | "history";
 const TAB_ORDER: readonly TabKey[] = ["upcoming", "history"];
 
-/** spec 000 §2 "Mis Citas" with real actions (DESIGN decision 9). */
+/** Mis Citas with real actions (ADR 005): booking, rescheduling and cancelling work, none is a dead button. */
 export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === APPOINTMENTS_PATH;

@@ -2,7 +2,7 @@ import { CircleHelp } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 
 // The guide and the dialog library are a separate chunk fetched when first wanted: /auth is a public page with a
-// JS budget (DESIGN §5), and most visitors never open the help.
+// JS budget (≤ 130 KiB gzip), and most visitors never open the help.
 const loadGuide = () => import("./access-help-guide");
 const AccessHelpGuide = lazy(() => loadGuide().then((module) => ({ default: module.AccessHelpGuide })));
 

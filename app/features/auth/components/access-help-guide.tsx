@@ -2,7 +2,7 @@ import { Modal } from "~/components/ui/dialog";
 import { formatChileanPhone } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
 
-/** spec 000 §2: the help dialog 'Guía de Acceso al Portal'. */
+/** The help dialog 'Guía de Acceso al Portal', with the steps the clinic's specification gives. */
 export function AccessHelpGuide({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { clinic } = useAppData();
   return (

@@ -27,7 +27,7 @@ interface GoogleButtonProps {
 }
 
 /**
- * spec 000 §4 "Google popup flow": a 500×600 popup; success or error arrive as a message from the popup (origin,
+ * The Google popup flow (ADR 004): a 500×600 popup; success or error arrive as a message from the popup (origin,
  * source and shape checked); a closed popup is "cancelled" after a last check of the session; 5 minutes is a
  * timeout. Without JavaScript the link simply navigates to the provider in this window.
  */

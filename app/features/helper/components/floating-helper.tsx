@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 
 export type HelperMode = "closed" | "chat" | "wizard";
 
-// The panel (chat, wizard, their state) is a separate chunk fetched on the first click (DESIGN §5).
+// The panel (chat, wizard, their state) is a separate chunk fetched on the first click (the public JS budget).
 const HelperPanel = lazy(() => import("./helper-panel"));
 
 export function FloatingHelper() {

@@ -12,7 +12,7 @@ interface HelperPanelProps {
 }
 
 export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanelProps) {
-  // spec 000 §4: the minimized flag resets when the mode changes, so it is kept per mode.
+  // The minimized flag resets when the mode changes (the clinic's helper does so), so it is kept per mode.
   const [minimizedIn, setMinimizedIn] = useState<HelperPanelProps["mode"] | null>(null);
   const minimized = minimizedIn === mode;
 

@@ -6,7 +6,7 @@ interface LegalPageProps {
   actions: React.ReactNode;
 }
 
-/** Shared frame of the privacy policy and the terms (shown without the site header, spec 000 §2). */
+/** Shared frame of the privacy policy and the terms (shown without the site header; a link leads home). */
 export function LegalPage({ title, html, actions }: LegalPageProps) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-12">

@@ -15,7 +15,7 @@ import {
   type ProfileDto,
 } from "../profile-schema";
 
-/** spec 000 §9: at most one toast at a time, 5 s. */
+/** At most one toast at a time, 5 s, as the clinic's specification sets them. */
 export function ProfileToaster() {
   return (
     <Toaster
@@ -154,7 +154,7 @@ export function ProfileForm({ profile, result, busy, onRefused }: ProfileFormPro
   );
 }
 
-/** The WhatsApp consent (issue 9): unchecked is sent as nothing, which clears a consent given before. */
+/** The consent to WhatsApp messages: unchecked is sent as nothing, which clears a consent given before. */
 function WhatsAppOptInField({
   defaultChecked,
   error,
@@ -187,7 +187,7 @@ function WhatsAppOptInField({
   );
 }
 
-/** 'Información de la Clínica' (spec 000 §2): main phone, administrative e-mail, address. */
+/** 'Información de la Clínica', from the clinic's facts: main phone, administrative e-mail, address. */
 export function ClinicInfoCard({ clinic }: { clinic: ClinicFacts }) {
   return (
     <section aria-labelledby="clinic-title" className={card}>

@@ -26,7 +26,7 @@ const titles: Record<AppointmentLinkView["action"], Record<AppointmentLinkView["
 };
 
 /**
- * The page of a reminder's 'Confirmar' or 'Cancelar' link (issue 9): the appointment and one button that posts
+ * The page of a reminder's 'Confirmar' or 'Cancelar' link (ADR 018): the appointment and one button that posts
  * the action; a cancellation shows the policy (and its fee under 24 hours) before the button. Works without
  * JavaScript and without signing in.
  */

@@ -1,5 +1,5 @@
 // Docs that are true, where it is cheap to check: every repository path the README and docs/**/*.md name in
-// backticks (`app/…`, `tests/…`, `scripts/…`, `docs/…`, `server/…`, also inside a backticked command) and every
+// backticks or code blocks (`app/…`, `tests/…`, `scripts/…`, `docs/…`, `server/…`, also inside a command) and every
 // relative Markdown link (and the heading it points to) must exist. A file moved or renamed without its docs fails
 // here, naming the page and the path.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -47,12 +47,14 @@ function exists(path: string): boolean {
   return existsSync(join(root, clean));
 }
 
-/** Repository paths named in backticks (also inside a backticked command), without placeholders. */
+/** Repository paths named in backticks or code blocks (also inside a command), without placeholders. */
 export function backtickedPaths(markdown: string): string[] {
+  const fences = [...markdown.matchAll(/^ *```[^\n]*\n([\s\S]*?)^ *```/gm)].map(([, code]) => code!);
   const withoutFences = markdown.replace(/^ *```[\s\S]*?^ *```/gm, "");
+  const spans = [...withoutFences.matchAll(/`([^`]+)`/g)].map(([, span]) => span!);
   const paths: string[] = [];
-  for (const [, span] of withoutFences.matchAll(/`([^`]+)`/g)) {
-    for (const raw of span!.split(/\s+/)) {
+  for (const span of [...spans, ...fences]) {
+    for (const raw of span.split(/\s+/)) {
       const token = raw.replace(/^[("'[]+/, "").replace(/[)"',;:.\]]+$/, "");
       if (!checkedPrefix.test(token)) continue;
       if (/[<>{}…=]/.test(token)) continue; // a placeholder (`app/features/<area>`) or an assignment
@@ -110,6 +112,9 @@ describe("docs name only paths that exist", () => {
     const sample =
       "`app/domain/rut.ts` and `npx vitest run tests/integration/a.test.ts,` but not `app/features/<area>`";
     expect(backtickedPaths(sample)).toEqual(["app/domain/rut.ts", "tests/integration/a.test.ts"]);
+    expect(backtickedPaths("text\n\n   ```sh\n   bash scripts/test-all.sh\n   ```\n")).toEqual([
+      "scripts/test-all.sh",
+    ]);
     expect(headingAnchor("Lead list at 100,000 leads")).toBe("lead-list-at-100000-leads");
     expect(headingAnchor("Second security review (2026-11): each attack")).toBe(
       "second-security-review-2026-11-each-attack",

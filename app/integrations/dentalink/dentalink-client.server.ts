@@ -28,12 +28,8 @@ import {
   type DentalinkTreatment,
   type DentalinkXray,
 } from "./dentalink-mapping";
-import {
-  createDentalinkMockFetch,
-  createMemoryMockStore,
-  type DentalinkMockStore,
-  type MockDelays,
-} from "./dentalink-mock";
+import { createDentalinkMockFetch, type MockDelays } from "./dentalink-mock";
+import { createMemoryMockStore, type DentalinkMockStore } from "./dentalink-mock-store";
 import {
   DENTALINK_DEFAULT_BASE_URL,
   DENTALINK_PATHS,

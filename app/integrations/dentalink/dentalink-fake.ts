@@ -3,12 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { DEMO_FILE_CONTENTS, DEMO_FILES_BASE } from "./dentalink-demo-records";
-import {
-  createDentalinkSimulator,
-  createMemoryMockStore,
-  type MockAppointment,
-  type MockPatient,
-} from "./dentalink-mock";
+import { createDentalinkSimulator } from "./dentalink-mock";
+import { createMemoryMockStore, type MockAppointment, type MockPatient } from "./dentalink-mock-store";
 
 /**
  * A fake Dentalink API v1 on 127.0.0.1 for integration tests, end-to-end tests and offline development (issue

@@ -18,7 +18,7 @@ export const accountColumns = {
   deactivatedAt: users.deactivatedAt,
 };
 
-/** The one definition of "has the role" (spec 000 §6): an active user_roles row, joined with its role's name. */
+/** The one definition of "has the role": an active user_roles row, joined with its role's name. */
 export const grantedRole = eq(roles.id, userRoles.roleId);
 export const activeGrantOf = (ofUsers: SQL) => and(ofUsers, eq(userRoles.isActive, true));
 

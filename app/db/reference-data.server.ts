@@ -1,7 +1,7 @@
 import type { Database } from "./client.server";
 import { treatmentsCatalog } from "./schema";
 
-/** The clinic's treatments (issue 4). Prices are the demo clinic's list prices in CLP; the clinic edits them. */
+/** The clinic's treatments. Prices are the demo clinic's list prices in CLP; the clinic edits them. */
 export const treatmentSeed = [
   {
     slug: "consulta",

@@ -15,7 +15,7 @@ export interface SessionRow {
   emailVerified: boolean;
   twoFactorEnabled: boolean;
   deactivatedAt: Date | null;
-  /** Active role names, lower-case (spec 000 §6), aggregated in the same statement. */
+  /** Active role names, lower-case, aggregated in the same statement. */
   roles: string[];
 }
 
@@ -57,7 +57,7 @@ export function findSessionByToken(db: Database, token: string): Promise<Session
   return findSession(db, "token", token);
 }
 
-/** The same by the session's id (chat tokens bound to a session, issue 19). */
+/** The same by the session's id (chat tokens bound to a session, ADR 032). */
 export function findSessionById(db: Database, sessionId: string): Promise<SessionRow | null> {
   return findSession(db, "id", sessionId);
 }

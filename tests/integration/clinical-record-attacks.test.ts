@@ -2,7 +2,7 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clinicalRecordBindings, users } from "~/db/schema";
 import type { PatientRecordPage } from "~/features/clinical-record/record-schema";
-import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock";
+import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock-store";
 import { clientForm, clientGet, randomIp } from "../setup/clients";
 import { freshPatient, type FreshPatient } from "../setup/dentalink-patients";
 import { openPatientInbox, type PatientInbox } from "../setup/patient-inbox";

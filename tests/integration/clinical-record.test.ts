@@ -5,14 +5,11 @@ import { clinicalRecordAccess, clinicalRecordBindings, outbox, users, whatsAppMe
 import { RECORD_CODE_SENT_MESSAGE, RECORD_CODE_TTL_MS } from "~/domain/record-code";
 import { setDentalinkReader } from "~/features/clinical-record/dentalink-reader.server";
 import type { PatientRecordPage } from "~/features/clinical-record/record-schema";
-import { verifyRecordCode } from "~/features/clinical-record/record-service.server";
+import { verifyRecordCode } from "~/features/clinical-record/record-binding.server";
 import { createDentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import { createDentalinkFileFetcher } from "~/integrations/dentalink/dentalink-files.server";
-import {
-  createDentalinkMockFetch,
-  createMemoryMockStore,
-  NO_MOCK_DELAYS,
-} from "~/integrations/dentalink/dentalink-mock";
+import { createDentalinkMockFetch, NO_MOCK_DELAYS } from "~/integrations/dentalink/dentalink-mock";
+import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock-store";
 import { action as recordAction, loader as recordLoader } from "~/routes/_patient/clinical-record";
 import { loader as fileLoader } from "~/routes/_patient/clinical-record-file";
 import { action as staffAction, loader as staffLoader } from "~/routes/_dentist/clinical-record";

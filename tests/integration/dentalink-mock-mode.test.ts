@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createDentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
+import { NO_MOCK_DELAYS } from "~/integrations/dentalink/dentalink-mock";
 import {
-  NO_MOCK_DELAYS,
   createMemoryMockStore,
   type DentalinkMockStore,
-} from "~/integrations/dentalink/dentalink-mock";
+} from "~/integrations/dentalink/dentalink-mock-store";
 
 // Mock mode (no key, or the placeholder): the same client code answers from deterministic demo data, with the
 // spec's delays configurable and zero here, and keeps what is created in its store (the feature's database).

@@ -14,7 +14,7 @@ import {
 } from "~/db/schema";
 import { reminderDueAt } from "~/domain/reminder-schedule";
 import type { MessageLogPage } from "~/features/messaging/whatsapp-log-dto";
-import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock";
+import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock-store";
 import {
   clientForm,
   clientGet,

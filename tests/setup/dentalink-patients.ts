@@ -1,5 +1,5 @@
 import { formatRut, rutCheckDigit } from "~/domain/rut";
-import type { MemoryMockStore } from "~/integrations/dentalink/dentalink-mock";
+import type { MemoryMockStore } from "~/integrations/dentalink/dentalink-mock-store";
 import { uniqueEmail, uniquePhone } from "./clients";
 
 export interface FreshPatient {

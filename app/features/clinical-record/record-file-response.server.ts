@@ -1,4 +1,4 @@
-import type { RecordFileDownload } from "./record-service.server";
+import type { RecordFileDownload } from "./record-files.server";
 
 /** An RFC 6266 filename: ASCII fallback plus the UTF-8 name. */
 function disposition(kind: "inline" | "attachment", name: string): string {

@@ -9,7 +9,7 @@ import {
 import { RUT_MAX_LENGTH, RUT_MESSAGES, validateRut } from "~/domain/rut";
 import type { ActionResult } from "~/lib/action-result";
 
-/** A required RUT with spec 001 §5's messages, canonical ("12345678-5") once valid. */
+/** A required RUT with the RUT field's messages, canonical ("12345678-5") once valid. */
 export const requiredRut = z
   .string({ error: RUT_MESSAGES.empty })
   .max(RUT_MAX_LENGTH + 8, RUT_MESSAGES.length)

@@ -18,7 +18,7 @@ import {
 import type { DentistLinkView } from "./sync-dto";
 
 /**
- * Which Dentalink agenda each of our dentists books into (issue 10): a stored link per dentist, filled once by
+ * Which Dentalink agenda each of our dentists books into (ADR 024): a stored link per dentist, filled once by
  * matching normalised full names, and set or cleared by an admin on the Dentalink tab. The write-through books
  * only a linked dentist; an unlinked one is a failure with its reason, never another dentist's agenda.
  */

@@ -53,7 +53,7 @@ export function isMockMode(settings: DentalinkSettings): boolean {
 export const DENTALINK_MOCK_PAGE = "/funnel/dentalink";
 
 /**
- * The mock's memory in our database (issue 10): what a sync creates in mock mode is still there after a restart,
+ * The mock's memory in our database (ADR 019): what a sync creates in mock mode is still there after a restart,
  * so a second sync of the same patient finds and reuses it.
  */
 export function createDatabaseMockStore(database: () => Promise<Database> = getDb): DentalinkMockStore {

@@ -139,7 +139,7 @@ async function audit(tx: Writer, finish: SyncFinish, action: string, details: Re
 export async function finishSync(
   db: Database,
   finish: SyncFinish,
-  /** Moves the lead of a successful sync through the lead pipeline (the service passes it; issue 13). */
+  /** Moves the lead of a successful sync through the lead pipeline (the service passes it; ADR 025). */
   scheduleLead?: (tx: Database, leadId: string) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {

@@ -37,7 +37,7 @@ import { syncTreatmentForLead, syncTreatmentLabels, SYNC_FAILURE_MESSAGE } from 
 import type { SyncActionInput } from "./sync-schema";
 
 /**
- * The Dentalink sync tab (issue 10): search before create (RUT, then e-mail, then phone; Dentalink does not
+ * The Dentalink sync tab (ADR 019): search before create (RUT, then e-mail, then phone; Dentalink does not
  * de-duplicate), the appointment, one stored row per submission (its idempotency key), the audit entry and, from a
  * lead, the lead scheduled — in the transaction that records the outcome.
  */
@@ -206,7 +206,7 @@ async function existingResult(
 
 /**
  * Runs one submission of the sync form against Dentalink and records it. Never throws for a Dentalink failure: the
- * result carries the spec's messages (spec 001 §8). Throws `AppError` for a lead that does not exist, a dentist
+ * result carries the failure's own messages. Throws `AppError` for a lead that does not exist, a dentist
  * Dentalink does not list, or a submission id that is someone else's.
  */
 export async function runSync(
@@ -224,7 +224,7 @@ export async function runSync(
   if (form.leadId && !(await findLeadForSync(db, form.leadId))) {
     throw new AppError("NOT_FOUND", "No encontramos ese lead.");
   }
-  // Booking from a lead schedules it: only who may change that lead (issue 19), checked before Dentalink is called.
+  // Booking from a lead schedules it: only who may change that lead (ADR 034), checked before Dentalink is called.
   if (form.leadId) await requireLeadChange(db, form.leadId, actor);
 
   let syncId = await claimSync(db, {
@@ -312,7 +312,7 @@ export async function runSync(
         errorDetail: null,
         at: finishedAt,
       },
-      // Through the lead pipeline (issue 13): scheduled when allowed from where the lead is, with its history row.
+      // Through the lead pipeline (ADR 025): scheduled when allowed from where the lead is, with its history row.
       (tx, leadId) => scheduleAfterSync(tx, { leadId, syncId, actor, at: finishedAt }),
     );
     return {

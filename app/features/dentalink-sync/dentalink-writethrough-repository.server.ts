@@ -10,7 +10,7 @@ import {
 } from "~/db/schema";
 import type { DentalinkPatientLinkSource } from "~/domain/dentalink-patient-link";
 
-/** The outbox kind of a portal booking's write-through to Dentalink (issue 10). */
+/** The outbox kind of a portal booking's write-through to Dentalink (ADR 023). */
 export const DENTALINK_APPOINTMENT_KIND = "dentalink-appointment";
 
 const dentists = aliasedTable(users, "dentists");

@@ -29,7 +29,7 @@ import {
 } from "./dentalink-writethrough-repository.server";
 
 /**
- * Portal bookings written through to Dentalink (issue 10): a booking, reschedule or cancellation in Mis Citas queues
+ * Portal bookings written through to Dentalink (ADR 023): a booking, reschedule or cancellation in Mis Citas queues
  * one outbox row in its own transaction; the outbox worker applies it at Dentalink. Only in live mode (a real
  * `DENTALINK_API_KEY`): the mock stands for a Dentalink the clinic does not have yet, so nothing is mirrored there.
  */

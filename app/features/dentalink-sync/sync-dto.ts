@@ -4,7 +4,7 @@ import type { ActionResult } from "~/lib/action-result";
 
 export type DentalinkModeLabel = "live" | "mock";
 
-/** spec 001 §3 "Sync result", plus whether the patient was reused and how it was found. */
+/** What a sync did (ADR 019), plus whether the patient was reused and how it was found. */
 export interface SyncResult {
   success: boolean;
   syncId: string;
@@ -48,7 +48,7 @@ export interface SyncTabData {
   /** A fresh idempotency key for the form (the browser makes a new one after 'Nueva Sincronizacion'). */
   submissionId: string;
   prefill: SyncPrefill | null;
-  /** Portal bookings whose write-through to Dentalink failed for good or waits for a retry (issue 10), newest first. */
+  /** Portal bookings whose write-through to Dentalink failed for good or waits for a retry (ADR 023), newest first. */
   failedWriteThroughs: FailedWriteThroughView[];
   /** Each of our dentists and the Dentalink dentist its bookings go to. */
   dentistLinks: DentistLinkView[];
@@ -89,7 +89,7 @@ export interface FailedWriteThroughView {
   dentistName: string | null;
 }
 
-/** One line of the Overview's system status list (spec 001 §2: WhatsApp API, Dentalink API, Bot IA, Lead Scoring). */
+/** One line of the Overview's system status list (WhatsApp API, Dentalink API, Bot IA, Lead Scoring). */
 export interface SystemStatusLine {
   key: string;
   name: string;

@@ -1,6 +1,6 @@
 import type { Treatment } from "~/domain/lead-scoring";
 
-/** The sync form's choices and texts (spec 001 §3, §5, §8; client-safe, no zod). */
+/** The sync form's choices and texts (ADR 019; client-safe, no zod). */
 
 export const syncTreatmentTypes = [
   "consulta",
@@ -25,7 +25,7 @@ export const syncTreatmentLabels: Record<SyncTreatmentType, string> = {
   periodoncia: "Periodoncia",
 };
 
-/** spec 001 §3: the appointment time choices. */
+/** The appointment time choices. */
 export const syncAppointmentTimes = [
   "09:00",
   "09:30",
@@ -50,7 +50,7 @@ export const syncTreatmentForLead: Record<Treatment, SyncTreatmentType> = {
   evaluacion: "consulta",
 };
 
-/** spec 001 §5, verbatim (the product accents "Teléfono"). */
+/** The product's texts, verbatim (it accents "Teléfono"). */
 export const SYNC_REQUIRED_MESSAGES = {
   firstName: "Nombre es requerido",
   lastName: "Apellido es requerido",
@@ -66,7 +66,7 @@ export const SYNC_REQUIRED_MESSAGES = {
 export const SYNC_OVERALL_MESSAGE = "Por favor complete todos los campos requeridos";
 export const SYNC_PAST_DATE_MESSAGE = "La fecha de cita no puede ser anterior a hoy";
 
-/** spec 001 §8 (the spec's "Dentallink" is a misspelling of the vendor's name). */
+/** The product's failure texts (its spec's "Dentallink" is a misspelling of the vendor's name). */
 export const SYNC_FAILURE_MESSAGE = "Error al sincronizar con Dentalink";
 export const SYNC_UNEXPECTED_MESSAGE = "Error inesperado al procesar la solicitud";
 export const SYNC_CONNECTION_ERROR = "Error de conexion";

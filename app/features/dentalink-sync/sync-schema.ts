@@ -14,7 +14,7 @@ import {
 } from "./sync-options";
 
 /**
- * The Dentalink sync form (spec 001 §3, §5): one schema for the browser and the action (ADR 013). Every required
+ * The Dentalink sync form (ADR 019): one schema for the browser and the action (ADR 013). Every required
  * field answers its own message verbatim, whitespace-only counts as empty, and every problem is reported at once
  * (no field stops the others). "Today" is the clinic's (DESIGN decision 8), read when the form is checked.
  */

@@ -28,12 +28,8 @@ import {
   type DentalinkTreatment,
   type DentalinkXray,
 } from "./dentalink-mapping";
-import {
-  createDentalinkMockFetch,
-  createMemoryMockStore,
-  type DentalinkMockStore,
-  type MockDelays,
-} from "./dentalink-mock";
+import { createDentalinkMockFetch, type MockDelays } from "./dentalink-mock";
+import { createMemoryMockStore, type DentalinkMockStore } from "./dentalink-mock-store";
 import {
   DENTALINK_DEFAULT_BASE_URL,
   DENTALINK_PATHS,
@@ -61,7 +57,7 @@ import {
 } from "./dentalink-schemas";
 
 /**
- * Server-side client of the Dentalink API v1 (DESIGN decision 12, research §1, issue 10): `Authorization: Token
+ * Server-side client of the Dentalink API v1 (DESIGN decision 12, ADR 017, research §1): `Authorization: Token
  * <key>`, JSON `q` filters, cursor pagination through `links.next`, the `{data, links}` envelope. Every call has a
  * timeout; reads (and the idempotent cancel) are retried with backoff on 429/5xx/timeouts through `requestJson`,
  * creates are not (a lost answer may hide a created record: the caller searches before it creates again). A
@@ -167,7 +163,7 @@ export interface DentalinkClient {
   status(): DentalinkStatus;
   /** Patients matching every given criterion (`GET /pacientes?q=`); at least one criterion is required. */
   findPatients(query: DentalinkPatientQuery): Promise<DentalinkPatient[]>;
-  /** The first patient found by RUT, else by e-mail, else by phone (issue 10: search before create). */
+  /** The first patient found by RUT, else by e-mail, else by phone (Dentalink does not de-duplicate). */
   findPatient(
     query: DentalinkPatientQuery,
   ): Promise<{ patient: DentalinkPatient; matchedBy: PatientMatch } | null>;
@@ -182,7 +178,7 @@ export interface DentalinkClient {
   listPatientFiles(patientId: string): Promise<{ documents: DentalinkDocument[]; xrays: DentalinkXray[] }>;
   listDocuments(patientId: string): Promise<DentalinkDocument[]>;
   listXrays(patientId: string): Promise<DentalinkXray[]>;
-  /** The four lists of a patient's record, fetched in parallel (spec 001 §7). */
+  /** The four lists of a patient's record, fetched in parallel (the wait is the slowest list). */
   getPatientRecord(patientId: string): Promise<DentalinkPatientRecordLists>;
   listDentists(): Promise<readonly DentalinkDentist[]>;
   listBranches(): Promise<readonly DentalinkBranch[]>;
@@ -223,7 +219,7 @@ export function isDentalinkMockKey(apiKey: string | undefined | null): boolean {
   return /^(your|tu|su)[-_ ]?(dentalink)?[-_ ]?(api)?[-_ ]?(key|token)$/.test(key);
 }
 
-/** What a person waits for Dentalink at most in one request (issue 19 item 10), retries included. */
+/** What a person waits for Dentalink at most in one request (ADR 030), retries included. */
 export const DENTALINK_INTERACTIVE_DEADLINE_MS = 5_000;
 
 /** A request's Dentalink budget: `at` is set by its first call of an interactive face. */

@@ -1,10 +1,10 @@
 import { crc32, deflateSync } from "node:zlib";
 
 /**
- * The demo clinical records of the RUT portal (issue 11), served by the mock and the fake beside the other demo
- * data of `dentalink-mock.ts`:
+ * The demo clinical records of the RUT portal (ADR 021), served by the mock and the fake beside the other demo
+ * data of `dentalink-demo-data.ts`:
  * - **12.345.678-5** (patient 1001, the demo patient Catalina Soto): only the demo account's e-mail on file, so the
- *   one-time code arrives by e-mail in the demo outbox (`/dev/correos`); her lists are in `dentalink-mock.ts`;
+ *   one-time code arrives by e-mail in the demo outbox (`/dev/correos`); her lists are in `dentalink-demo-data.ts`;
  * - **12.678.579-8** (patient 1000, below): only a mobile on file, so the code goes by WhatsApp.
  * Every list has at least two items, and the files are real small documents (PDF) and images (PNG) built here.
  *

@@ -3,16 +3,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { DEMO_FILE_CONTENTS, DEMO_FILES_BASE } from "./dentalink-demo-records";
-import {
-  createDentalinkSimulator,
-  createMemoryMockStore,
-  type MockAppointment,
-  type MockPatient,
-} from "./dentalink-mock";
+import { createDentalinkSimulator } from "./dentalink-mock";
+import { createMemoryMockStore, type MockAppointment, type MockPatient } from "./dentalink-mock-store";
 
 /**
- * A fake Dentalink API v1 on 127.0.0.1 for integration tests, end-to-end tests and offline development (issue
- * 10). It honours the contract the client relies on (research §1): `Authorization: Token <key>` or 401
+ * A fake Dentalink API v1 on 127.0.0.1 for integration tests, end-to-end tests and offline development (ADR 017,
+ * 024). It honours the contract the client relies on (research §1): `Authorization: Token <key>` or 401
  * `{error:{message}}`; the JSON `q` filter (400 on malformed JSON or an unknown operator); cursor pagination with
  * absolute `links.next` URLs; 409 on a taken slot (same dentist, date and time); created patients and
  * appointments kept; `PUT /citas/{id}` with a state id. It serves the same deterministic demo data as mock mode

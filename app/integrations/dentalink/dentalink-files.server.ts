@@ -4,7 +4,7 @@ import { DEMO_FILE_CONTENTS } from "./dentalink-demo-records";
 import { DENTALINK_DEFAULT_BASE_URL, DENTALINK_SYSTEM } from "./dentalink-schemas";
 
 /**
- * Downloads a patient file (document or x-ray) for the portal's file proxy (issue 11): the browser never gets the
+ * Downloads a patient file (document or x-ray) for the portal's file proxy (ADR 021): the browser never gets the
  * vendor URL or the token. The token goes only to the configured API's origin (a file URL elsewhere — a storage
  * host with a signed URL — is fetched without it); only http(s); a timeout; a size cap. In mock mode the demo
  * files of `dentalink-demo-records.ts` answer instead of HTTP.

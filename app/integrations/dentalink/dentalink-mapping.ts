@@ -14,7 +14,7 @@ import {
 } from "./dentalink-schemas";
 
 /**
- * The one place where Dentalink's records become the portal's shapes (DESIGN decision 12, spec 001 §3 and §7):
+ * The one place where Dentalink's records become the portal's shapes (DESIGN decision 12, ADR 017):
  * which field variant wins, the defaults ('Consultorio 1', progress 0), CLP amounts as integers. A record that
  * lacks what the portal cannot do without (an id, a name, a date) is an `IntegrationError` with code
  * `INVALID_RESPONSE` naming the record kind and the missing fields — never their values (personal data).
@@ -278,7 +278,7 @@ export function mapAppointment(record: DentalinkAppointmentRecord): DentalinkApp
     treatment: text(record.nombre_tratamiento, record.tratamiento, record.treatment),
     dentist: text(record.nombre_dentista, record.doctor, record.dentist),
     dentistId: id(record.id_dentista),
-    // spec 001 §7: office or consultorio, default 'Consultorio 1'. Dentalink calls the treatment room a sillón.
+    // The office is `consultorio` (or `office`), default 'Consultorio 1'. Dentalink calls the treatment room a sillón.
     office: text(record.consultorio, record.office, record.nombre_sillon) ?? DEFAULT_OFFICE,
     branch: text(record.nombre_sucursal),
     branchId: id(record.id_sucursal),
@@ -316,7 +316,7 @@ export function mapTreatment(record: DentalinkTreatmentRecord): DentalinkTreatme
   const finished = flag(record.finalizado);
   const total = numberOf(record.total);
   const done = numberOf(record.total_realizado);
-  // spec 001 §7: progress defaults to 0. Dentalink has no percentage; a finished plan is 100, and the share of
+  // Progress defaults to 0. Dentalink has no percentage; a finished plan is 100, and the share of
   // the plan's value already performed is the closest honest figure.
   const derived = finished ? 100 : total && total > 0 && done !== null ? (done / total) * 100 : null;
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createDentalinkSimulator, createMemoryMockStore } from "./dentalink-mock";
+import { createDentalinkSimulator } from "./dentalink-mock";
+import { createMemoryMockStore } from "./dentalink-mock-store";
 
 const ORIGIN = "https://dentalink.test";
 

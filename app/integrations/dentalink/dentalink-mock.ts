@@ -1,12 +1,14 @@
 import {
-  DEMO_FILES_BASE,
-  DEMO_PORTAL_EMAIL,
-  DEMO_RECORD_APPOINTMENTS,
-  DEMO_RECORD_FILES,
-  DEMO_RECORD_PATIENTS,
-  DEMO_RECORD_PAYMENTS,
-  DEMO_RECORD_TREATMENTS,
-} from "./dentalink-demo-records";
+  MOCK_APPOINTMENT_STATES,
+  MOCK_APPOINTMENTS,
+  MOCK_BRANCHES,
+  MOCK_DENTISTS,
+  MOCK_FILES,
+  MOCK_PATIENTS,
+  MOCK_PAYMENTS,
+  MOCK_TREATMENTS,
+} from "./dentalink-demo-data";
+import type { DentalinkMockStore, MockAppointment, MockPatient } from "./dentalink-mock-store";
 import {
   canonicalRut,
   dentalinkCreateAppointmentRequestSchema,
@@ -15,415 +17,32 @@ import {
   dentalinkUpdateAppointmentRequestSchema,
   normaliseDentalinkDate,
   type DentalinkCondition,
-  type DentalinkId,
 } from "./dentalink-schemas";
 
 /**
  * Dentalink without Dentalink: a deterministic in-process simulation of API v1 over demo data (DESIGN decision
  * 12). Two users:
  * - **mock mode** (no API key, or the placeholder): `createDentalinkMockFetch` answers the client's requests
- *   like the API, so the same client code, parsing and mapping run; the spec's delays (1.5 s for the patient,
- *   1 s per list; spec 001 §7) are configurable and zero in tests;
+ *   like the API, so the same client code, parsing and mapping run; a real call's delays (1.5 s for the patient,
+ *   1 s per list) are configurable and zero in tests;
  * - the **fake server** (`dentalink-fake.ts`) wraps the same simulator in HTTP.
  *
  * Nothing is random: ids are the next integer after the largest known one, the demo data is fixed. What is
  * created (patients, appointments, cancellations) is kept in a `DentalinkMockStore`; the feature implements it
- * over our database (issue 10: "in our database"), tests use `createMemoryMockStore`. Dentalink does not
+ * over our database (so what a sync created survives a restart: ADR 019), tests use `createMemoryMockStore`. Dentalink does not
  * de-duplicate patients, and neither does this: the client searches before it creates.
  *
  * Node built-ins and the client-safe schemas only, so the fake's runner can load it with Node's type stripping.
  */
 
-// ---- Records as the simulation keeps them (the vendor's field names) ------------------------------------------
-
-export interface MockPatient {
-  id: number;
-  rut?: string;
-  nombre: string;
-  apellidos: string;
-  email?: string;
-  celular?: string;
-  telefono?: string;
-  /** Written as Dentalink sometimes does, `DD/MM/AAAA` (research §1.1), or `AAAA-MM-DD`. */
-  fecha_nacimiento?: string;
-  direccion?: string;
-  ciudad?: string;
-}
-
-export interface MockAppointment {
-  id: number;
-  id_paciente: number;
-  id_dentista: DentalinkId;
-  id_sucursal: DentalinkId;
-  id_estado: DentalinkId;
-  /** AAAA-MM-DD */
-  fecha: string;
-  /** HH:MM */
-  hora_inicio: string;
-  duracion: number;
-  nombre_tratamiento?: string;
-  comentarios?: string;
-}
-
-/** Where the mock keeps what is created in it (the feature: our database; tests: memory). */
-export interface DentalinkMockStore {
-  loadPatients(): Promise<MockPatient[]>;
-  /** Inserts, or replaces the patient with the same id. */
-  savePatient(patient: MockPatient): Promise<void>;
-  loadAppointments(): Promise<MockAppointment[]>;
-  /** Inserts, or replaces the appointment with the same id (also a demo appointment, e.g. when cancelled). */
-  saveAppointment(appointment: MockAppointment): Promise<void>;
-}
-
-export interface MemoryMockStore extends DentalinkMockStore {
-  readonly patients: MockPatient[];
-  readonly appointments: MockAppointment[];
-  clear(): void;
-}
-
-function upsert<T extends { id: number }>(list: T[], item: T) {
-  const index = list.findIndex((existing) => existing.id === item.id);
-  if (index === -1) list.push({ ...item });
-  else list[index] = { ...item };
-}
-export function createMemoryMockStore(): MemoryMockStore {
-  const patients: MockPatient[] = [];
-  const appointments: MockAppointment[] = [];
-
-  return {
-    patients,
-    appointments,
-    async loadPatients() {
-      return patients.map((patient) => ({ ...patient }));
-    },
-    async savePatient(patient) {
-      upsert(patients, patient);
-    },
-    async loadAppointments() {
-      return appointments.map((appointment) => ({ ...appointment }));
-    },
-    async saveAppointment(appointment) {
-      upsert(appointments, appointment);
-    },
-    clear() {
-      patients.length = 0;
-      appointments.length = 0;
-    },
-  };
-}
-
-// ---- Demo data (fictional; the portal's demo dentists and patients, DESIGN decision 7) -------------------------
-
-/** spec 001 §3: four dentists `dr-{name}`; named after the portal's demo dentists. */
-export const MOCK_DENTISTS = [
-  {
-    id: "dr-morales",
-    nombre: "Andrés",
-    apellidos: "Morales",
-    especialidad: "Odontología general",
-    intervalo: 30,
-    habilitado: 1,
-    agenda_online: 1,
-  },
-  {
-    id: "dr-vidal",
-    nombre: "Fernanda",
-    apellidos: "Vidal",
-    especialidad: "Ortodoncia",
-    intervalo: 30,
-    habilitado: 1,
-    agenda_online: 1,
-  },
-  {
-    id: "dr-araya",
-    nombre: "Tomás",
-    apellidos: "Araya",
-    especialidad: "Implantología",
-    intervalo: 30,
-    habilitado: 1,
-    agenda_online: 1,
-  },
-  {
-    id: "dr-campos",
-    nombre: "Isidora",
-    apellidos: "Campos",
-    especialidad: "Endodoncia",
-    intervalo: 30,
-    habilitado: 1,
-    agenda_online: 1,
-  },
-] as const;
-
-export const MOCK_BRANCHES = [
-  {
-    id: 1,
-    nombre: "Sucursal Providencia",
-    direccion: "Av. Providencia 1234, oficina 501",
-    comuna: "Providencia",
-    ciudad: "Santiago",
-    telefono: "+56 2 2345 6789",
-    habilitada: 1,
-  },
-  {
-    id: 2,
-    nombre: "Sucursal Las Condes",
-    direccion: "Av. Apoquindo 4500, piso 3",
-    comuna: "Las Condes",
-    ciudad: "Santiago",
-    telefono: "+56 2 2345 6790",
-    habilitada: 1,
-  },
-  {
-    id: 3,
-    nombre: "Sucursal Ñuñoa",
-    direccion: "Av. Irarrázaval 2800",
-    comuna: "Ñuñoa",
-    ciudad: "Santiago",
-    telefono: "+56 2 2345 6791",
-    habilitada: 0,
-  },
-] as const;
-
-/** Ids deliberately neither 1..n nor in order: clinics configure their own (research §1.2). */
-export const MOCK_APPOINTMENT_STATES = [
-  {
-    id: 7,
-    nombre: "No confirmado",
-    color: "#9e9e9e",
-    reservado: 1,
-    anulacion: 0,
-    uso_interno: 0,
-    habilitado: 1,
-  },
-  {
-    id: 3,
-    nombre: "Confirmado",
-    color: "#4caf50",
-    reservado: 1,
-    anulacion: 0,
-    uso_interno: 0,
-    habilitado: 1,
-  },
-  { id: 12, nombre: "En box", color: "#ffc107", reservado: 1, anulacion: 0, uso_interno: 1, habilitado: 1 },
-  { id: 5, nombre: "Atendido", color: "#2196f3", reservado: 1, anulacion: 0, uso_interno: 0, habilitado: 1 },
-  { id: 1, nombre: "Anulado", color: "#f44336", reservado: 0, anulacion: 1, uso_interno: 0, habilitado: 1 },
-  { id: 9, nombre: "No asiste", color: "#795548", reservado: 1, anulacion: 0, uso_interno: 0, habilitado: 1 },
-] as const;
-
-export const MOCK_PATIENTS: readonly MockPatient[] = [
-  {
-    id: 1001,
-    rut: "12345678-5",
-    nombre: "Catalina",
-    apellidos: "Soto",
-    // The RUT portal's demo record (issue 11): only the demo account's e-mail on file, so the code goes by e-mail.
-    email: DEMO_PORTAL_EMAIL,
-    fecha_nacimiento: "14/03/1988",
-    direccion: "Los Leones 1450, depto 42",
-    ciudad: "Providencia",
-  },
-  {
-    id: 1002,
-    rut: "11111111-1",
-    nombre: "Martín",
-    apellidos: "Rivas",
-    email: "martin.rivas@correo.example",
-    celular: "+56988889999",
-    fecha_nacimiento: "1975-07-02",
-    ciudad: "Las Condes",
-  },
-  {
-    id: 1003,
-    rut: "9876543-3",
-    nombre: "Valentina",
-    apellidos: "Pérez Lagos",
-    celular: "+56977770000",
-    telefono: "+56222223333",
-    fecha_nacimiento: "2001-11-30",
-  },
-  ...DEMO_RECORD_PATIENTS,
-];
-
-export const MOCK_APPOINTMENTS: readonly MockAppointment[] = [
-  {
-    id: 5001,
-    id_paciente: 1001,
-    id_dentista: "dr-morales",
-    id_sucursal: 1,
-    id_estado: 5,
-    fecha: "2025-11-12",
-    hora_inicio: "10:00",
-    duracion: 30,
-    nombre_tratamiento: "Limpieza dental",
-  },
-  {
-    id: 5002,
-    id_paciente: 1001,
-    id_dentista: "dr-vidal",
-    id_sucursal: 1,
-    id_estado: 3,
-    fecha: "2026-09-15",
-    hora_inicio: "09:30",
-    duracion: 30,
-    nombre_tratamiento: "Control de ortodoncia",
-  },
-  {
-    id: 5003,
-    id_paciente: 1001,
-    id_dentista: "dr-vidal",
-    id_sucursal: 2,
-    id_estado: 7,
-    fecha: "2026-10-20",
-    hora_inicio: "11:00",
-    duracion: 30,
-    nombre_tratamiento: "Control de ortodoncia",
-  },
-  {
-    id: 5004,
-    id_paciente: 1002,
-    id_dentista: "dr-araya",
-    id_sucursal: 2,
-    id_estado: 1,
-    fecha: "2026-02-03",
-    hora_inicio: "15:00",
-    duracion: 60,
-    nombre_tratamiento: "Evaluación de implantes",
-    comentarios: "Anulada por el paciente",
-  },
-  ...DEMO_RECORD_APPOINTMENTS,
-];
-
-const FILES_BASE = DEMO_FILES_BASE;
-
-/** Read-only per-patient lists (nothing in the portal writes them). */
-export const MOCK_PAYMENTS = [
-  {
-    id: 7001,
-    id_paciente: 1001,
-    fecha_recepcion: "2025-11-12",
-    monto_pago: 45000,
-    medio_pago: "Tarjeta de débito",
-    concepto: "Limpieza dental",
-    estado: "pagado",
-  },
-  {
-    id: 7002,
-    id_paciente: 1001,
-    fecha_recepcion: "2025-06-02",
-    monto_pago: 360000,
-    medio_pago: "Transferencia",
-    concepto: "Ortodoncia: pie",
-    estado: "pagado",
-  },
-  {
-    id: 7003,
-    id_paciente: 1001,
-    fecha_recepcion: "2026-07-05",
-    monto_pago: 120000,
-    medio_pago: "Tarjeta de crédito",
-    concepto: "Ortodoncia: cuota 4",
-    estado: "pendiente",
-  },
-  {
-    id: 7004,
-    id_paciente: 1002,
-    fecha_recepcion: "2025-09-18",
-    monto_pago: 35000,
-    medio_pago: "Efectivo",
-    concepto: "Consulta de evaluación",
-    estado: "pagado",
-  },
-  ...DEMO_RECORD_PAYMENTS,
-] as const;
-
-export const MOCK_TREATMENTS = [
-  {
-    id: 8001,
-    id_paciente: 1001,
-    nombre: "Ortodoncia con brackets",
-    descripcion: "Brackets metálicos, controles mensuales",
-    fecha: "2025-06-02",
-    finalizado: 0,
-    total: 1800000,
-    total_realizado: 720000,
-    nombre_dentista: "Fernanda Vidal",
-    nombre_sucursal: "Sucursal Providencia",
-  },
-  {
-    id: 8002,
-    id_paciente: 1001,
-    nombre: "Limpieza dental",
-    descripcion: "Destartraje y pulido",
-    fecha: "2025-11-12",
-    finalizado: 1,
-    total: 45000,
-    total_realizado: 45000,
-    nombre_dentista: "Andrés Morales",
-    nombre_sucursal: "Sucursal Providencia",
-  },
-  {
-    id: 8003,
-    id_paciente: 1002,
-    nombre: "Implante unitario",
-    descripcion: "Pieza 36",
-    fecha: "2025-09-18",
-    finalizado: 0,
-    total: 950000,
-    total_realizado: 0,
-    nombre_dentista: "Tomás Araya",
-    nombre_sucursal: "Sucursal Las Condes",
-  },
-  ...DEMO_RECORD_TREATMENTS,
-] as const;
-
-export const MOCK_FILES = [
-  {
-    id: 9001,
-    id_paciente: 1001,
-    nombre: "Consentimiento informado ortodoncia.pdf",
-    tipo: "Documento",
-    categoria: "Consentimientos",
-    fecha: "02/06/2025",
-    url: `${FILES_BASE}/9001.pdf`,
-  },
-  {
-    id: 9002,
-    id_paciente: 1001,
-    nombre: "Presupuesto ortodoncia.pdf",
-    tipo: "Documento",
-    categoria: "Presupuestos",
-    fecha: "2025-05-28",
-    url: `${FILES_BASE}/9002.pdf`,
-  },
-  {
-    id: 9003,
-    id_paciente: 1001,
-    nombre: "Panorámica inicial.png",
-    tipo: "Imagen",
-    categoria: "Radiografías",
-    fecha: "2025-05-28",
-    url: `${FILES_BASE}/9003.png`,
-  },
-  {
-    id: 9004,
-    id_paciente: 1001,
-    nombre: "Periapical pieza 16.png",
-    tipo: "Radiografía",
-    categoria: "Radiografías",
-    fecha: "2025-11-12",
-    url: `${FILES_BASE}/9004.png`,
-  },
-  {
-    id: 9005,
-    id_paciente: 1002,
-    nombre: "Cone beam maxilar inferior.dcm",
-    tipo: "Imagen",
-    categoria: "Radiografías",
-    fecha: "2025-09-18",
-    url: `${FILES_BASE}/9005.dcm`,
-  },
-  ...DEMO_RECORD_FILES,
-] as const;
+// The demo data's and the store's names dentalink-sync imports from here (until it imports those modules).
+export {
+  MOCK_APPOINTMENT_STATES,
+  MOCK_APPOINTMENTS,
+  MOCK_DENTISTS,
+  MOCK_PATIENTS,
+} from "./dentalink-demo-data";
+export type { DentalinkMockStore, MockAppointment, MockPatient } from "./dentalink-mock-store";
 
 // ---- The simulator --------------------------------------------------------------------------------------------
 
@@ -796,9 +415,9 @@ export function createDentalinkSimulator(options: DentalinkSimulatorOptions): De
 // ---- Mock mode: the simulator behind a fetch ---------------------------------------------------------------------
 
 export interface MockDelays {
-  /** The patient lookup and patient writes (spec 001 §7: 1.5 s). */
+  /** The patient lookup and patient writes (a real call's 1.5 s). */
   patientMs: number;
-  /** Every other call, each list (spec 001 §7: 1 s). */
+  /** Every other call, each list (a real call's 1 s). */
   listMs: number;
 }
 

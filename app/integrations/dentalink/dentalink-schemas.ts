@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Dentalink (HealthAtom) API v1 shapes (DESIGN decision 12; research file §1, spec 001 §7). Client-safe: the
+ * Dentalink (HealthAtom) API v1 shapes (DESIGN decision 12, ADR 017; research file §1). Client-safe: the
  * mapping, the client, the mock and the fake share these.
  *
  * Every record accepts each field variant the spec lists (the prototype's English names beside Dentalink's

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
 import { auditLogPage } from "~/features/admin/audit-service.server";
-import { accessRegister } from "~/features/clinical-record/record-service.server";
+import { accessRegister } from "~/features/clinical-record/record-register.server";
 import { validateRut } from "~/domain/rut";
 import { AdminTable, DateCell, tdClass } from "~/features/admin/components/admin-ui";
 import { requireRole } from "~/lib/guards.server";

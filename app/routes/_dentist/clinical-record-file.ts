@@ -3,7 +3,7 @@ import type { Route } from "./+types/clinical-record-file";
 import { getDb } from "~/db/client.server";
 import { CLINICAL_READER_ROLES } from "~/domain/roles";
 import { fileResponse } from "~/features/clinical-record/record-file-response.server";
-import { staffFile } from "~/features/clinical-record/record-service.server";
+import { staffFile } from "~/features/clinical-record/record-files.server";
 import { validateRut } from "~/domain/rut";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
 import { isAppError } from "~/lib/errors";

@@ -7,7 +7,7 @@ import { getDb } from "~/db/client.server";
 import { CLINICAL_READER_ROLES } from "~/domain/roles";
 import { PatientSummary, RecordTabs } from "~/features/clinical-record/components/record-dashboard";
 import { staffLookupSchema, type ClinicalRecordDto } from "~/features/clinical-record/record-schema";
-import { staffRecord } from "~/features/clinical-record/record-service.server";
+import { staffRecord } from "~/features/clinical-record/record-reading.server";
 import { actionSuccess, fieldError, formLevelMessage, type ActionResult } from "~/lib/action-result";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
 import { appErrorResult, validationResult } from "~/lib/errors.server";

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/clinical-record-file";
 import { getDb } from "~/db/client.server";
 import { fileResponse } from "~/features/clinical-record/record-file-response.server";
-import { patientFile } from "~/features/clinical-record/record-service.server";
+import { patientFile } from "~/features/clinical-record/record-files.server";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
 import { isAppError } from "~/lib/errors";
 import { requireUser } from "~/lib/guards.server";

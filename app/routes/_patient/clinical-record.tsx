@@ -20,19 +20,19 @@ import {
   rutFormSchema,
   type PatientRecordPage,
 } from "~/features/clinical-record/record-schema";
+import type { ReadContext } from "~/features/clinical-record/record-actor.server";
 import {
   closedRecordView,
   closeRecord,
   hasOpenCode,
-  patientRecord,
-  recordOpenings,
   reopenWithPassword,
   requestRecordCode,
   requestReopenCode,
   verifyRecordCode,
   withdrawRecordCode,
-  type ReadContext,
-} from "~/features/clinical-record/record-service.server";
+} from "~/features/clinical-record/record-binding.server";
+import { patientRecord } from "~/features/clinical-record/record-reading.server";
+import { recordOpenings } from "~/features/clinical-record/record-register.server";
 import { fieldError, formLevelMessage, type AnyActionResult } from "~/lib/action-result";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
 import { appErrorResult, validationResult } from "~/lib/errors.server";

@@ -1,0 +1,37 @@
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * Outbound side effects (e-mail now; WhatsApp and Dentalink later), written in the transaction of the business
+ * row and delivered by the outbox worker with retries (DESIGN §4).
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind").notNull(),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    deliveredVia: text("delivered_via"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Insertion order. Rows written in one transaction share `next_attempt_at` (now() is the transaction's start),
+     * so the worker claims by due time, then by this: a lead's advisor notice goes out before the patient's
+     * confirmation written after it (ADR 020).
+     */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    index("outbox_due_idx").on(table.status, table.nextAttemptAt),
+    // The Overview's backlog line: the oldest pending item (ADR 026).
+    index("outbox_pending_created_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'pending'`),
+    check("outbox_status_values", sql`${table.status} in ('pending', 'sent', 'failed')`),
+  ],
+);

@@ -1,4 +1,6 @@
+import { cancellationWording } from "./appointment-policy";
 import { normalizeForMatching } from "./helper-replies";
+import { REMINDER_NOTICE } from "./reminder-schedule";
 
 /**
  * The patient portal's virtual advisor (spec 000 §7 "Local chat replies"): five rules in order, first match wins,
@@ -34,8 +36,8 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
         "",
         `• Puedes agendar, reprogramar o cancelar en la sección «Mis Citas» de este portal, o llamando al ${facts.phone}.`,
         `• Horario de atención: ${facts.hours}. ${facts.saturday}.`,
-        "• Confirma tu cita hasta 24 horas antes, por teléfono o desde «Mis Citas».",
-        "• Para cancelar sin costo, avísanos con al menos 24 horas de anticipación.",
+        `• Confirma tu cita hasta ${REMINDER_NOTICE} antes, por teléfono o desde «Mis Citas».`,
+        `• ${cancellationWording.freeNoticeAtLeast}`,
         "• Te enviaremos recordatorios automáticos por WhatsApp.",
       ].join("\n"),
     }),

@@ -48,7 +48,7 @@ describe("helperReply", () => {
 
 describe("the appointments reply's reminder sentence, built from the reminder rule", () => {
   it("reads exactly as before", () => {
-    expect(helperReply("quiero agendar una cita", facts)).toContain(
+    expect(helperReply("quiero agendar una cita", facts).text).toContain(
       "Te recordaremos la cita con 24 horas de anticipación.",
     );
   });

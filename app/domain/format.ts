@@ -68,7 +68,11 @@ const weekdayDateFormatter = new Intl.DateTimeFormat("es-CL", {
 });
 
 const weekdayShortFormatter = new Intl.DateTimeFormat("es-CL", { weekday: "short", timeZone: "UTC" });
-const shortDayFormatter = new Intl.DateTimeFormat("es-CL", { day: "numeric", month: "short", timeZone: "UTC" });
+const shortDayFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
 const shortDateFormatter = new Intl.DateTimeFormat("es-CL", {
   day: "numeric",
   month: "short",

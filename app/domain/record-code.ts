@@ -24,8 +24,7 @@ export const RECORD_CODE_LIFETIME = lifetimePhrase(RECORD_CODE_TTL_MS);
 export const RECORD_CODE_EXPIRY_NOTICE = `Vence en ${RECORD_CODE_LIFETIME}. No lo compartas con nadie: la clínica nunca te lo pedirá.`;
 
 /** The verbatim answer to every RUT submitted, known or not (enumeration-safe: it names no destination). */
-export const RECORD_CODE_SENT_MESSAGE =
-  `Si el RUT está registrado en la clínica, enviamos un código de ${RECORD_CODE_LENGTH} dígitos al teléfono o correo que la clínica tiene registrado.`;
+export const RECORD_CODE_SENT_MESSAGE = `Si el RUT está registrado en la clínica, enviamos un código de ${RECORD_CODE_LENGTH} dígitos al teléfono o correo que la clínica tiene registrado.`;
 
 export const RECORD_CODE_MESSAGES = {
   format: `Ingresa el código de ${RECORD_CODE_LENGTH} dígitos.`,

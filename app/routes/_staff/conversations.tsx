@@ -83,8 +83,7 @@ function RoomLink({ room }: { room: InboxRoomDto }) {
         )}
         {room.handoffReason && <span className="block text-xs text-slate-600">{room.handoffReason}</span>}
         <span className="block text-xs text-slate-500">
-          Última actividad:{" "}
-          {formatClinicTimestamp(new Date(room.lastMessageAt))}
+          Última actividad: {formatClinicTimestamp(new Date(room.lastMessageAt))}
         </span>
       </Link>
     </li>

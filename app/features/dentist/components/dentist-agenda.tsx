@@ -1,8 +1,8 @@
 import { CalendarDays, Clock } from "lucide-react";
 import { cn } from "~/lib/cn";
-import { isInactiveAppointment } from "~/domain/appointment-status";
+import { Badge } from "~/components/ui/badge";
+import { appointmentStatusTone, isInactiveAppointment } from "~/domain/appointment-status";
 import { daysPhrase } from "~/domain/policy-wording";
-import { statusBadgeClass } from "~/features/appointments/components/appointment-status";
 import type { AgendaAppointment, DentistAgenda as Agenda } from "../agenda-dto";
 import { AGENDA_DAYS } from "../agenda-window";
 
@@ -25,7 +25,9 @@ export function DentistAgenda({ agenda, dentistName }: { agenda: Agenda; dentist
       {agenda.total === 0 ? (
         <div className="mt-10 rounded-2xl border border-dashed border-slate-300 p-10 text-center">
           <CalendarDays aria-hidden className="mx-auto size-10 text-slate-400" />
-          <p className="mt-3 text-lg font-medium text-slate-700">No tienes citas en los próximos {daysPhrase(AGENDA_DAYS)}.</p>
+          <p className="mt-3 text-lg font-medium text-slate-700">
+            No tienes citas en los próximos {daysPhrase(AGENDA_DAYS)}.
+          </p>
         </div>
       ) : (
         <div className="mt-8 space-y-8">
@@ -80,14 +82,7 @@ function AppointmentRow({ appointment }: { appointment: AgendaAppointment }) {
           </span>
         </p>
       </div>
-      <span
-        className={cn(
-          "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-          statusBadgeClass(appointment.status),
-        )}
-      >
-        {appointment.statusLabel}
-      </span>
+      <Badge tone={appointmentStatusTone(appointment.status)}>{appointment.statusLabel}</Badge>
     </li>
   );
 }

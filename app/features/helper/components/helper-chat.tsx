@@ -15,7 +15,6 @@ interface HelperMessage {
   highlighted?: boolean;
 }
 
-
 export function HelperChat() {
   const { clinic } = useAppData();
   const [messages, setMessages] = useState<HelperMessage[]>(() => [

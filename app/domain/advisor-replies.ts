@@ -3,9 +3,9 @@ import { normalizeForMatching } from "./helper-replies";
 import { REMINDER_NOTICE } from "./reminder-schedule";
 
 /**
- * The patient portal's virtual advisor (spec 000 §7 "Local chat replies"): five rules in order, first match wins,
+ * The patient portal's virtual advisor (ADR 006): five rules in order, first match wins,
  * case- and accent-insensitive substring match. Hours come from the clinic's facts (DESIGN decision 7), not the
- * spec's conflicting 8:00–20:00. Pure.
+ * product brief's conflicting 8:00–20:00. Pure.
  */
 export type AdvisorReplyType = "appointment" | "emergency" | "general";
 
@@ -126,7 +126,7 @@ export function advisorWelcome(firstName: string): AdvisorReply {
   };
 }
 
-/** spec 000 §8: shown if a reply cannot be produced. */
+/** Shown if a reply cannot be produced. */
 export const ADVISOR_FAILURE_MESSAGE =
   "Lo siento, hubo un error. Por favor intenta nuevamente o contacta directamente con la clínica.";
 

@@ -1,5 +1,5 @@
 /**
- * The Overview's and Analytics' reporting period (issue 13): whole clinic calendar days (America/Santiago, DESIGN
+ * The Overview's and Analytics' reporting period (ADR 026): whole clinic calendar days (America/Santiago, DESIGN
  * decision 8), the last 7, 30 or 90 days ending today, or a custom from–to; and the previous period of equal length
  * that each figure is compared with. Pure.
  */

@@ -78,6 +78,6 @@ const replyTexts: Record<HelperTopic, (facts: HelperFacts) => string> = {
     `contactará. También puedes llamarnos al ${facts.phone}.`,
 };
 
-/** The WhatsApp link's prefilled message (spec 000 §2 "Floating helper"). */
+/** The floating helper's WhatsApp link: its prefilled message. */
 export const WHATSAPP_PREFILLED_MESSAGE =
   "Hola, me gustaría recibir información sobre los tratamientos de la clínica.";

@@ -9,7 +9,7 @@ import { enqueue } from "~/features/outbox/outbox.server";
 import { clinicFacts } from "~/lib/env.server";
 
 /**
- * WhatsApp only allows business-initiated messages as approved templates (research §2, the 24-hour rule), so the
+ * WhatsApp only allows business-initiated messages as approved templates (ADR 020, the 24-hour rule), so the
  * code goes as the authentication template `codigo_acceso_ficha` (es) with the code as its one placeholder.
  */
 export const RECORD_CODE_TEMPLATE = whatsAppTemplates.clinicalRecordCode.name;

@@ -61,7 +61,7 @@ function logEntry(row: ListedMessage, clinicNumber: string | null): WhatsAppLogE
   };
 }
 
-/** The card's API log: the latest test messages, newest first (spec 001 §4: 10 entries), read from the database. */
+/** The card's API log: the latest 10 test messages, newest first, read from the database. */
 export async function whatsAppCardData(db: Database): Promise<WhatsAppCardData> {
   const clinicNumber = normalizeWhatsAppNumber(clinicFacts().mobile);
   const rows = await latestCallsOfPurpose(db, TEST_PURPOSE, API_LOG_SIZE);

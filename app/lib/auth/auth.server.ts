@@ -252,7 +252,7 @@ function createAuth(db: Database, current: Env) {
     databaseHooks: {
       user: {
         create: {
-          // spec 000 §6: every new account is a patient; staff roles are granted by an admin.
+          // Every new account is a patient; staff roles are granted by an admin (no self-service staff sign-up).
           after: async (user) => grantRole(db, user.id, "paciente"),
         },
       },
@@ -295,7 +295,7 @@ function createAuth(db: Database, current: Env) {
                 clientSecret: current.GOOGLE_CLIENT_SECRET!,
                 scopes: ["openid", "email", "profile"],
                 pkce: true,
-                // spec 000 §7: access_type offline, prompt consent.
+                // access_type offline and prompt consent: Google returns a refresh token on every consent.
                 accessType: "offline",
                 prompt: "consent",
                 redirectURI: `${baseURL}${AUTH_BASE_PATH}/callback/${GOOGLE_PROVIDER_ID}`,

@@ -91,7 +91,7 @@ function FileCards({ files }: { files: RecordFile[] }) {
   );
 }
 
-/** The five tabs of a record (spec 001 §2): citas, pagos, tratamientos, documentos, radiografias. */
+/** The five tabs of a record: citas, pagos, tratamientos, documentos, radiografias. */
 export function RecordTabs({ record }: { record: ClinicalRecordDto }) {
   return (
     <Tabs defaultValue="citas" className="mt-6">

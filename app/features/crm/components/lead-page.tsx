@@ -202,7 +202,7 @@ function PipelineActions({ page }: { page: LeadPageData }) {
 }
 
 function Notes({ leadId }: { leadId: string }) {
-  // Keyed per lead (issue 13): "Nota agregada." on one lead must not show on the next one opened.
+  // Keyed per lead: "Nota agregada." on one lead must not show on the next one opened.
   const { fetcher, busy } = useAction(`lead-note-${leadId}`);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {

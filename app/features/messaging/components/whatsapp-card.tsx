@@ -49,7 +49,7 @@ function attemptKey(): string {
 }
 
 /**
- * The WhatsApp integration card (spec 001 §2, §4, §8): sends the spec's two messages for the current test lead
+ * The WhatsApp integration card: sends a new lead's two messages (advisor notice, patient confirmation) for the test lead
  * through the server's outbox, idle → sending → success or error with 'Reintentar'. "Sending" lasts until the
  * provider accepted both messages or one failed for good: the action answers the messages' ids and the card polls
  * their status. The API log below lists the latest 10 calls, read from the server.

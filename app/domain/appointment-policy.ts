@@ -20,9 +20,11 @@ export const DEFAULT_DURATION_MINUTES = 60;
 const HOUR_MS = 3_600_000;
 
 /** "24 horas": the free-cancellation window as every text states it. */
-const FREE_WINDOW = hoursPhrase(FREE_CANCELLATION_HOURS);
+export const FREE_CANCELLATION_WINDOW_TEXT = hoursPhrase(FREE_CANCELLATION_HOURS);
 /** "50%": the late-cancellation fee as every text states it. */
-const LATE_FEE = percentPhrase(LATE_CANCELLATION_FEE_RATE);
+export const LATE_CANCELLATION_FEE_TEXT = percentPhrase(LATE_CANCELLATION_FEE_RATE);
+const FREE_WINDOW = FREE_CANCELLATION_WINDOW_TEXT;
+const LATE_FEE = LATE_CANCELLATION_FEE_TEXT;
 
 /**
  * The cancellation policy's wording, built from the constants above: every screen, message and reply that states

@@ -54,3 +54,11 @@ describe("advisorReply (spec 000 §7)", () => {
     expect(advisorWelcome("Ana").content).toMatch(/^¡Hola Ana!/);
   });
 });
+
+describe("the appointment answer's policy lines, built from the rules' constants", () => {
+  it("read exactly as before", () => {
+    const lines = advisorReply("quiero agendar una cita", facts).content.split("\n");
+    expect(lines).toContain("• Confirma tu cita hasta 24 horas antes, por teléfono o desde «Mis Citas».");
+    expect(lines).toContain("• Para cancelar sin costo, avísanos con al menos 24 horas de anticipación.");
+  });
+});

@@ -1,9 +1,11 @@
+import { cancellationWording } from "./appointment-policy";
 import { normalizeForMatching } from "./helper-replies";
+import { REMINDER_NOTICE } from "./reminder-schedule";
 
 /**
- * The patient portal's virtual advisor (spec 000 §7 "Local chat replies"): five rules in order, first match wins,
+ * The patient portal's virtual advisor (ADR 006): five rules in order, first match wins,
  * case- and accent-insensitive substring match. Hours come from the clinic's facts (DESIGN decision 7), not the
- * spec's conflicting 8:00–20:00. Pure.
+ * product brief's conflicting 8:00–20:00. Pure.
  */
 export type AdvisorReplyType = "appointment" | "emergency" | "general";
 
@@ -34,8 +36,8 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
         "",
         `• Puedes agendar, reprogramar o cancelar en la sección «Mis Citas» de este portal, o llamando al ${facts.phone}.`,
         `• Horario de atención: ${facts.hours}. ${facts.saturday}.`,
-        "• Confirma tu cita hasta 24 horas antes, por teléfono o desde «Mis Citas».",
-        "• Para cancelar sin costo, avísanos con al menos 24 horas de anticipación.",
+        `• Confirma tu cita hasta ${REMINDER_NOTICE} antes, por teléfono o desde «Mis Citas».`,
+        `• ${cancellationWording.freeNoticeAtLeast}`,
         "• Te enviaremos recordatorios automáticos por WhatsApp.",
       ].join("\n"),
     }),
@@ -124,7 +126,7 @@ export function advisorWelcome(firstName: string): AdvisorReply {
   };
 }
 
-/** spec 000 §8: shown if a reply cannot be produced. */
+/** Shown if a reply cannot be produced. */
 export const ADVISOR_FAILURE_MESSAGE =
   "Lo siento, hubo un error. Por favor intenta nuevamente o contacta directamente con la clínica.";
 

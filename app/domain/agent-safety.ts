@@ -1,7 +1,7 @@
 import { normalizeForMatching } from "./helper-replies";
 
 /**
- * The virtual dentist's rules that do not depend on retrieval (issue 12, DESIGN decision 18): which intent a message
+ * The virtual dentist's rules that do not depend on retrieval (DESIGN decision 18): which intent a message
  * has, in which order they win, and the fixed texts where safety matters (emergencies, diagnosis, outcomes). Pure.
  * Emergencies come first: someone bleeding who also asks for a price needs the urgent answer.
  */
@@ -17,7 +17,7 @@ export type AgentIntent =
   | "hours"
   | "general";
 
-/** spec 001 §2 "Chat widget": the five suggested prompts, in Spanish. */
+/** The chat widget's five suggested prompts, in Spanish. */
 export const SUGGESTED_PROMPTS = [
   "¿Qué tratamiento necesito?",
   "¿Pueden predecir el resultado de mi implante?",

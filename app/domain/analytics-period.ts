@@ -1,9 +1,10 @@
 /**
- * The Overview's and Analytics' reporting period (issue 13): whole clinic calendar days (America/Santiago, DESIGN
+ * The Overview's and Analytics' reporting period (ADR 026): whole clinic calendar days (America/Santiago, DESIGN
  * decision 8), the last 7, 30 or 90 days ending today, or a custom from–to; and the previous period of equal length
  * that each figure is compared with. Pure.
  */
 import { addDays, clinicDate, startOfClinicDay } from "./clinic-time";
+import { formatShortDate, formatShortDay } from "./format";
 
 export const PERIOD_PRESETS = [7, 30, 90] as const;
 export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
@@ -117,22 +118,12 @@ export function pointChange(current: number | null, previous: number | null): Ch
   return { trend, text, srText: describe(trend, text).replace(" pp ", " puntos porcentuales ") };
 }
 
-const dayFormatter = new Intl.DateTimeFormat("es-CL", { day: "numeric", month: "short", timeZone: "UTC" });
-const dayYearFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
 /** "2026-11-03" → "3 nov" (a chart's axis label). */
-export function shortDay(date: string): string {
-  return dayFormatter.format(new Date(`${date}T00:00:00Z`));
-}
+export const shortDay = formatShortDay;
 
 /** "26 oct 2026 – 24 nov 2026". */
 export function periodLabel(period: Pick<ReportPeriod, "from" | "to">): string {
-  const from = dayYearFormatter.format(new Date(`${period.from}T00:00:00Z`));
-  const to = dayYearFormatter.format(new Date(`${period.to}T00:00:00Z`));
+  const from = formatShortDate(period.from);
+  const to = formatShortDate(period.to);
   return period.from === period.to ? from : `${from} – ${to}`;
 }

@@ -1,7 +1,7 @@
 import { cancellationDecision, confirmationDecision } from "./appointment-policy";
 
 /**
- * What a reminder's 'Confirmar' or 'Cancelar' link may do (issue 9). Pure: the caller reads the token and the
+ * What a reminder's 'Confirmar' or 'Cancelar' link may do (ADR 018). Pure: the caller reads the token and the
  * appointment; this decides, with the appointment policy's own rules.
  *
  * - Each link is its own single-use token: using one does not use up the other (a patient may confirm, then later

@@ -2,7 +2,7 @@ import { clinicDate } from "./clinic-time";
 import { formatCLP, formatChileanPhone, formatClinicTime, formatDateWithWeekday } from "./format";
 import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
-/** The appointment events that send WhatsApp messages (issue 9). */
+/** The appointment events that send WhatsApp messages (to the patient and the clinic). */
 export type AppointmentEvent = "booked" | "rescheduled" | "cancelled";
 
 export interface AppointmentMessageFacts {

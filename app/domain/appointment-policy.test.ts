@@ -6,8 +6,11 @@ import {
   earliestBookableStart,
   isBeyondBookingHorizon,
   canTransition,
+  lateCancellationRecorded,
+  lateCancellationWarning,
   cancellationDecision,
   cancellationPolicyText,
+  cancellationWording,
   confirmationDecision,
   effectiveDuration,
   rescheduleDecision,
@@ -148,5 +151,36 @@ describe("booking dates", () => {
     expect(earliestBookableStart(now).toISOString()).toBe("2026-11-24T13:00:00.000Z");
     expect(bookingWindowDecision(at("2026-11-24T13:00:00Z"), now)).toEqual({ allowed: true });
     expect(bookingWindowDecision(at("2026-11-24T12:59:00Z"), now).allowed).toBe(false);
+  });
+});
+
+describe("the policy's wording, built from its constants", () => {
+  it("states the 24-hour window and the 50% fee exactly as the screens and messages always have", () => {
+    expect(cancellationWording).toEqual({
+      policy:
+        "Política de la clínica: cancelar con 24 horas o más de anticipación no tiene costo; con menos de 24 horas se cobra el 50% del valor del tratamiento. Las citas pasadas no se pueden cancelar.",
+      bookingNote:
+        "Puedes cancelar sin costo con 24 horas o más de anticipación; con menos de 24 horas se cobra el 50% del tratamiento.",
+      lateFeeNotice: "Cancelar con menos de 24 horas de anticipación tiene un cargo del 50% del tratamiento.",
+      freeNotice: "Para cancelar sin costo, avísanos con 24 horas de anticipación.",
+      freeNoticeAtLeast: "Para cancelar sin costo, avísanos con al menos 24 horas de anticipación.",
+      free: "Cancelar con 24 horas o más de anticipación no tiene costo.",
+      rescheduleTooLate: "Faltan menos de 24 horas: para reprogramar, llama a la clínica.",
+    });
+    expect(lateCancellationWarning("$95.000")).toBe(
+      "Faltan menos de 24 horas para tu cita: según nuestra política, cancelar ahora tiene un cargo del 50% del tratamiento ($95.000).",
+    );
+    expect(lateCancellationRecorded("$95.000")).toBe(
+      "Tu cita fue cancelada. Según nuestra política, se registró un cargo de $95.000 (50% del tratamiento).",
+    );
+  });
+
+  it("states the booking horizon and the minimum notice from their constants", () => {
+    expect(BOOKING_HORIZON_MESSAGE).toBe("Solo se puede agendar hasta 90 días hacia adelante.");
+    const soon = bookingWindowDecision(new Date("2026-01-05T12:30:00Z"), new Date("2026-01-05T12:00:00Z"));
+    expect(soon).toEqual({
+      allowed: false,
+      reason: "Elige un horario con al menos una hora de anticipación.",
+    });
   });
 });

@@ -1,8 +1,9 @@
 import type { AppointmentStatus } from "./appointment-status";
 import { addDays } from "./clinic-time";
+import { daysPhrase, hoursPhrase, noticePhrase, percentPhrase } from "./policy-wording";
 
 /**
- * Appointment rules (spec 000 §9, 001 §9; DESIGN decisions 8 and 9). Pure: every decision takes `now`.
+ * Appointment rules (DESIGN decisions 8 and 9). Pure: every decision takes `now`.
  * - Cancelling 24 h or more ahead is free; less than 24 h costs 50% of the treatment; past ones cannot be cancelled.
  * - Rescheduling follows the same 24-hour window (inside it the patient calls the clinic).
  * - Only scheduled appointments can be confirmed by the patient.
@@ -17,6 +18,44 @@ export const BOOKING_HORIZON_DAYS = 90;
 export const DEFAULT_DURATION_MINUTES = 60;
 
 const HOUR_MS = 3_600_000;
+
+/** "24 horas": the free-cancellation window as every text states it. */
+export const FREE_CANCELLATION_WINDOW_TEXT = hoursPhrase(FREE_CANCELLATION_HOURS);
+/** "50%": the late-cancellation fee as every text states it. */
+export const LATE_CANCELLATION_FEE_TEXT = percentPhrase(LATE_CANCELLATION_FEE_RATE);
+const FREE_WINDOW = FREE_CANCELLATION_WINDOW_TEXT;
+const LATE_FEE = LATE_CANCELLATION_FEE_TEXT;
+
+/**
+ * The cancellation policy's wording, built from the constants above: every screen, message and reply that states
+ * the policy takes its sentence from here.
+ */
+export const cancellationWording = {
+  /** The cancel dialog's standing policy paragraph. */
+  policy: `Política de la clínica: cancelar con ${FREE_WINDOW} o más de anticipación no tiene costo; con menos de ${FREE_WINDOW} se cobra el ${LATE_FEE} del valor del tratamiento. Las citas pasadas no se pueden cancelar.`,
+  /** The booking dialog's note under the summary. */
+  bookingNote: `Puedes cancelar sin costo con ${FREE_WINDOW} o más de anticipación; con menos de ${FREE_WINDOW} se cobra el ${LATE_FEE} del tratamiento.`,
+  /** The reminder template's last sentence. */
+  lateFeeNotice: `Cancelar con menos de ${FREE_WINDOW} de anticipación tiene un cargo del ${LATE_FEE} del tratamiento.`,
+  /** The agent's booking answer. */
+  freeNotice: `Para cancelar sin costo, avísanos con ${FREE_WINDOW} de anticipación.`,
+  /** The advisor's appointments answer. */
+  freeNoticeAtLeast: `Para cancelar sin costo, avísanos con al menos ${FREE_WINDOW} de anticipación.`,
+  /** The cancel preview when the appointment is outside the window. */
+  free: `Cancelar con ${FREE_WINDOW} o más de anticipación no tiene costo.`,
+  /** Why a live appointment cannot be moved online. */
+  rescheduleTooLate: `Faltan menos de ${FREE_WINDOW}: para reprogramar, llama a la clínica.`,
+} as const;
+
+/** The cancel preview inside the window, with the fee already formatted ("$95.000"). */
+export function lateCancellationWarning(feeLabel: string): string {
+  return `Faltan menos de ${FREE_WINDOW} para tu cita: según nuestra política, cancelar ahora tiene un cargo del ${LATE_FEE} del tratamiento (${feeLabel}).`;
+}
+
+/** The answer after a late cancellation through a reminder link, with the fee already formatted. */
+export function lateCancellationRecorded(feeLabel: string): string {
+  return `Tu cita fue cancelada. Según nuestra política, se registró un cargo de ${feeLabel} (${LATE_FEE} del tratamiento).`;
+}
 
 /** Who may move an appointment from one status to another. */
 const transitions: Record<AppointmentStatus, readonly AppointmentStatus[]> = {
@@ -41,7 +80,7 @@ export interface PolicyAppointment {
 
 export type Decision<T = object> = ({ allowed: true } & T) | { allowed: false; reason: string };
 
-/** The duration shown and booked: the appointment's own, else the treatment's, else 60 minutes (spec 000 §9). */
+/** The duration shown and booked: the appointment's own, else the treatment's, else 60 minutes. */
 export function effectiveDuration(
   own: number | null | undefined,
   treatment: number | null | undefined,
@@ -78,7 +117,7 @@ export function rescheduleDecision(appointment: PolicyAppointment, now: Date): D
   if (hoursUntil(appointment.startsAt, now) < FREE_CANCELLATION_HOURS) {
     return {
       allowed: false,
-      reason: "Faltan menos de 24 horas: para reprogramar, llama a la clínica.",
+      reason: cancellationWording.rescheduleTooLate,
     };
   }
   return { allowed: true };
@@ -92,9 +131,9 @@ export function confirmationDecision(appointment: PolicyAppointment, now: Date):
   return { allowed: true };
 }
 
-export const BOOKING_HORIZON_MESSAGE = `Solo se puede agendar hasta ${BOOKING_HORIZON_DAYS} días hacia adelante.`;
+export const BOOKING_HORIZON_MESSAGE = `Solo se puede agendar hasta ${daysPhrase(BOOKING_HORIZON_DAYS)} hacia adelante.`;
 const PAST_DATE_MESSAGE = "No se puede agendar en una fecha pasada.";
-const MIN_LEAD_MESSAGE = "Elige un horario con al menos una hora de anticipación.";
+const MIN_LEAD_MESSAGE = `Elige un horario con al menos ${noticePhrase(MIN_BOOKING_LEAD_MINUTES)} de anticipación.`;
 
 /** The earliest start a booking or a reschedule may take: the minimum notice after `now`. */
 export function earliestBookableStart(now: Date): Date {
@@ -129,7 +168,5 @@ export function cancellationPolicyText(
   decision: { late: boolean; fee: number },
   formatMoney: (amount: number) => string,
 ) {
-  return decision.late
-    ? `Faltan menos de 24 horas para tu cita: según nuestra política, cancelar ahora tiene un cargo del 50% del tratamiento (${formatMoney(decision.fee)}).`
-    : "Cancelar con 24 horas o más de anticipación no tiene costo.";
+  return decision.late ? lateCancellationWarning(formatMoney(decision.fee)) : cancellationWording.free;
 }

@@ -1,5 +1,5 @@
 /**
- * Appointment statuses (spec 000 §4): the stored values, their Spanish badge labels and badge colours, and which
+ * Appointment statuses: the stored values, their Spanish badge labels and badge colours, and which
  * statuses are still live. One source for the patient area, the dashboard and the dentist agenda. Pure.
  */
 
@@ -17,7 +17,7 @@ export function isAppointmentStatus(value: string): value is AppointmentStatus {
   return (appointmentStatuses as readonly string[]).includes(value);
 }
 
-/** spec 000 §4: the six badges' texts, verbatim. */
+/** The six badges' texts, verbatim: tests and screens pin them. */
 export const appointmentStatusLabels: Readonly<Record<AppointmentStatus, string>> = {
   scheduled: "Programada",
   confirmed: "Confirmada",
@@ -27,7 +27,7 @@ export const appointmentStatusLabels: Readonly<Record<AppointmentStatus, string>
   no_show: "No Asistió",
 };
 
-/** A status the portal does not know yet is shown as stored rather than hidden (spec 000 §4). */
+/** A status the portal does not know yet is shown as stored rather than hidden. */
 export function appointmentStatusLabel(status: string): string {
   return isAppointmentStatus(status) ? appointmentStatusLabels[status] : status;
 }
@@ -37,7 +37,7 @@ export type AppointmentStatusTone = "sky" | "emerald" | "amber" | "slate" | "red
 
 /**
  * Cancelled and no-show are both red: an appointment that did not take place, and the one the 100% no-show fee
- * applies to (spec 000 §9). Spec 001 §4 gives the same rule for the clinical record's badges: cancelled and
+ * applies to (ADR 005). The clinical record's badges (`record-badges.ts`) follow the same rule: cancelled and
  * expired red, anything unknown grey.
  */
 const tones: Readonly<Record<AppointmentStatus, AppointmentStatusTone>> = {

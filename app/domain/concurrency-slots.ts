@@ -1,5 +1,5 @@
 /**
- * Concurrency caps counted in memory (issue 19 item 7, ADR 032): a long-lived thing (an event stream) takes one
+ * Concurrency caps counted in memory (ADR 032): a long-lived thing (an event stream) takes one
  * slot under each of several keys at once — its guest, its room, its client address — or none when any key is
  * full. Its release gives every slot back, once, however many times it is called. Pure: no I/O, no clock.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV for spreadsheets used in Chile (issue 13's lead export). Pure.
+ * CSV for spreadsheets used in Chile (the lead export, ADR 027). Pure.
  *
  * - Separator `;`: Excel takes a CSV's separator from the Windows "list separator", which is `;` wherever the decimal
  *   separator is a comma, as in es-CL. With `,` every row lands in column A. (A `sep=;` first line would fix the

@@ -1,5 +1,5 @@
 /**
- * Which Dentalink patient a portal account is (issue 19 item 2, ADR 030). A booking written through to Dentalink
+ * Which Dentalink patient a portal account is (ADR 030). A booking written through to Dentalink
  * lands in that patient's record, so only what the account proved counts: the RUT it bound in Mi Ficha with a
  * one-time code, or its verified e-mail when exactly one Dentalink patient has it. The profile's phone (and any
  * other typed-in field) is never used: anyone can type a stranger's. Once chosen, the link is stored and reused,

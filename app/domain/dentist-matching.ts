@@ -1,5 +1,5 @@
 /**
- * Which Dentalink dentist is which of ours (issue 10). A portal booking must reach the agenda of the same dentist
+ * Which Dentalink dentist is which of ours (ADR 024). A portal booking must reach the agenda of the same dentist
  * at Dentalink, so the link is stored per dentist (`dentalink_dentist_links`), filled once from the names and
  * editable by an admin; this module is the pure part: how two names compare and which pairs are unambiguous.
  */

@@ -3,9 +3,16 @@ import {
   formatCLP,
   formatChileanPhone,
   formatClinicDateTime,
+  formatClinicDateTimeNumeric,
+  formatClinicDateTimeSeconds,
   formatClinicTime,
+  formatClinicTimestamp,
   formatDate,
   formatDateWithWeekday,
+  formatDayHeading,
+  formatShortDate,
+  formatShortDay,
+  formatWeekdayShort,
   parseChileanPhone,
   whatsappNumber,
 } from "./format";
@@ -81,5 +88,27 @@ describe("dates", () => {
     expect(formatClinicTime(new Date("2026-01-15T12:30:00Z"))).toBe("09:30");
     expect(formatClinicTime(new Date("2026-07-15T13:30:00Z"))).toBe("09:30");
     expect(formatClinicDateTime(new Date("2026-01-15T12:30:00Z"))).toBe("15 de enero de 2026 a las 09:30");
+  });
+});
+
+describe("the date family: each formatter reads as the screen's own formatter did", () => {
+  const instant = new Date("2026-11-25T04:52:36Z");
+
+  it("formats calendar dates without shifting them", () => {
+    expect(formatDayHeading("2025-11-24")).toBe("lunes, 24 de noviembre");
+    expect(formatWeekdayShort("2026-11-25").replace(".", "")).toBe("mié");
+    expect(formatShortDay("2026-11-03")).toBe("3 nov");
+    expect(formatShortDate("2026-10-26")).toBe("26 oct 2026");
+  });
+
+  it("formats instants on the clinic's clock", () => {
+    expect(formatClinicDateTimeNumeric(new Date("2024-01-15T12:30:00Z"))).toBe("15-01-2024, 09:30");
+    expect(formatClinicDateTimeSeconds(instant)).toBe("25-11-2026, 01:52:36");
+    // The staff inbox's "Última actividad", as toLocaleString wrote it with the zone given by hand.
+    expect(formatClinicTimestamp(instant)).toBe(
+      instant.toLocaleString("es-CL", { timeZone: "America/Santiago" }),
+    );
+    expect(formatClinicTimestamp(instant)).toMatch(/^25-11-2026, 1:52:36\sa\.\sm\.$/);
+    expect(formatClinicTime(instant)).toBe("01:52");
   });
 });

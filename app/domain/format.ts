@@ -1,4 +1,8 @@
-/** es-CL formatting and Chilean phone numbers. Pure. */
+/**
+ * es-CL formatting and Chilean phone numbers: the one family of date and time formatters. Calendar dates
+ * ("YYYY-MM-DD") carry no zone and are formatted as they are; instants are shown on the clinic's clock
+ * (America/Santiago), wherever the server or the browser runs. Pure, client-safe.
+ */
 import { CLINIC_TIME_ZONE } from "./clinic-zone";
 
 // Declared once, in clinic-zone; re-exported for the formatters' existing importers.
@@ -63,6 +67,25 @@ const weekdayDateFormatter = new Intl.DateTimeFormat("es-CL", {
   timeZone: "UTC",
 });
 
+const weekdayShortFormatter = new Intl.DateTimeFormat("es-CL", { weekday: "short", timeZone: "UTC" });
+const shortDayFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
+const shortDateFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const dayHeadingFormatter = new Intl.DateTimeFormat("es-CL", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  timeZone: "UTC",
+});
+
 function parseIsoDate(isoDate: string): Date {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) throw new RangeError(`Fecha inválida: ${isoDate}`);
   return new Date(`${isoDate}T00:00:00Z`);
@@ -76,6 +99,26 @@ export function formatDate(isoDate: string): string {
 /** A calendar date → "lunes, 15 de enero de 2024". */
 export function formatDateWithWeekday(isoDate: string): string {
   return weekdayDateFormatter.format(parseIsoDate(isoDate));
+}
+
+/** A calendar date → "lunes, 24 de noviembre" (a day's heading, without the year). */
+export function formatDayHeading(isoDate: string): string {
+  return dayHeadingFormatter.format(parseIsoDate(isoDate));
+}
+
+/** A calendar date → "lun" (Intl may add a final period, "lun."; callers that show it bare strip it). */
+export function formatWeekdayShort(isoDate: string): string {
+  return weekdayShortFormatter.format(parseIsoDate(isoDate));
+}
+
+/** A calendar date → "3 nov" (a chart's axis, a day chip). */
+export function formatShortDay(isoDate: string): string {
+  return shortDayFormatter.format(parseIsoDate(isoDate));
+}
+
+/** A calendar date → "26 oct 2026". */
+export function formatShortDate(isoDate: string): string {
+  return shortDateFormatter.format(parseIsoDate(isoDate));
 }
 
 const timeFormatter = new Intl.DateTimeFormat("es-CL", {
@@ -103,4 +146,50 @@ const dateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
 /** An instant → "15 de enero de 2024 a las 09:30" on the clinic's clock. */
 export function formatClinicDateTime(instant: Date): string {
   return dateTimeFormatter.format(instant);
+}
+
+const numericDateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: CLINIC_TIME_ZONE,
+});
+
+/** An instant → "15-01-2024, 09:30" on the clinic's clock (tables). */
+export function formatClinicDateTimeNumeric(instant: Date): string {
+  return numericDateTimeFormatter.format(instant);
+}
+
+const numericDateTimeSecondsFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+  timeZone: CLINIC_TIME_ZONE,
+});
+
+/** An instant → "25-11-2026, 01:52:36" on the clinic's clock (logs, where seconds matter). */
+export function formatClinicDateTimeSeconds(instant: Date): string {
+  return numericDateTimeSecondsFormatter.format(instant);
+}
+
+const localeDateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
+  day: "numeric",
+  month: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  second: "numeric",
+  timeZone: CLINIC_TIME_ZONE,
+});
+
+/** An instant → "25-11-2026, 1:52:36 a. m." on the clinic's clock (es-CL's default date and time). */
+export function formatClinicTimestamp(instant: Date): string {
+  return localeDateTimeFormatter.format(instant);
 }

@@ -45,3 +45,11 @@ describe("helperReply", () => {
     expect(normalizeForMatching("ÁÉÍÓÚ Ñandú")).toBe("aeiou nandu");
   });
 });
+
+describe("the appointments reply's reminder sentence, built from the reminder rule", () => {
+  it("reads exactly as before", () => {
+    expect(helperReply("quiero agendar una cita", facts).text).toContain(
+      "Te recordaremos la cita con 24 horas de anticipación.",
+    );
+  });
+});

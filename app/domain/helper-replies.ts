@@ -1,7 +1,8 @@
 /**
- * Replies of the landing page's floating helper "Rio" (spec 000 §4, §7: implants, prices, appointments, veneers,
- * pain — each ending with an offer of a free evaluation or specialist contact — and a helpful default). Pure.
+ * Replies of the landing page's floating helper "Rio" (implants, prices, appointments, veneers, pain — each ending
+ * with an offer of a free evaluation or specialist contact — and a helpful default). Pure.
  */
+import { REMINDER_NOTICE } from "./reminder-schedule";
 
 export type HelperTopic = "pain" | "implants" | "veneers" | "prices" | "appointments" | "default";
 
@@ -59,7 +60,7 @@ const replyTexts: Record<HelperTopic, (facts: HelperFacts) => string> = {
     `exacto. ¿Te agendamos una evaluación gratuita? También puedes escribirnos por WhatsApp al ${facts.mobile}.`,
   appointments: (facts) =>
     `Atendemos ${facts.hours}. Puedes pedir tu hora completando el formulario de esta página, llamando al ` +
-    `${facts.phone} o escribiendo por WhatsApp al ${facts.mobile}. Te recordaremos la cita con 24 horas de ` +
+    `${facts.phone} o escribiendo por WhatsApp al ${facts.mobile}. Te recordaremos la cita con ${REMINDER_NOTICE} de ` +
     "anticipación. ¿Quieres que un especialista te contacte para agendar tu evaluación gratuita?",
   veneers: (facts) =>
     "Las carillas son láminas delgadas de cerámica o resina que corrigen color, forma y pequeñas separaciones. " +
@@ -77,6 +78,6 @@ const replyTexts: Record<HelperTopic, (facts: HelperFacts) => string> = {
     `contactará. También puedes llamarnos al ${facts.phone}.`,
 };
 
-/** The WhatsApp link's prefilled message (spec 000 §2 "Floating helper"). */
+/** The floating helper's WhatsApp link: its prefilled message. */
 export const WHATSAPP_PREFILLED_MESSAGE =
   "Hola, me gustaría recibir información sobre los tratamientos de la clínica.";

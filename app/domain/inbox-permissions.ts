@@ -1,7 +1,7 @@
 import { hasAdminRole } from "./roles";
 
 /**
- * Who may do what with a conversation in the staff inbox (issue 19, item 12). Pure; the server enforces it and the
+ * Who may do what with a conversation in the staff inbox (ADR 033). Pure; the server enforces it and the
  * page shows only the buttons it allows.
  *
  * - Take: anyone in the inbox may take a conversation nobody holds; taking one a colleague holds is an admin's

@@ -1,4 +1,4 @@
-/** How long ago something happened to a lead, in the funnel's units (spec 001 §9 "Lead age"). Pure. */
+/** How long ago something happened to a lead, in the funnel's units. Pure. */
 
 export type ElapsedUnit = "minutes" | "hours" | "days";
 

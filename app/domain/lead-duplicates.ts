@@ -8,7 +8,7 @@ import {
 } from "./lead-scoring";
 
 /**
- * A second request from a person who already has an open lead (issue 13): how contacts are compared and what the
+ * A second request from a person who already has an open lead (ADR 025): how contacts are compared and what the
  * open lead keeps. Pure.
  */
 

@@ -2,7 +2,7 @@ import { formatChileanPhone } from "./format";
 import type { LeadLevel } from "./lead-scoring";
 import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
-/** What the two WhatsApp messages of a new lead say (issue 9; spec 001 §7 "Messaging provider", §9). */
+/** What the two WhatsApp messages of a new lead say (the advisor notice and the patient's confirmation). */
 export interface LeadMessageFacts {
   /** The clinic's short name, signing the patient's message ("Río Clínica"). */
   clinicName: string;
@@ -44,7 +44,7 @@ export function advisorLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateCo
   ]);
 }
 
-/** The follow-up promise of each level (spec 001 §9), as the end of a sentence. */
+/** The follow-up promise of each level (the scoring thresholds' response times), as the end of a sentence. */
 const PROMISE: Record<LeadLevel, string> = {
   hot: "te llamará en los próximos 15 minutos: tu caso es prioritario y te contactaremos de inmediato",
   warm: "te contactará dentro de 2 a 4 horas",

@@ -1,7 +1,7 @@
 import { hasAdminRole } from "./roles";
 
 /**
- * Who may change a lead (issue 19): move its status, add a note, record a contact, book it in Dentalink. Reading
+ * Who may change a lead (ADR 034): move its status, add a note, record a contact, book it in Dentalink. Reading
  * a lead stays open to all staff. Pure.
  *
  * - An admin changes any lead.

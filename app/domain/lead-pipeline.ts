@@ -1,5 +1,5 @@
 /**
- * The lead pipeline (spec 001 §4, issue 13): which status changes staff may make, which of them count as contacting
+ * The lead pipeline: which status changes staff may make, which of them count as contacting
  * the person, and the reasons a lead is lost. Pure; client-safe. ADR 025 explains the choices:
  * - Forward moves among the open stages may skip steps (a first call can qualify and book the person at once), but
  *   `converted` is reached only from `scheduled`: a conversion is an attended appointment, which must be booked.
@@ -82,8 +82,8 @@ export function canTransition(from: LeadStatus, to: LeadStatus): boolean {
 }
 
 /**
- * Moving to these stamps `last_contact_at` (spec 001 §4: "The panel can set contacted or scheduled on any lead; both
- * also stamp the last-contact time") and, the first time, `first_contact_at` ('Tiempo Respuesta'). Qualified,
+ * Moving to these stamps `last_contact_at` (the panel may set contacted or scheduled on any lead, and both
+ * are contacts) and, the first time, `first_contact_at` ('Tiempo Respuesta'). Qualified,
  * converted and lost do not (ADR 025: a lead qualified straight from new reaches the 'Contacto' stage of the funnel,
  * which is cumulative, but has no response time until a contact is recorded).
  */
@@ -133,7 +133,7 @@ export function checkTransition(from: LeadStatus, to: LeadStatus, reason?: strin
 }
 
 /**
- * 'Marcar contactado' on a card (spec 001 §2, §4: "can set contacted on any lead"): a new lead becomes contacted,
+ * 'Marcar contactado' on a card (allowed on any lead): a new lead becomes contacted,
  * a lost one is reopened as contacted, and a lead further along keeps its stage but records the contact (its last
  * contact is stamped). A converted lead is final: null.
  */

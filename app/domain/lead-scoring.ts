@@ -1,4 +1,4 @@
-/** Lead scoring (spec 001 §5 "Lead scoring points", §9 thresholds). Pure. */
+/** Lead scoring: points per answer and the thresholds of the hot, warm and cold levels. Pure. */
 
 export const treatments = ["implantes", "estetica", "ortodoncia", "evaluacion"] as const;
 export const urgencies = ["inmediato", "1-mes", "3-meses", "evaluando"] as const;
@@ -77,7 +77,7 @@ export function scoreLead(lead: LeadScoringInput): LeadScore {
   return { score, level: levelForScore(score), reasons: matched.map((rule) => rule.reason) };
 }
 
-/** The follow-up promise shown to the person once the lead is stored (spec 001 §9). */
+/** The follow-up promise shown to the person once the lead is stored: each level's response time. */
 export function followUpPromise(level: LeadLevel): { title: string; detail: string } {
   switch (level) {
     case "hot":

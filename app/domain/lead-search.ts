@@ -1,5 +1,5 @@
 /**
- * How the lead panel's search box is read (issue 13, DESIGN decision 19). Pure: the database folds case and accents
+ * How the lead panel's search box is read (DESIGN decision 19, ADR 027). Pure: the database folds case and accents
  * itself (`f_unaccent(lower(…))`, migration 0013), so the terms keep what was typed apart from the rules below.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The NUL character (U+0000), which PostgreSQL refuses in text: a value holding one can never be stored, so it is
- * refused where requests are read (issue 19) instead of failing deep in a query. Pure.
+ * refused where requests are read (ADR 034) instead of failing deep in a query. Pure.
  */
 const NUL = "\u0000";
 

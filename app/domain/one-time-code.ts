@@ -3,11 +3,15 @@
  * a number of attempts, single use. Pure rules; the services draw the code and keep only its keyed hash.
  */
 
+import { lifetimePhrase } from "./policy-wording";
+
 export const ONE_TIME_CODE_LENGTH = 6;
 
-/** The sign-in step-up past the per-account failure limit (issue 19): a code e-mailed to the owner. */
+/** The sign-in step-up past the per-account failure limit (ADR 031): a code e-mailed to the owner. */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
 export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
+/** "10 minutos": the sign-in code's lifetime as its e-mail and the sign-in screen state it. */
+export const SIGN_IN_CODE_LIFETIME = lifetimePhrase(SIGN_IN_CODE_TTL_MS);
 
 export interface OneTimeCodeState {
   expiresAt: Date;

@@ -1,7 +1,7 @@
 import type { AppointmentStatus } from "./appointment-status";
 
 /**
- * The status badges of the RUT portal (spec 001 §4): confirmada, pagado and completado are green; pendiente and
+ * The status badges of the RUT portal (Mi Ficha): confirmada, pagado and completado are green; pendiente and
  * en_proceso yellow; cancelada and vencido red; anything else grey. Pure, shared by the browser and the server.
  */
 
@@ -17,7 +17,7 @@ const TONES: Record<string, BadgeTone> = {
   vencido: "red",
 };
 
-/** A status word as the spec writes it: lower case, no accents, spaces as underscores ("En proceso" → en_proceso). */
+/** A status word in its canonical form: lower case, no accents, spaces as underscores ("En proceso" → en_proceso). */
 export function normaliseStatus(status: string | null | undefined): string {
   return (status ?? "")
     .normalize("NFD")

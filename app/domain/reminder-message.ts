@@ -3,7 +3,7 @@ import { clinicDate } from "./clinic-time";
 import { formatClinicTime, formatDateWithWeekday } from "./format";
 
 /**
- * The reminder's WhatsApp template (issue 9): a business-initiated message outside the 24-hour window must be a
+ * The reminder's WhatsApp template (ADR 018): a business-initiated message outside the 24-hour window must be a
  * template approved by Meta, so its text lives at the provider; it is registered with the others in
  * `whatsapp-templates.ts` (`recordatorio_cita`), and the portal only fills its placeholders.
  */

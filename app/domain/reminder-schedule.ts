@@ -1,7 +1,8 @@
 import { addDays, clinicDate, clinicInstant, clinicTime } from "./clinic-time";
+import { hoursPhrase } from "./policy-wording";
 
 /**
- * When an appointment's WhatsApp reminder is due (issue 9; spec 000 §9 "confirmation required 24 h before"). Pure.
+ * When an appointment's WhatsApp reminder is due (ADR 018: the patient confirms the day before). Pure.
  *
  * - "24 hours before" is read on the clinic's wall clock: the same time the previous calendar day in
  *   America/Santiago (an appointment on Thursday at 10:00 is reminded on Wednesday at 10:00). Across a clock change
@@ -17,6 +18,12 @@ import { addDays, clinicDate, clinicInstant, clinicTime } from "./clinic-time";
  *   down at the due time.
  * - A reminder belongs to an appointment and its start: a rescheduled appointment is reminded again for its new time.
  */
+
+/** The reminder comes this many clinic calendar days before the appointment, at the same wall-clock time. */
+export const REMINDER_DAYS_BEFORE = 1;
+
+/** "24 horas": how replies state when the reminder comes (a wall-clock day, which they call 24 hours). */
+export const REMINDER_NOTICE = hoursPhrase(REMINDER_DAYS_BEFORE * 24);
 
 /** No reminder for an appointment starting sooner than this. */
 export const MIN_REMINDER_LEAD_HOURS = 2;
@@ -34,7 +41,7 @@ export const remindedStatuses = ["scheduled", "confirmed"] as const;
 
 /** The instant the reminder of an appointment starting at `startsAt` is due. */
 export function reminderDueAt(startsAt: Date): Date {
-  const dayBefore = addDays(clinicDate(startsAt), -1);
+  const dayBefore = addDays(clinicDate(startsAt), -REMINDER_DAYS_BEFORE);
   // clinicTime has minute precision; keep any seconds the start carries.
   const belowMinute = startsAt.getTime() % 60_000;
   return new Date(clinicInstant(dayBefore, clinicTime(startsAt)).getTime() + belowMinute);

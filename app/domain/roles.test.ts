@@ -48,7 +48,7 @@ describe("safeRedirectPath", () => {
     "/\tevil",
     "/auth",
     "/auth/callback",
-    // Dot segments that normalise to a protocol-relative path (issue 7's open redirect).
+    // Dot segments that normalise to a protocol-relative path (an open redirect once slipped through this way).
     "/.//evil.example",
     "/..//evil.example",
     "/%2e%2e//evil.example",

@@ -1,4 +1,4 @@
-/** Roles and where each lands after signing in (spec 000 §6, issue 3). Pure. */
+/** Roles and where each lands after signing in: its own home page. Pure. */
 
 export const roleNames = ["paciente", "dentista", "asesor", "admin", "super_admin"] as const;
 export type RoleName = (typeof roleNames)[number];

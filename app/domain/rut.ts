@@ -1,10 +1,10 @@
 /**
- * The Chilean RUT (spec 001 §5 "RUT entry"): cleaning, display format and validation with the spec's messages,
- * verbatim. One module for the browser and the server, so both answer the same specific message. Pure.
+ * The Chilean RUT: cleaning, display format and validation with fixed messages (screens and tests quote them).
+ * One module for the browser and the server, so both answer the same specific message. Pure.
  *
  * The check digit is the standard modulo 11: weights 2–7 cycling from the right, digit = 11 − (sum mod 11), where 11
- * gives 0 and 10 gives K. Spec §5 words the remainder rule differently ("remainder 0 or 1 gives that digit"), which
- * its own published examples (12.345.678-5, 12.678.579-8…) contradict; the standard rule matches them.
+ * gives 0 and 10 gives K. The product brief worded the remainder rule differently ("remainder 0 or 1 gives that
+ * digit"), which its own published examples (12.345.678-5, 12.678.579-8…) contradict; the standard rule matches them.
  */
 
 export const RUT_MESSAGES = {
@@ -15,7 +15,7 @@ export const RUT_MESSAGES = {
   invalid: "El RUT ingresado no es valido",
 } as const;
 
-/** The input field's maximum length: "12.345.678-5" (spec §5). */
+/** The input field's maximum length: "12.345.678-5", the longest formatted RUT. */
 export const RUT_MAX_LENGTH = 12;
 
 /** Digits and K only, upper-case (what the auto-formatting input keeps of what is typed or pasted). */
@@ -52,7 +52,7 @@ export type RutValidation =
   | { ok: true; /** "12345678-5": the form stored and sent to Dentalink. */ rut: string; formatted: string }
   | { ok: false; message: (typeof RUT_MESSAGES)[keyof typeof RUT_MESSAGES] };
 
-/** Validates a RUT as typed (dots and dash optional), in the spec's order of checks. */
+/** Validates a RUT as typed (dots and dash optional), checking format, then length, then the check digit. */
 export function validateRut(input: string): RutValidation {
   const trimmed = input.trim();
   if (trimmed === "") return { ok: false, message: RUT_MESSAGES.empty };

@@ -1,4 +1,4 @@
-/** How long a signed-in session may live, by role (issue 7; ASVS 5.0 §7.3). Pure. */
+/** How long a signed-in session may live, by role (ADR 007; ASVS 5.0 §7.3). Pure. */
 
 /** Roles whose sessions reach clinical or personal data of others: they end sooner. */
 export const STAFF_SESSION_ROLES = ["dentista", "asesor", "admin", "super_admin"] as const;
@@ -41,7 +41,7 @@ export function shouldTouchActivity(lastActiveAt: Date, now: Date): boolean {
 export const AUTOMATIC_REQUEST_PARAM = "auto";
 
 /**
- * Whether a request is automatic, so it must not count as activity (issue 19, item 15): an event stream (the
+ * Whether a request is automatic, so it must not count as activity (else an open tab would never go idle): an event stream (the
  * browser's EventSource asks for text/event-stream and reconnects by itself) or a read marked with
  * `AUTOMATIC_REQUEST_PARAM`. Only reads: a request that changes something is always the person acting.
  */

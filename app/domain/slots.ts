@@ -15,7 +15,7 @@ export interface BusyInterval {
 export const SLOT_STEP_MINUTES = 30;
 
 /**
- * The clinic's default week (DESIGN decision 7 and issue 4): Monday to Friday, slots from 09:00 to 11:30 and from
+ * The clinic's default week (DESIGN decision 7, ADR 005): Monday to Friday, slots from 09:00 to 11:30 and from
  * 14:00 to 17:00 every 30 minutes, i.e. blocks 09:00–12:00 and 14:00–17:30.
  */
 export const DEFAULT_WEEK: readonly ScheduleBlock[] = [1, 2, 3, 4, 5].flatMap((weekday) => [
@@ -23,7 +23,7 @@ export const DEFAULT_WEEK: readonly ScheduleBlock[] = [1, 2, 3, 4, 5].flatMap((w
   { weekday, startsAt: "14:00", endsAt: "17:30" },
 ]);
 
-/** The blocks a dentist works: their own schedule, or the clinic's default week when they have none (spec). */
+/** The blocks a dentist works: their own schedule, or the clinic's default week when they have none. */
 export function workingBlocks(own: readonly ScheduleBlock[] | undefined): readonly ScheduleBlock[] {
   return own && own.length > 0 ? own : DEFAULT_WEEK;
 }

@@ -1,10 +1,14 @@
 /**
- * The one registry of the WhatsApp templates the portal sends (issue 9). Outside the 24-hour customer-care window
+ * The one registry of the WhatsApp templates the portal sends. Outside the 24-hour customer-care window
  * WhatsApp takes only templates the clinic's account has had approved (Infobip → Meta, category Utility, language
  * `es`); each entry is the name to register, its placeholders in order ({{1}}, {{2}}…) and the body to submit. Every
  * production message carries its free text and one of these as the fallback (`whatsapp-window.ts` picks at send
- * time). Reminders register theirs here too.
+ * time). Reminders register theirs here too. A body that states a rule (the cancellation fee, a code's lifetime)
+ * takes the words from the rule's module, so the approved text and the rule cannot drift apart.
  */
+
+import { cancellationWording } from "./appointment-policy";
+import { RECORD_CODE_LIFETIME } from "./record-code";
 
 export interface WhatsAppTemplateDefinition {
   /** The template's name at Infobip (lowercase and underscores, as Meta requires). */
@@ -77,13 +81,13 @@ export const whatsAppTemplates = {
     body:
       "Hola {{1}}, te recordamos tu cita en la clínica el {{2}} a las {{3}}. " +
       "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
-      "Cancelar con menos de 24 horas de anticipación tiene un cargo del 50% del tratamiento.",
+      cancellationWording.lateFeeNotice,
   },
   clinicalRecordCode: {
     name: "codigo_acceso_ficha",
     placeholders: ["código"],
     secret: [1],
-    body: "Tu código de acceso a tu ficha clínica es {{1}}. Vence en 10 minutos. No lo compartas con nadie.",
+    body: `Tu código de acceso a tu ficha clínica es {{1}}. Vence en ${RECORD_CODE_LIFETIME}. No lo compartas con nadie.`,
   },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
 

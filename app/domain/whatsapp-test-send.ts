@@ -1,5 +1,5 @@
 /**
- * The test dashboard's WhatsApp send (issue 9; spec 001 §4 "WhatsApp send", §7 "Messaging provider"). Pure.
+ * The test dashboard's WhatsApp send: the same two messages a new lead triggers, through the real outbox. Pure.
  *
  * A send queues two messages (the advisor notice, then the patient's confirmation) and is "sending" until both are
  * accepted by the provider, or one has failed for good.

@@ -1,5 +1,5 @@
 /**
- * WhatsApp's customer-care window (research file §2, "24-hour rule"; Meta/Infobip "Sending free-form messages"):
+ * WhatsApp's customer-care window (ADR 020; Meta/Infobip "Sending free-form messages"):
  * free text may go to a person only within 24 hours of their last message to the clinic's number; outside it only
  * an approved template may. Pure: the caller gives the recipient's last inbound time and the clock.
  */

@@ -1,5 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
+import { minutesPhrase } from "~/domain/policy-wording";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
@@ -36,7 +37,7 @@ export function publicWriter(request: Request): PublicWriter {
 function retryWhen(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   if (minutes >= 60) return "una hora";
-  return minutes === 1 ? "1 minuto" : `${minutes} minutos`;
+  return minutesPhrase(minutes);
 }
 
 /** The budget of this kind of form is spent for this client; `retryAfter` in seconds. */

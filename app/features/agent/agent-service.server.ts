@@ -6,6 +6,7 @@ import {
   violatesSafety,
   type AgentIntent,
 } from "~/domain/agent-safety";
+import { cancellationWording } from "~/domain/appointment-policy";
 import { formatChileanPhone, formatCLP } from "~/domain/format";
 import { createLlmClient, type LlmClient } from "~/integrations/llm/llm-client.server";
 import { MAX_CHAT_MESSAGE_LENGTH } from "~/features/chat/chat-schema";
@@ -16,7 +17,7 @@ import { retrieve, type Passage } from "./agent-knowledge.server";
 import { chargeLlmCall } from "./llm-budget.server";
 
 /**
- * The offline virtual dentist (issue 12, DESIGN decision 18): the intent decides the shape of the answer, retrieval
+ * The offline virtual dentist (DESIGN decision 18): the intent decides the shape of the answer, retrieval
  * over the clinic's own content grounds it, and every answer links the pages it used. It never reads a clinical
  * record, never diagnoses and never promises an outcome.
  */
@@ -178,7 +179,7 @@ async function offlineTurn(input: { text: string; roomId?: string }): Promise<Ag
         intent,
         content: [
           `Puedes agendar, reprogramar o cancelar tu hora en ${BOOKING_LINK}: eliges el tratamiento, el día y la hora disponibles.`,
-          `Si prefieres, llámanos al ${safety.phone} (${clinic.hoursLong}). Para cancelar sin costo, avísanos con 24 horas de anticipación.`,
+          `Si prefieres, llámanos al ${safety.phone} (${clinic.hoursLong}). ${cancellationWording.freeNotice}`,
         ].join("\n"),
         sources: [],
       };

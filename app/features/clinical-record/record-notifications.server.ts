@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
+import { RECORD_CODE_EXPIRY_NOTICE } from "~/domain/record-code";
 import { formatRut } from "~/domain/rut";
 import { templateContent, whatsAppTemplates } from "~/domain/whatsapp-templates";
 import { enqueueSecretEmail } from "~/features/email/email-outbox.server";
@@ -8,7 +9,7 @@ import { enqueue } from "~/features/outbox/outbox.server";
 import { clinicFacts } from "~/lib/env.server";
 
 /**
- * WhatsApp only allows business-initiated messages as approved templates (research §2, the 24-hour rule), so the
+ * WhatsApp only allows business-initiated messages as approved templates (ADR 020, the 24-hour rule), so the
  * code goes as the authentication template `codigo_acceso_ficha` (es) with the code as its one placeholder.
  */
 export const RECORD_CODE_TEMPLATE = whatsAppTemplates.clinicalRecordCode.name;
@@ -39,7 +40,7 @@ export async function queueRecordCode(
     "Código de acceso a tu ficha clínica",
     "",
     `Tu código para ver tu ficha clínica en el Portal de Pacientes es ${input.code}.`,
-    "Vence en 10 minutos. No lo compartas con nadie: la clínica nunca te lo pedirá.",
+    RECORD_CODE_EXPIRY_NOTICE,
     "Si no lo solicitaste, ignora este mensaje y avísanos.",
     "",
     clinic.name,
@@ -48,7 +49,7 @@ export async function queueRecordCode(
 <h1 style="font-size:20px">Código de acceso a tu ficha clínica</h1>
 <p>Tu código para ver tu ficha clínica en el Portal de Pacientes es:</p>
 <p style="font-size:28px;font-weight:bold;letter-spacing:6px">${input.code}</p>
-<p>Vence en 10 minutos. No lo compartas con nadie: la clínica nunca te lo pedirá.</p>
+<p>${RECORD_CODE_EXPIRY_NOTICE}</p>
 <p style="font-size:13px;color:#475569">Si no lo solicitaste, ignora este mensaje y avísanos.</p>
 </body></html>`;
   await enqueueSecretEmail(tx, {

@@ -2,7 +2,9 @@ import { marked } from "marked";
 import { fillClinicPlaceholders, type ClinicFacts } from "~/config/clinic";
 import { articles, type ArticleMeta } from "~/content/articles";
 import { guides, type GuideMeta } from "~/content/guides";
+import { FREE_CANCELLATION_WINDOW_TEXT, LATE_CANCELLATION_FEE_TEXT } from "~/domain/appointment-policy";
 import { formatChileanPhone } from "~/domain/format";
+import { REMINDER_NOTICE } from "~/domain/reminder-schedule";
 import { keyedCache } from "~/lib/ttl-cache.server";
 
 const articleBodies = import.meta.glob<string>("../../content/articles/*.md", {
@@ -25,8 +27,18 @@ function bodyFor(bodies: Record<string, string>, folder: string, slug: string): 
   return bodies[`../../content/${folder}/${slug}.md`];
 }
 
+/** The rules' numbers the legal texts quote, as `{{policy.key}}`: the texts take them from the rules' modules. */
+const policyValues: Record<string, string> = {
+  freeCancellationWindow: FREE_CANCELLATION_WINDOW_TEXT,
+  lateCancellationFee: LATE_CANCELLATION_FEE_TEXT,
+  reminderNotice: REMINDER_NOTICE,
+};
+
 export function markdownSource(text: string, clinic: ClinicFacts): string {
-  return fillClinicPlaceholders(text, clinic, formatChileanPhone);
+  return fillClinicPlaceholders(text, clinic, formatChileanPhone).replace(
+    /\{\{policy\.(\w+)\}\}/g,
+    (match, key: string) => policyValues[key] ?? match,
+  );
 }
 
 /** Our own content only (no user input reaches here), rendered once per process and clinic facts. */

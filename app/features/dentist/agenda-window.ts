@@ -1,4 +1,5 @@
 import { addDays, clinicDate, startOfClinicDay } from "~/domain/clinic-time";
+import { formatDayHeading } from "~/domain/format";
 
 /**
  * The dentist agenda's days: today in the clinic's zone and the following days, as calendar dates and as the UTC
@@ -30,14 +31,5 @@ export function agendaWindow(now: Date, length: number = AGENDA_DAYS): AgendaWin
   };
 }
 
-const headingFormatter = new Intl.DateTimeFormat("es-CL", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  timeZone: "UTC",
-});
-
 /** "2025-11-24" → "lunes, 24 de noviembre". */
-export function dayHeading(isoDate: string): string {
-  return headingFormatter.format(new Date(`${isoDate}T12:00:00Z`));
-}
+export const dayHeading = formatDayHeading;

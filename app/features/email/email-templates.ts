@@ -1,4 +1,6 @@
 import type { ClinicFacts } from "~/config/clinic";
+import { EMAIL_VERIFICATION_LINK_LIFETIME, PASSWORD_RESET_LINK_LIFETIME } from "~/domain/account-links";
+import { SIGN_IN_CODE_LIFETIME } from "~/domain/one-time-code";
 import type { EmailContent } from "~/integrations/smtp/mailer.server";
 
 const escapeHtml = (value: string) =>
@@ -37,7 +39,7 @@ export function verificationEmail(clinic: ClinicFacts, firstName: string, url: s
       heading,
       [
         "Gracias por registrarte en el Portal de Pacientes. Confirma tu correo para proteger tu cuenta y acceder a tus documentos clínicos.",
-        "El enlace vence en 24 horas. Si no creaste esta cuenta, ignora este mensaje.",
+        `El enlace vence en ${EMAIL_VERIFICATION_LINK_LIFETIME}. Si no creaste esta cuenta, ignora este mensaje.`,
       ],
       { label: "Confirmar mi correo", url },
     ),
@@ -53,7 +55,7 @@ export function passwordResetEmail(clinic: ClinicFacts, firstName: string, url: 
       heading,
       [
         "Recibimos una solicitud para cambiar la contraseña de tu cuenta del Portal de Pacientes.",
-        "El enlace vence en 1 hora. Al cambiarla se cerrarán todas tus otras sesiones. Si no fuiste tú, ignora este mensaje: tu contraseña no cambiará.",
+        `El enlace vence en ${PASSWORD_RESET_LINK_LIFETIME}. Al cambiarla se cerrarán todas tus otras sesiones. Si no fuiste tú, ignora este mensaje: tu contraseña no cambiará.`,
       ],
       { label: "Elegir una nueva contraseña", url },
     ),
@@ -66,7 +68,7 @@ export function signInCodeEmail(clinic: ClinicFacts, firstName: string, code: st
     subject: `Tu código para ingresar · ${clinic.shortName}`,
     ...layout(clinic, `Hola ${firstName}, este es tu código para ingresar`, [
       `Tu código es ${code}. Ingrésalo en la pantalla de inicio de sesión para terminar de ingresar al Portal de Pacientes.`,
-      "Te lo pedimos porque hubo muchos intentos fallidos de ingresar a tu cuenta. Vence en 10 minutos y sirve una sola vez. No lo compartas con nadie: la clínica nunca te lo pedirá.",
+      `Te lo pedimos porque hubo muchos intentos fallidos de ingresar a tu cuenta. Vence en ${SIGN_IN_CODE_LIFETIME} y sirve una sola vez. No lo compartas con nadie: la clínica nunca te lo pedirá.`,
       "Si no intentaste ingresar, alguien conoce tu contraseña: cámbiala cuanto antes desde «¿Olvidaste tu contraseña?».",
     ]),
   };

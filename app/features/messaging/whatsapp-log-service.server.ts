@@ -1,4 +1,4 @@
-import { CLINIC_TIME_ZONE, formatChileanPhone } from "~/domain/format";
+import { formatChileanPhone, formatClinicDateTimeSeconds } from "~/domain/format";
 import { testSendProgress } from "~/domain/whatsapp-test-send";
 import { whatsAppMessageStatuses, type WhatsAppMessageStatus } from "~/domain/whatsapp-message-status";
 import type { Database } from "~/db/client.server";
@@ -27,20 +27,9 @@ import {
 /** The purpose of the test dashboard's messages. */
 export const TEST_PURPOSE = "test";
 
-const timeFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-  timeZone: CLINIC_TIME_ZONE,
-});
-
 /** An instant as "25-11-2026, 01:52:36" on the clinic's clock (DESIGN decision 8), formatted on the server. */
 function timeLabel(instant: Date): TimeLabel {
-  return { iso: instant.toISOString(), label: timeFormatter.format(instant) };
+  return { iso: instant.toISOString(), label: formatClinicDateTimeSeconds(instant) };
 }
 
 function isStatus(value: string): value is WhatsAppMessageStatus {
@@ -72,7 +61,7 @@ function logEntry(row: ListedMessage, clinicNumber: string | null): WhatsAppLogE
   };
 }
 
-/** The card's API log: the latest test messages, newest first (spec 001 §4: 10 entries), read from the database. */
+/** The card's API log: the latest 10 test messages, newest first, read from the database. */
 export async function whatsAppCardData(db: Database): Promise<WhatsAppCardData> {
   const clinicNumber = normalizeWhatsAppNumber(clinicFacts().mobile);
   const rows = await latestCallsOfPurpose(db, TEST_PURPOSE, API_LOG_SIZE);

@@ -7,7 +7,7 @@ import {
   type AppointmentLinkState,
   type LinkToken,
 } from "~/domain/appointment-links";
-import { cancellationPolicyText } from "~/domain/appointment-policy";
+import { cancellationPolicyText, lateCancellationRecorded } from "~/domain/appointment-policy";
 import { appointmentStatusLabel, treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate } from "~/domain/clinic-time";
 import { formatCLP, formatClinicTime, formatDateWithWeekday } from "~/domain/format";
@@ -183,7 +183,7 @@ export async function actOnAppointmentLink(
           action,
           state: "done",
           message: cancelled.late
-            ? `Tu cita fue cancelada. Según nuestra política, se registró un cargo de ${formatCLP(cancelled.fee)} (50% del tratamiento).`
+            ? lateCancellationRecorded(formatCLP(cancelled.fee))
             : "Tu cita fue cancelada, sin costo.",
           appointment: appointmentOf(row, "cancelled"),
         },

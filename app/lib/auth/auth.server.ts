@@ -11,6 +11,7 @@ import { getDb, type Database } from "~/db/client.server";
 import { accounts, sessions, twoFactors, users, verifications } from "~/db/schema";
 import { CLIENT_IP_HEADER } from "~/lib/client-ip.server";
 import type { ClinicFacts } from "~/config/clinic";
+import { EMAIL_VERIFICATION_LINK_TTL_SECONDS, PASSWORD_RESET_LINK_TTL_SECONDS } from "~/domain/account-links";
 import {
   clinicFacts,
   env,
@@ -190,7 +191,7 @@ function createAuth(db: Database, current: Env) {
       autoSignIn: true,
       requireEmailVerification: current.AUTH_EMAIL_VERIFICATION === "required",
       revokeSessionsOnPasswordReset: true,
-      resetPasswordTokenExpiresIn: 60 * 60,
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_LINK_TTL_SECONDS,
       password: { hash: hasher.hash, verify: hasher.verify },
       sendResetPassword: ({ user, url }) => registeredMail().sendPasswordReset({ db, clinic, user, url }),
     },
@@ -203,7 +204,7 @@ function createAuth(db: Database, current: Env) {
       // A verification link only verifies: signing its opener in would let anyone log a victim's browser into
       // the attacker's account by sending them a link (login CSRF).
       autoSignInAfterVerification: false,
-      expiresIn: 24 * 60 * 60,
+      expiresIn: EMAIL_VERIFICATION_LINK_TTL_SECONDS,
       sendVerificationEmail: ({ user, url }) => registeredMail().sendVerification({ db, clinic, user, url }),
     },
     session: {
@@ -251,7 +252,7 @@ function createAuth(db: Database, current: Env) {
     databaseHooks: {
       user: {
         create: {
-          // Every new account is a patient, so nobody signs up as staff; staff roles are granted by an admin.
+          // Every new account is a patient; staff roles are granted by an admin (no self-service staff sign-up).
           after: async (user) => grantRole(db, user.id, "paciente"),
         },
       },
@@ -294,7 +295,7 @@ function createAuth(db: Database, current: Env) {
                 clientSecret: current.GOOGLE_CLIENT_SECRET!,
                 scopes: ["openid", "email", "profile"],
                 pkce: true,
-                // access_type offline, prompt consent: the Google sign-in the clinic's specification describes.
+                // access_type offline and prompt consent: Google returns a refresh token on every consent.
                 accessType: "offline",
                 prompt: "consent",
                 redirectURI: `${baseURL}${AUTH_BASE_PATH}/callback/${GOOGLE_PROVIDER_ID}`,

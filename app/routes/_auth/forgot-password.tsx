@@ -1,6 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { EmailField } from "~/components/form-fields";
+import { PASSWORD_RESET_LINK_LIFETIME } from "~/domain/account-links";
 import { Button } from "~/components/ui/button";
 import { requestPasswordReset } from "~/features/auth/auth-service.server";
 import { forgotPasswordSchema } from "~/features/auth/password-reset-schema";
@@ -38,7 +39,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       {actionData?.ok ? (
         <p role="status" className="mt-6 rounded-lg bg-brand-50 p-4 text-brand-900">
           Si existe una cuenta con ese correo, te enviamos un enlace para elegir una nueva contraseña. Revisa
-          tu bandeja de entrada (y la carpeta de spam). El enlace vence en 1 hora.
+          tu bandeja de entrada (y la carpeta de spam). El enlace vence en {PASSWORD_RESET_LINK_LIFETIME}.
         </p>
       ) : (
         <Form method="post" {...form.formProps} className="mt-6 space-y-4">

@@ -10,7 +10,13 @@ import {
 } from "~/domain/appointment-policy";
 import { treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
-import { formatChileanPhone, formatCLP, formatDateWithWeekday } from "~/domain/format";
+import {
+  formatChileanPhone,
+  formatCLP,
+  formatDateWithWeekday,
+  formatShortDay,
+  formatWeekdayShort,
+} from "~/domain/format";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import {
   appointmentActionSchema,
@@ -56,16 +62,12 @@ const capitalize = (text: string) => text.charAt(0).toLocaleUpperCase("es-CL") +
 /** "Lunes, 15 de enero de 2024" for a clinic calendar date. */
 const longDate = (date: string) => capitalize(formatDateWithWeekday(date));
 
-const weekdayShort = new Intl.DateTimeFormat("es-CL", { weekday: "short", timeZone: "UTC" });
-const dayShort = new Intl.DateTimeFormat("es-CL", { day: "numeric", month: "short", timeZone: "UTC" });
-
 function dayOption(date: string, today: string): DayOption {
-  const noonUtc = new Date(`${date}T12:00:00Z`);
   return {
     date,
     label: longDate(date),
-    weekdayShort: weekdayShort.format(noonUtc).replace(".", ""),
-    dayShort: dayShort.format(noonUtc).replace(".", ""),
+    weekdayShort: formatWeekdayShort(date).replace(".", ""),
+    dayShort: formatShortDay(date).replace(".", ""),
     isToday: date === today,
   };
 }

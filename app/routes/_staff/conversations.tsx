@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/conversations";
+import { formatClinicTimestamp } from "~/domain/format";
 import { AUTOMATIC_REQUEST_PARAM } from "~/domain/session-policy";
 import { actionSuccess } from "~/lib/action-result";
 import { appErrorResult, validationResult } from "~/lib/errors.server";
@@ -82,8 +83,7 @@ function RoomLink({ room }: { room: InboxRoomDto }) {
         )}
         {room.handoffReason && <span className="block text-xs text-slate-600">{room.handoffReason}</span>}
         <span className="block text-xs text-slate-500">
-          Última actividad:{" "}
-          {new Date(room.lastMessageAt).toLocaleString("es-CL", { timeZone: "America/Santiago" })}
+          Última actividad: {formatClinicTimestamp(new Date(room.lastMessageAt))}
         </span>
       </Link>
     </li>

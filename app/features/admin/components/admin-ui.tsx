@@ -46,27 +46,8 @@ export function YesNo({ value }: { value: boolean }) {
   return <span className={value ? "text-brand-800" : "text-slate-600"}>{value ? "Sí" : "No"}</span>;
 }
 
-export function Badge({
-  tone = "neutral",
-  children,
-}: {
-  tone?: "neutral" | "good" | "bad" | "info";
-  children: React.ReactNode;
-}) {
-  return (
-    <span
-      className={cn(
-        "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap",
-        tone === "neutral" && "bg-slate-100 text-slate-700",
-        tone === "good" && "bg-brand-50 text-brand-800 ring-1 ring-brand-100",
-        tone === "bad" && "bg-red-50 text-red-800 ring-1 ring-red-200",
-        tone === "info" && "bg-amber-50 text-amber-900 ring-1 ring-amber-200",
-      )}
-    >
-      {children}
-    </span>
-  );
-}
+/** The admin tables' badge is the portal's one badge. */
+export { Badge } from "~/components/ui/badge";
 
 const tableClass = "min-w-full divide-y divide-slate-200 text-left text-sm";
 const thClass = "px-3 py-2 text-xs font-semibold tracking-wide text-slate-600 uppercase";

@@ -13,15 +13,16 @@ import {
   appointmentStatusTone,
   type AppointmentStatusTone,
 } from "~/domain/appointment-status";
+import { Badge } from "~/components/ui/badge";
 import { cn } from "~/lib/cn";
 
-/** Tailwind classes of each badge colour (the colour of each status is `domain/appointment-status`'s). */
-const toneClasses: Record<AppointmentStatusTone, { badge: string; icon: string }> = {
-  sky: { badge: "bg-sky-100 text-sky-900 ring-sky-200", icon: "text-sky-700" },
-  emerald: { badge: "bg-emerald-100 text-emerald-900 ring-emerald-200", icon: "text-emerald-700" },
-  amber: { badge: "bg-amber-100 text-amber-900 ring-amber-200", icon: "text-amber-700" },
-  slate: { badge: "bg-slate-100 text-slate-800 ring-slate-200", icon: "text-slate-600" },
-  red: { badge: "bg-red-100 text-red-900 ring-red-200", icon: "text-red-700" },
+/** The icon's colour for each status colour (the colour of each status is `domain/appointment-status`'s). */
+const iconClasses: Record<AppointmentStatusTone, string> = {
+  sky: "text-sky-700",
+  emerald: "text-emerald-700",
+  amber: "text-amber-700",
+  slate: "text-slate-600",
+  red: "text-red-700",
 };
 
 const icons: Record<string, LucideIcon> = {
@@ -33,27 +34,17 @@ const icons: Record<string, LucideIcon> = {
   no_show: CircleAlert,
 };
 
-/** A status badge's colour classes (background, text, ring), for the patient area and the dentist agenda. */
-export function statusBadgeClass(status: string): string {
-  return toneClasses[appointmentStatusTone(status)].badge;
-}
-
 export function StatusIcon({ status, className }: { status: string; className?: string }) {
   const Icon = icons[status] ?? CircleHelp;
-  const iconClass = toneClasses[appointmentStatusTone(status)].icon;
+  const iconClass = iconClasses[appointmentStatusTone(status)];
   return <Icon aria-hidden className={cn("size-6 shrink-0", iconClass, className)} />;
 }
 
-export function StatusBadge({ status }: { status: string }) {
+/** An appointment's status in its colour; `label` replaces the status's own label (the agenda's DTO carries one). */
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
   return (
-    <span
-      className={cn(
-        "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1",
-        statusBadgeClass(status),
-      )}
-      data-testid="status-badge"
-    >
-      {appointmentStatusLabel(status)}
-    </span>
+    <Badge tone={appointmentStatusTone(status)} data-testid="status-badge">
+      {label ?? appointmentStatusLabel(status)}
+    </Badge>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
+import { cancellationWording } from "~/domain/appointment-policy";
 import { Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { ANY_DENTIST, NOTES_MAX } from "../appointment-schema";
@@ -187,10 +188,7 @@ function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions 
               </label>
               <Textarea id={notesId} name="notes" rows={2} maxLength={NOTES_MAX} />
             </div>
-            <p className="mt-3 text-xs text-slate-600">
-              Puedes cancelar sin costo con 24 horas o más de anticipación; con menos de 24 horas se cobra el
-              50% del tratamiento.
-            </p>
+            <p className="mt-3 text-xs text-slate-600">{cancellationWording.bookingNote}</p>
             <div className="mt-5 flex flex-wrap justify-between gap-3">
               <Button type="button" variant="secondary" onClick={() => go(3)} disabled={busy}>
                 Atrás

@@ -4,6 +4,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
+import { cancellationWording } from "~/domain/appointment-policy";
 import { cn } from "~/lib/cn";
 import type { AppointmentActionResult } from "../appointment-schema";
 import type { AppointmentCardData, AppointmentDialogProps } from "./appointment-types";
@@ -80,10 +81,7 @@ function CancelForm({ appointment, onDone }: { appointment: AppointmentCardData;
               Cargo por cancelación: <strong data-testid="cancellation-fee">{preview.feeLabel}</strong>
             </p>
           )}
-          <p>
-            Política de la clínica: cancelar con 24 horas o más de anticipación no tiene costo; con menos de
-            24 horas se cobra el 50% del valor del tratamiento. Las citas pasadas no se pueden cancelar.
-          </p>
+          <p>{cancellationWording.policy}</p>
         </div>
       </div>
 

@@ -1,27 +1,13 @@
 import { Download, Eye } from "lucide-react";
+import { Badge as BadgePill } from "~/components/ui/badge";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import type { BadgeTone } from "~/domain/record-badges";
-import { cn } from "~/lib/cn";
 import type { Badge, ClinicalRecordDto, RecordAccessItem, RecordFile, RecordList } from "../record-schema";
-
-const toneClasses: Record<BadgeTone, string> = {
-  green: "bg-green-100 text-green-900 ring-green-200",
-  yellow: "bg-yellow-100 text-yellow-900 ring-yellow-200",
-  red: "bg-red-100 text-red-900 ring-red-200",
-  grey: "bg-slate-100 text-slate-800 ring-slate-200",
-};
 
 export function StatusBadge({ badge }: { badge: Badge }) {
   return (
-    <span
-      className={cn(
-        "inline-block rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1",
-        toneClasses[badge.tone],
-      )}
-      data-tone={badge.tone}
-    >
+    <BadgePill tone={badge.tone} data-tone={badge.tone}>
       {badge.label}
-    </span>
+    </BadgePill>
   );
 }
 

@@ -1,6 +1,7 @@
 import { ArrowLeft, CalendarCheck, UserCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
+import { Badge } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
 import { LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
 import { Select, Textarea } from "~/components/ui/field";
@@ -24,13 +25,6 @@ function ActionMessage({ result }: { result: LeadPageActionResult | undefined })
     </span>
   );
 }
-
-const toneClass: Record<NonNullable<HistoryEntry["badge"]>["tone"], string> = {
-  neutral: "bg-slate-200 text-slate-900",
-  info: "bg-amber-100 text-amber-900",
-  good: "bg-emerald-100 text-emerald-900",
-  bad: "bg-red-100 text-red-900",
-};
 
 const smallButton =
   "inline-flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-semibold transition-colors " +
@@ -208,7 +202,7 @@ function PipelineActions({ page }: { page: LeadPageData }) {
 }
 
 function Notes({ leadId }: { leadId: string }) {
-  // Keyed per lead (issue 13): "Nota agregada." on one lead must not show on the next one opened.
+  // Keyed per lead: "Nota agregada." on one lead must not show on the next one opened.
   const { fetcher, busy } = useAction(`lead-note-${leadId}`);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
@@ -251,16 +245,7 @@ function History({ entries }: { entries: HistoryEntry[] }) {
           <li key={entry.id} className="rounded-xl border border-slate-200 p-3" data-kind={entry.kind}>
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="font-semibold">{entry.title}</p>
-              {entry.badge && (
-                <span
-                  className={cn(
-                    "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-                    toneClass[entry.badge.tone],
-                  )}
-                >
-                  {entry.badge.label}
-                </span>
-              )}
+              {entry.badge && <Badge tone={entry.badge.tone}>{entry.badge.label}</Badge>}
             </div>
             <p className="mt-1 text-xs text-slate-700">
               <time dateTime={entry.at}>{entry.atLabel}</time>

@@ -1,8 +1,10 @@
 import { CalendarDays, Clock } from "lucide-react";
 import { cn } from "~/lib/cn";
-import { isInactiveAppointment } from "~/domain/appointment-status";
-import { statusBadgeClass } from "~/features/appointments/components/appointment-status";
+import { Badge } from "~/components/ui/badge";
+import { appointmentStatusTone, isInactiveAppointment } from "~/domain/appointment-status";
+import { daysPhrase } from "~/domain/policy-wording";
 import type { AgendaAppointment, DentistAgenda as Agenda } from "../agenda-dto";
+import { AGENDA_DAYS } from "../agenda-window";
 
 export function DentistAgenda({ agenda, dentistName }: { agenda: Agenda; dentistName: string }) {
   return (
@@ -11,7 +13,7 @@ export function DentistAgenda({ agenda, dentistName }: { agenda: Agenda; dentist
         <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Agenda</p>
         <h1 className="mt-1 text-3xl font-bold">Hola, {dentistName}</h1>
         <p className="mt-2 text-slate-700">
-          Tus citas de hoy y de los próximos 6 días (hora de Santiago).{" "}
+          Tus citas de hoy y de los próximos {daysPhrase(AGENDA_DAYS - 1)} (hora de Santiago).{" "}
           {agenda.total > 0 && (
             <span data-testid="agenda-total">
               {agenda.total === 1 ? "1 cita en total." : `${agenda.total} citas en total.`}
@@ -23,7 +25,9 @@ export function DentistAgenda({ agenda, dentistName }: { agenda: Agenda; dentist
       {agenda.total === 0 ? (
         <div className="mt-10 rounded-2xl border border-dashed border-slate-300 p-10 text-center">
           <CalendarDays aria-hidden className="mx-auto size-10 text-slate-400" />
-          <p className="mt-3 text-lg font-medium text-slate-700">No tienes citas en los próximos 7 días.</p>
+          <p className="mt-3 text-lg font-medium text-slate-700">
+            No tienes citas en los próximos {daysPhrase(AGENDA_DAYS)}.
+          </p>
         </div>
       ) : (
         <div className="mt-8 space-y-8">
@@ -78,14 +82,7 @@ function AppointmentRow({ appointment }: { appointment: AgendaAppointment }) {
           </span>
         </p>
       </div>
-      <span
-        className={cn(
-          "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-          statusBadgeClass(appointment.status),
-        )}
-      >
-        {appointment.statusLabel}
-      </span>
+      <Badge tone={appointmentStatusTone(appointment.status)}>{appointment.statusLabel}</Badge>
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { MessageCircle, Send } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { formatChileanPhone, whatsappNumber } from "~/domain/format";
+import { formatChileanPhone, formatClinicTime, whatsappNumber } from "~/domain/format";
 import { helperReply, WHATSAPP_PREFILLED_MESSAGE } from "~/domain/helper-replies";
 import { useAppData } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
@@ -14,8 +14,6 @@ interface HelperMessage {
   timestamp: Date;
   highlighted?: boolean;
 }
-
-const timeFormatter = new Intl.DateTimeFormat("es-ES", { hour: "2-digit", minute: "2-digit" });
 
 export function HelperChat() {
   const { clinic } = useAppData();
@@ -96,7 +94,7 @@ export function HelperChat() {
               {message.content}
             </p>
             <time className="mt-1 text-xs text-slate-600" dateTime={message.timestamp.toISOString()}>
-              {timeFormatter.format(message.timestamp)}
+              {formatClinicTime(message.timestamp)}
             </time>
           </div>
         ))}

@@ -1,9 +1,8 @@
 import { AlertTriangle, CheckCircle2, Loader2, MessageCircle, RotateCcw, Send } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { cn } from "~/lib/cn";
-import type { StatusTone } from "../whatsapp-labels";
 import {
   API_LOG_SIZE,
   type TestSendStatus,
@@ -49,15 +48,8 @@ function attemptKey(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const toneClass: Record<StatusTone, string> = {
-  neutral: "bg-slate-100 text-slate-700",
-  info: "bg-amber-50 text-amber-900 ring-1 ring-amber-200",
-  good: "bg-brand-50 text-brand-800 ring-1 ring-brand-100",
-  bad: "bg-red-50 text-red-800 ring-1 ring-red-200",
-};
-
 /**
- * The WhatsApp integration card (spec 001 §2, §4, §8): sends the spec's two messages for the current test lead
+ * The WhatsApp integration card: sends a new lead's two messages (advisor notice, patient confirmation) for the test lead
  * through the server's outbox, idle → sending → success or error with 'Reintentar'. "Sending" lasts until the
  * provider accepted both messages or one failed for good: the action answers the messages' ids and the card polls
  * their status. The API log below lists the latest 10 calls, read from the server.
@@ -302,14 +294,7 @@ export function WhatsAppCard({
                   <td className="px-2 py-1.5 font-mono whitespace-nowrap">{entry.endpoint}</td>
                   <td className="px-2 py-1.5 whitespace-nowrap">{entry.recipient}</td>
                   <td className="px-2 py-1.5">
-                    <span
-                      className={cn(
-                        "inline-flex rounded-full px-2 py-0.5 font-semibold whitespace-nowrap",
-                        toneClass[entry.tone],
-                      )}
-                    >
-                      {entry.statusLabel}
-                    </span>
+                    <Badge tone={entry.tone}>{entry.statusLabel}</Badge>
                     {entry.testMode && <span className="ml-1 text-slate-600">(prueba)</span>}
                     {entry.error && <p className="mt-1 max-w-xs break-words text-red-800">{entry.error}</p>}
                   </td>

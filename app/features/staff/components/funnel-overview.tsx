@@ -13,6 +13,7 @@ import {
   Users,
 } from "lucide-react";
 import { Link } from "react-router";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
 import type { PeriodView } from "~/features/analytics/analytics-dto";
 import { PeriodPicker } from "~/features/analytics/components/period-picker";
@@ -30,11 +31,12 @@ const cardIcons: Record<string, typeof Users> = {
   whatsapp: MessageCircle,
 };
 
-const toneClass: Record<SystemStatusLine["tone"], string> = {
-  ok: "bg-emerald-100 text-emerald-900",
-  demo: "bg-amber-100 text-amber-900",
-  warn: "bg-amber-100 text-amber-900",
-  down: "bg-red-100 text-red-900",
+/** What each system state means, as a badge says it. */
+const badgeTone: Record<SystemStatusLine["tone"], BadgeTone> = {
+  ok: "good",
+  demo: "info",
+  warn: "info",
+  down: "bad",
 };
 
 /** A card's change against the previous period: arrow and sign for the eye, words for a screen reader. */
@@ -174,11 +176,7 @@ export function FunnelOverview({
             >
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <p className="font-semibold">{system.name}</p>
-                <span
-                  className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", toneClass[system.tone])}
-                >
-                  {system.label}
-                </span>
+                <Badge tone={badgeTone[system.tone]}>{system.label}</Badge>
               </div>
               <p className="mt-1 text-sm text-slate-600">{system.detail}</p>
             </li>

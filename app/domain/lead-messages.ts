@@ -1,8 +1,8 @@
-import { formatChileanPhone } from "./format";
+import { formatChileanPhone, whatsappNumber } from "./format";
 import type { LeadLevel } from "./lead-scoring";
 import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
-/** What the two WhatsApp messages of a new lead say (issue 9; spec 001 §7 "Messaging provider", §9). */
+/** What the two WhatsApp messages of a new lead say: the advisor's notice and the patient's confirmation. */
 export interface LeadMessageFacts {
   /** The clinic's short name, signing the patient's message ("Río Clínica"). */
   clinicName: string;
@@ -44,7 +44,7 @@ export function advisorLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateCo
   ]);
 }
 
-/** The follow-up promise of each level (spec 001 §9), as the end of a sentence. */
+/** The follow-up promise of each level (the same times `followUpPromise` shows), as the end of a sentence. */
 const PROMISE: Record<LeadLevel, string> = {
   hot: "te llamará en los próximos 15 minutos: tu caso es prioritario y te contactaremos de inmediato",
   warm: "te contactará dentro de 2 a 4 horas",
@@ -71,6 +71,26 @@ export function patientLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateCo
   ]);
 }
 
-function firstNameOf(name: string): string {
+/** The first word of a name, how the messages and the staff's cards greet a person. */
+export function firstNameOf(name: string): string {
   return name.trim().split(/\s+/)[0] ?? "";
+}
+
+/** A wa.me link that opens a chat with `phone` (E.164) with `text` already typed. */
+export function waMeLink(phone: string, text: string): string {
+  return `https://wa.me/${whatsappNumber(phone)}?text=${encodeURIComponent(text)}`;
+}
+
+/** The staff's 'WhatsApp' action on a lead: a chat with a Spanish greeting that names the lead and the treatment. */
+export function leadWhatsappLink(
+  phone: string,
+  name: string,
+  treatmentLabel: string,
+  clinicName: string,
+): string {
+  const text =
+    `Hola ${firstNameOf(name)}, te saluda el equipo de ${clinicName}. ` +
+    `Recibimos tu consulta sobre ${treatmentLabel.toLowerCase()} y queremos ayudarte. ` +
+    "¿Cuándo te acomoda que conversemos?";
+  return waMeLink(phone, text);
 }

@@ -21,9 +21,8 @@ function job(options: Partial<IntervalJobOptions> & Pick<IntervalJobOptions, "ru
 
 /** A run that stays in progress until `finish()` is called. */
 function gate() {
-  let finish = () => {};
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  return { done, finish: () => finish() };
+  const { promise, resolve } = Promise.withResolvers<void>();
+  return { done: promise, finish: () => resolve() };
 }
 
 beforeEach(() => {
@@ -36,7 +35,7 @@ afterEach(() => {
 
 describe("intervalJob", () => {
   it("runs at start when asked, then every interval; starting twice starts one timer", async () => {
-    const run = vi.fn(async () => {});
+    const run = vi.fn<() => Promise<void>>(async () => {});
     const ticking = job({ run, runAtStart: true });
     ticking.start();
     ticking.start();
@@ -49,7 +48,7 @@ describe("intervalJob", () => {
   });
 
   it("waits one interval for its first run otherwise", async () => {
-    const run = vi.fn(async () => {});
+    const run = vi.fn<() => Promise<void>>(async () => {});
     const ticking = job({ run });
     ticking.start();
     expect(run).not.toHaveBeenCalled();
@@ -60,7 +59,7 @@ describe("intervalJob", () => {
 
   it("never overlaps runs: a tick during a run is skipped", async () => {
     const slow = gate();
-    const run = vi.fn(() => slow.done);
+    const run = vi.fn<() => Promise<void>>(() => slow.done);
     const ticking = job({ run, runAtStart: true });
     ticking.start();
     await vi.advanceTimersByTimeAsync(5_000);
@@ -94,7 +93,7 @@ describe("intervalJob", () => {
 
   it("logs a failed run with its error and goes on at the next tick", async () => {
     const failure = new Error("boom");
-    const run = vi.fn(async () => {
+    const run = vi.fn<() => Promise<void>>(async () => {
       throw failure;
     });
     const ticking = job({ run, runAtStart: true });
@@ -129,7 +128,7 @@ describe("intervalJob", () => {
   });
 
   it("runSoon runs on the next turn only while the job is started", async () => {
-    const run = vi.fn(async () => {});
+    const run = vi.fn<() => Promise<void>>(async () => {});
     const ticking = job({ run });
     ticking.runSoon();
     await vi.advanceTimersByTimeAsync(0);

@@ -25,7 +25,7 @@ import {
   urgencyLabels,
 } from "~/domain/lead-labels";
 import { firstNameOf, leadWhatsappLink } from "~/domain/lead-messages";
-import { labelFor, purposeLabels, statusLabels, statusTones } from "~/features/messaging/whatsapp-labels";
+import { purposeLabels, statusLabels, statusTones } from "~/features/messaging/whatsapp-labels";
 import { AppError } from "~/lib/errors";
 import { isAway, listAsesores, staffNames } from "./lead-assignment-repository.server";
 import { findLead, historySources } from "./lead-pipeline-repository.server";
@@ -178,11 +178,11 @@ export async function loadLeadPage(
       kind: "whatsapp-outbound",
       date: message.createdAt,
       order: 2,
-      title: `WhatsApp enviado: ${labelFor(purposeLabels, message.purpose)}`,
+      title: `WhatsApp enviado: ${labelOf(purposeLabels, message.purpose)}`,
       body: message.text ?? (message.templateName ? `Plantilla ${message.templateName}` : null),
       actorName: null,
       badge: {
-        label: labelFor(statusLabels, message.status),
+        label: labelOf(statusLabels, message.status),
         tone: statusTones[message.status as keyof typeof statusTones] ?? "neutral",
       },
     });

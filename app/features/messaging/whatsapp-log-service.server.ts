@@ -1,4 +1,5 @@
 import { CLINIC_TIME_ZONE, formatChileanPhone } from "~/domain/format";
+import { labelOf } from "~/domain/lead-labels";
 import { testSendProgress } from "~/domain/whatsapp-test-send";
 import { whatsAppMessageStatuses, type WhatsAppMessageStatus } from "~/domain/whatsapp-message-status";
 import type { Database } from "~/db/client.server";
@@ -16,7 +17,7 @@ import {
   type WhatsAppCardData,
   type WhatsAppLogEntry,
 } from "./whatsapp-log-dto";
-import { labelFor, purposeLabels, statusLabels, statusTones, type StatusTone } from "./whatsapp-labels";
+import { purposeLabels, statusLabels, statusTones, type StatusTone } from "./whatsapp-labels";
 import {
   latestCallsOfPurpose,
   listMessages,
@@ -72,7 +73,7 @@ function logEntry(row: ListedMessage, clinicNumber: string | null): WhatsAppLogE
   };
 }
 
-/** The card's API log: the latest test messages, newest first (spec 001 §4: 10 entries), read from the database. */
+/** The card's API log: the latest `API_LOG_SIZE` test messages, newest first, read from the database. */
 export async function whatsAppCardData(db: Database): Promise<WhatsAppCardData> {
   const clinicNumber = normalizeWhatsAppNumber(clinicFacts().mobile);
   const rows = await latestCallsOfPurpose(db, TEST_PURPOSE, API_LOG_SIZE);
@@ -114,7 +115,7 @@ function messageRow(row: ListedMessage): MessageLogRow {
     id: row.id,
     created: timeLabel(row.createdAt),
     purpose: row.purpose,
-    purposeLabel: labelFor(purposeLabels, row.purpose),
+    purposeLabel: labelOf(purposeLabels, row.purpose),
     recipient: recipientLabel(row.toPhone),
     kind: row.kind === "template" ? "template" : "text",
     content: row.kind === "template" ? (row.templateName ?? "") : (row.text ?? ""),

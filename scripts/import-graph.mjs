@@ -35,32 +35,32 @@ export const LAYERS = [
  * Keep this list short; docs/architecture.md explains each line.
  */
 export const FEATURE_IMPORTS = {
-  admin: ["auth", "email", "messaging", "outbox"],
-  advisor: ["agent"],
-  agent: [],
+  admin: ["requests"], // the request admin lists the request form's options
+  advisor: [],
+  agent: ["content"], // the agent answers from the site's content
   analytics: [],
-  appointments: ["dentalink-sync", "messaging", "outbox", "email"],
-  auth: ["email", "outbox"],
-  blog: ["content"],
-  chat: ["agent", "email", "outbox"],
-  "clinical-record": ["email", "messaging", "outbox"],
+  appointments: ["dentalink-sync", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp
+  auth: ["email", "outbox"], // account e-mails are queued in the outbox
+  blog: [],
+  chat: ["agent"], // a room's replies come from the agent
+  "clinical-record": ["dentalink-sync", "email", "messaging", "outbox"], // records read from Dentalink; codes sent by e-mail or WhatsApp
   content: [],
-  crm: ["messaging", "outbox", "dentalink-sync", "leads"],
-  "dentalink-sync": ["outbox"],
-  dentist: [],
-  email: ["outbox"],
-  helper: ["leads"],
-  landing: ["leads", "content"],
-  leads: ["messaging", "outbox", "email"],
-  legal: ["content"],
-  messaging: ["outbox"],
+  crm: ["messaging"], // the lead page shows the lead's WhatsApp messages with their labels
+  "dentalink-sync": ["crm", "outbox"], // syncing a lead checks the viewer may change it and moves it to scheduled; write-throughs are outbox rows
+  dentist: ["appointments"], // the agenda shows appointment statuses
+  email: ["outbox"], // e-mails are outbox rows
+  helper: ["leads"], // the guided assistant posts the lead form and reads its result type
+  landing: ["blog"], // the landing shows the guides' covers
+  leads: ["crm", "messaging"], // a new lead is assigned (round-robin) and gets its two WhatsApp messages
+  legal: [],
+  messaging: ["outbox"], // WhatsApp messages are outbox rows
   outbox: [],
-  "patient-dashboard": ["appointments"],
+  "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
   profile: [],
-  reminders: ["messaging", "outbox", "email"],
-  requests: ["email", "outbox"],
-  seo: ["content", "blog"],
-  staff: [],
+  reminders: ["appointments", "messaging"], // a reminder's link confirms or cancels the appointment; reminders go out on WhatsApp
+  requests: [],
+  seo: [],
+  staff: ["analytics", "crm", "dentalink-sync", "leads", "messaging"], // the top feature: composes the staff dashboards
 };
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { advisorLeadMessage, patientLeadMessage, type LeadMessageFacts } from "./lead-messages";
+import {
+  advisorLeadMessage,
+  firstNameOf,
+  leadWhatsappLink,
+  patientLeadMessage,
+  waMeLink,
+  type LeadMessageFacts,
+} from "./lead-messages";
 
 const base: LeadMessageFacts = {
   clinicName: "Río Clínica",
@@ -37,6 +44,29 @@ describe("patientLeadMessage", () => {
     );
     expect(patientLeadMessage({ ...base, level: "cold" })).toBe(
       "Hola Ana, recibimos tu consulta sobre Implantes dentales. Un asesor te contactará dentro de 24 a 48 horas (horario de atención: Lun-Vie 9:00-18:00). Río Clínica.",
+    );
+  });
+});
+
+describe("firstNameOf", () => {
+  it("takes the first word of a name, whatever the spacing", () => {
+    expect(firstNameOf("  Ana   María Pérez ")).toBe("Ana");
+    expect(firstNameOf("")).toBe("");
+  });
+});
+
+describe("WhatsApp links", () => {
+  it("waMeLink opens a chat with the number's digits and the text encoded", () => {
+    expect(waMeLink("+56 9 1234 5678", "Hola, ¿qué tal?")).toBe(
+      `https://wa.me/56912345678?text=${encodeURIComponent("Hola, ¿qué tal?")}`,
+    );
+  });
+
+  it("leadWhatsappLink greets the lead by first name and names the treatment in lower case", () => {
+    const link = new URL(leadWhatsappLink("+56912345678", "Ana Pérez", "Implantes dentales", "Río Clínica"));
+    expect(link.origin + link.pathname).toBe("https://wa.me/56912345678");
+    expect(link.searchParams.get("text")).toBe(
+      "Hola Ana, te saluda el equipo de Río Clínica. Recibimos tu consulta sobre implantes dentales y queremos ayudarte. ¿Cuándo te acomoda que conversemos?",
     );
   });
 });

@@ -1,4 +1,4 @@
-import { formatChileanPhone } from "./format";
+import { formatChileanPhone, whatsappNumber } from "./format";
 import type { LeadLevel } from "./lead-scoring";
 import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
@@ -71,6 +71,26 @@ export function patientLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateCo
   ]);
 }
 
-function firstNameOf(name: string): string {
+/** The first word of a name, how the messages and the staff's cards greet a person. */
+export function firstNameOf(name: string): string {
   return name.trim().split(/\s+/)[0] ?? "";
+}
+
+/** A wa.me link that opens a chat with `phone` (E.164) with `text` already typed. */
+export function waMeLink(phone: string, text: string): string {
+  return `https://wa.me/${whatsappNumber(phone)}?text=${encodeURIComponent(text)}`;
+}
+
+/** The staff's 'WhatsApp' action on a lead: a chat with a Spanish greeting that names the lead and the treatment. */
+export function leadWhatsappLink(
+  phone: string,
+  name: string,
+  treatmentLabel: string,
+  clinicName: string,
+): string {
+  const text =
+    `Hola ${firstNameOf(name)}, te saluda el equipo de ${clinicName}. ` +
+    `Recibimos tu consulta sobre ${treatmentLabel.toLowerCase()} y queremos ayudarte. ` +
+    "¿Cuándo te acomoda que conversemos?";
+  return waMeLink(phone, text);
 }

@@ -1,19 +1,13 @@
 import { getDb } from "~/db/client.server";
 import { queueDueReminders } from "~/features/reminders/reminder-service.server";
-import { logger } from "~/lib/logger.server";
+import { intervalJob } from "./interval-job.server";
 
 /**
- * How often the reminder job looks for due appointments (issue 9: at least every minute). A reminder is queued at
- * most this long after its due time; the outbox worker then sends it within seconds.
+ * How often the reminder job looks for due appointments (at least every minute, so that a reminder is never late by
+ * more than that). A reminder is queued at most this long after its due time; the outbox worker then sends it
+ * within seconds.
  */
 export const REMINDER_CHECK_MS = 30_000;
-
-interface ReminderJob {
-  timer: NodeJS.Timeout;
-  run?: Promise<void>;
-}
-
-const state = globalThis as typeof globalThis & { __clinicaReminders?: ReminderJob };
 
 /** One pass: queues every due reminder. Safe on every instance at once (see `queueDueReminders`). */
 export async function runRemindersOnce(now = new Date()): Promise<number> {
@@ -21,30 +15,20 @@ export async function runRemindersOnce(now = new Date()): Promise<number> {
 }
 
 /** Runs once at start, then every `REMINDER_CHECK_MS`; a pass still running is not overlapped. */
+const reminderJob = intervalJob({
+  key: "reminders",
+  everyMs: REMINDER_CHECK_MS,
+  runAtStart: true,
+  whileRunning: "skip",
+  failureMessage: "reminder job failed",
+  run: () => runRemindersOnce(),
+});
+
 export function startReminderJob() {
-  if (state.__clinicaReminders) return;
-  const run = () => {
-    if (job.run) return;
-    job.run = runRemindersOnce()
-      .then(
-        () => undefined,
-        (error: unknown) => logger.error({ err: error }, "reminder job failed"),
-      )
-      .finally(() => {
-        job.run = undefined;
-      });
-  };
-  const job: ReminderJob = { timer: setInterval(run, REMINDER_CHECK_MS) };
-  job.timer.unref();
-  state.__clinicaReminders = job;
-  run();
+  reminderJob.start();
 }
 
 /** Stops the job and waits for a pass in progress, so that it ends before the database closes. */
 export async function stopReminderJob(): Promise<void> {
-  const job = state.__clinicaReminders;
-  if (!job) return;
-  clearInterval(job.timer);
-  state.__clinicaReminders = undefined;
-  await job.run;
+  await reminderJob.stop();
 }

@@ -3,7 +3,7 @@ import { demoLeadSubmissionIds } from "~/db/seed.server";
 import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
-import { startOutboxWorker, stopOutboxWorker } from "~/features/outbox/outbox-worker.server";
+import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { env, isDemoMode } from "~/lib/env.server";

@@ -8,7 +8,7 @@ import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import type { AppointmentActionResult } from "~/features/appointments/appointment-schema";
 import type { ProfileActionData } from "~/features/profile/profile-schema";
 import { deliverDue } from "~/features/outbox/outbox.server";
-import { outboxHandlers } from "~/features/outbox/outbox-worker.server";
+import { outboxHandlers } from "~/jobs/outbox-worker.server";
 import { action as appointmentsAction } from "~/routes/_patient/appointments";
 import { action as profileAction } from "~/routes/_patient/profile";
 import { postAs } from "../setup/clients";

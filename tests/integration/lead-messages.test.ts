@@ -5,7 +5,7 @@ import { closeDb, getDb } from "~/db/client.server";
 import { leads, outbox, whatsAppMessages } from "~/db/schema";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { deliverDue } from "~/features/outbox/outbox.server";
-import { outboxHandlers } from "~/features/outbox/outbox-worker.server";
+import { outboxHandlers } from "~/jobs/outbox-worker.server";
 import { action } from "~/routes/_public/home";
 import { clientForm, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";

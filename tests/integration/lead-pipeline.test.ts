@@ -23,10 +23,8 @@ import { LeadPage } from "~/features/crm/components/lead-page";
 import type { LeadPageActionResult, LeadPageData } from "~/features/crm/lead-page-dto";
 import { listAsesores } from "~/features/crm/lead-assignment-repository.server";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
-import {
-  parseWhatsAppInbound,
-  receiveWhatsAppInbound,
-} from "~/features/messaging/whatsapp-inbound-service.server";
+import { receiveWhatsAppInbound } from "~/features/leads/whatsapp-inbound-service.server";
+import { parseWhatsAppInbound } from "~/features/messaging/whatsapp-inbound.server";
 import { action as homeAction } from "~/routes/_public/home";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as leadAction, loader as leadLoader } from "~/routes/_staff/lead-detail";

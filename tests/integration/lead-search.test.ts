@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { auditLog, leads, leadTallies, users } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
-import { LEAD_COUNT_CAP, LEAD_EXPORT_RULE } from "~/features/staff/lead-list-service.server";
+import { LEAD_COUNT_CAP, LEAD_EXPORT_RULE } from "~/features/crm/lead-list-service.server";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
 import { loader as exportLoader } from "~/routes/_staff/lead-export";
 import { requestAs, uniquePhone } from "../setup/clients";

@@ -17,7 +17,7 @@ async function importApp() {
   const [client, outboxModule, worker, session, authPage, betterAuthRoute] = await Promise.all([
     import("~/db/client.server"),
     import("~/features/outbox/outbox.server"),
-    import("~/features/outbox/outbox-worker.server"),
+    import("~/jobs/outbox-worker.server"),
     import("~/lib/auth/session.server"),
     import("~/routes/_auth/auth"),
     import("~/routes/api/auth"),

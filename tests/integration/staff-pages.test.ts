@@ -6,7 +6,7 @@ import { appointments, auditLog, leads, treatmentsCatalog, users } from "~/db/sc
 import { formatClinicTime } from "~/domain/format";
 import { scoreLead, type Budget, type Treatment, type Urgency } from "~/domain/lead-scoring";
 import { agendaWindow } from "~/features/dentist/agenda-window";
-import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
+import type { LeadPanelActionResult } from "~/features/crm/lead-list-dto";
 import type { LeadTestActionData } from "~/features/staff/lead-test-dto";
 import { PHONE_ERROR } from "~/lib/validation";
 import { loader as agendaLoader } from "~/routes/_dentist/agenda";

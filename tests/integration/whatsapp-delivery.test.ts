@@ -21,7 +21,7 @@ async function importApp() {
   const [client, outboxModule, worker, messaging, settings, route] = await Promise.all([
     import("~/db/client.server"),
     import("~/features/outbox/outbox.server"),
-    import("~/features/outbox/outbox-worker.server"),
+    import("~/jobs/outbox-worker.server"),
     import("~/features/messaging/whatsapp-outbox.server"),
     import("~/features/messaging/whatsapp-settings.server"),
     import("~/routes/api/whatsapp-reports"),

@@ -408,8 +408,10 @@ describe("inbound messages", () => {
 
   it("takes the senders' locks in sorted order, whatever the payload's order: [Y, X] and [X, Y] at once do not deadlock", async () => {
     const [x, y] = [digits(uniquePhone()), digits(uniquePhone())].toSorted() as [string, string];
-    const { receiveWhatsAppInbound, parseWhatsAppInbound } =
-      await import("~/features/messaging/whatsapp-inbound-service.server");
+    const [{ receiveWhatsAppInbound }, { parseWhatsAppInbound }] = await Promise.all([
+      import("~/features/leads/whatsapp-inbound-service.server"),
+      import("~/features/messaging/whatsapp-inbound.server"),
+    ]);
     const batch = (...senders: string[]) => {
       const parsed = parseWhatsAppInbound({
         results: senders.map(textFrom),

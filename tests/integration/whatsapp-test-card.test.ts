@@ -31,7 +31,7 @@ async function importApp() {
   const [client, outboxModule, worker, reports, card, messages] = await Promise.all([
     import("~/db/client.server"),
     import("~/features/outbox/outbox.server"),
-    import("~/features/outbox/outbox-worker.server"),
+    import("~/jobs/outbox-worker.server"),
     import("~/routes/api/whatsapp-reports"),
     import("~/routes/_staff/test-whatsapp"),
     import("~/routes/_staff/messages"),

@@ -38,7 +38,7 @@ export async function openPatientInbox(label: string): Promise<PatientInbox> {
       const [{ getDb }, { deliverDue }, { outboxHandlers }] = await Promise.all([
         import("~/db/client.server"),
         import("~/features/outbox/outbox.server"),
-        import("~/features/outbox/outbox-worker.server"),
+        import("~/jobs/outbox-worker.server"),
       ]);
       const db = await getDb();
       const handlers = outboxHandlers();

@@ -2,13 +2,18 @@ import { periodDays, shortDay } from "~/domain/analytics-period";
 import { CSV_BOM, csvCell, csvRow } from "~/domain/csv";
 import { FUNNEL_STAGE } from "~/domain/lead-pipeline";
 import { treatments } from "~/domain/lead-scoring";
-import { treatmentLabels } from "~/features/leads/lead-options";
-import { formatCount, formatPercent, ratio } from "~/features/staff/funnel-stats";
-import { labelOf, leadLevelLabels, leadLevels, leadSourceLabels } from "~/features/staff/lead-panel-options";
+import { formatCount, formatPercent, ratio } from "./funnel-stats";
+import {
+  labelOf,
+  leadLevelLabels,
+  leadLevels,
+  leadSourceLabels,
+  treatmentLabels,
+} from "~/domain/lead-labels";
 import { chartTitles, type ChartKey } from "./analytics-options";
 import type { ChartData, ChartRow, PeriodFigures } from "./analytics-dto";
 
-/** Each Analytics chart's rows and series from the repository's aggregates (issue 13). Pure. */
+/** Each Analytics chart's rows and series from the repository's aggregates (ADR 026). Pure. */
 
 export interface DailyCount {
   day: string;

@@ -1,7 +1,27 @@
-import type { ReportPeriod } from "~/domain/analytics-period";
+import type { Change, ReportPeriod } from "~/domain/analytics-period";
 import type { AnalyticsSettings, ChartKey } from "./analytics-options";
 
 /** What the Overview's and Analytics' loaders send to the page (client-safe types). */
+
+export interface StatCard {
+  key: string;
+  label: string;
+  value: string;
+  hint: string;
+  /** Against the previous period of equal length; absent when the comparison is off. */
+  change?: Change;
+  /** For 'Tiempo Respuesta' a rise is bad news; for the others, good. */
+  lowerIsBetter?: boolean;
+}
+
+export interface FunnelStage {
+  key: string;
+  title: string;
+  channel: string;
+  count: number;
+  /** Share of the first stage, 0..1. */
+  share: number;
+}
 
 export interface PeriodFigures {
   total: number;

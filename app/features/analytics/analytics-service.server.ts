@@ -1,6 +1,5 @@
 import type { Database } from "~/db/client.server";
 import { periodLabel, type ReportPeriod } from "~/domain/analytics-period";
-import type { FunnelStage, StatCard } from "~/features/staff/funnel-dto";
 import { logger } from "~/lib/logger.server";
 import {
   analyticsSettingsSchema,
@@ -21,7 +20,7 @@ import {
   treatmentChart,
   treatmentTotals,
 } from "./analytics-charts";
-import type { AnalyticsTabData, ChartData, PeriodView } from "./analytics-dto";
+import type { AnalyticsTabData, ChartData, FunnelStage, PeriodView, StatCard } from "./analytics-dto";
 import { periodBreakdown, periodFigures, type PeriodBreakdown } from "./analytics-repository.server";
 import {
   deleteAnalyticsSettings,

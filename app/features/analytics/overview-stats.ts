@@ -1,10 +1,9 @@
 import { pointChange, relativeChange } from "~/domain/analytics-period";
-import type { FunnelStage, StatCard } from "~/features/staff/funnel-dto";
-import { formatCount, formatPercent, formatResponseMinutes, ratio } from "~/features/staff/funnel-stats";
-import type { PeriodFigures } from "./analytics-dto";
+import type { FunnelStage, PeriodFigures, StatCard } from "./analytics-dto";
+import { formatCount, formatPercent, formatResponseMinutes, ratio } from "./funnel-stats";
 
 /**
- * The Overview's six cards and four-stage funnel for a period (spec 001 §2, issue 13), each card with its change
+ * The Overview's six cards and four-stage funnel for a period (ADR 026), each card with its change
  * against the previous period when `previous` is given. Pure.
  */
 export function overviewCards(current: PeriodFigures, previous: PeriodFigures | null): StatCard[] {

@@ -16,10 +16,16 @@ import {
   type LeadStatus,
 } from "~/domain/lead-pipeline";
 import { hasAdminRole } from "~/domain/roles";
-import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
-import { labelFor, purposeLabels, statusLabels, statusTones } from "~/features/messaging/whatsapp-labels";
-import { firstNameOf, whatsappLink } from "~/features/staff/funnel-service.server";
-import { labelOf, leadLevelLabels, leadSourceLabels } from "~/features/staff/lead-panel-options";
+import {
+  budgetLabels,
+  labelOf,
+  leadLevelLabels,
+  leadSourceLabels,
+  treatmentLabels,
+  urgencyLabels,
+} from "~/domain/lead-labels";
+import { firstNameOf, leadWhatsappLink } from "~/domain/lead-messages";
+import { purposeLabels, statusLabels, statusTones } from "~/features/messaging/whatsapp-labels";
 import { AppError } from "~/lib/errors";
 import { isAway, listAsesores, staffNames } from "./lead-assignment-repository.server";
 import { findLead, historySources } from "./lead-pipeline-repository.server";
@@ -45,7 +51,7 @@ function str(value: unknown): string | null {
 }
 
 /**
- * The lead page (`/funnel/leads/:id`, issue 13): every field, the score's reasons, the moves the pipeline allows,
+ * The lead page (`/funnel/leads/:id`, ADR 025): every field, the score's reasons, the moves the pipeline allows,
  * and the whole history newest first: status changes, notes, assignments, repeated requests, inbound WhatsApp,
  * outbound WhatsApp with its delivery status, Dentalink syncs, and the lead's arrival. AppError NOT_FOUND when
  * there is no such lead.
@@ -122,7 +128,7 @@ export async function loadLeadPage(
         break;
       }
       case "duplicate": {
-        // Issue 13: a request matched by e-mail alone, from another phone, changed nothing: staff check who it is.
+        // A request matched by e-mail alone, from another phone, changed nothing: staff check who it is (ADR 025).
         const phoneMismatch = details.phoneMismatch === true;
         const parts = [
           ...(phoneMismatch
@@ -172,11 +178,11 @@ export async function loadLeadPage(
       kind: "whatsapp-outbound",
       date: message.createdAt,
       order: 2,
-      title: `WhatsApp enviado: ${labelFor(purposeLabels, message.purpose)}`,
+      title: `WhatsApp enviado: ${labelOf(purposeLabels, message.purpose)}`,
       body: message.text ?? (message.templateName ? `Plantilla ${message.templateName}` : null),
       actorName: null,
       badge: {
-        label: labelFor(statusLabels, message.status),
+        label: labelOf(statusLabels, message.status),
         tone: statusTones[message.status as keyof typeof statusTones] ?? "neutral",
       },
     });
@@ -222,7 +228,7 @@ export async function loadLeadPage(
       firstName: firstNameOf(lead.name),
       phone: formatChileanPhone(lead.phone),
       phoneHref: `tel:${lead.phone}`,
-      whatsappHref: whatsappLink(lead.phone, lead.name, treatmentLabel, clinicName),
+      whatsappHref: leadWhatsappLink(lead.phone, lead.name, treatmentLabel, clinicName),
       email: lead.email,
       treatmentLabel,
       urgencyLabel: labelOf(urgencyLabels, lead.urgency),

@@ -88,13 +88,3 @@ export interface FailedWriteThroughView {
   patientName: string | null;
   dentistName: string | null;
 }
-
-/** One line of the Overview's system status list (WhatsApp API, Dentalink API, Bot IA, Lead Scoring). */
-export interface SystemStatusLine {
-  key: string;
-  name: string;
-  /** ok (green), demo (amber: runs without the external system), warn (amber: needs a look), down (red). */
-  tone: "ok" | "demo" | "warn" | "down";
-  label: string;
-  detail: string;
-}

@@ -7,15 +7,14 @@ import {
 } from "~/domain/lead-messages";
 import type { LeadLevel } from "~/domain/lead-scoring";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
-import { labelOf, leadLevelLabels, leadSourceLabels } from "~/features/staff/lead-panel-options";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
 import { clinicFacts } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import type { LeadRow } from "./lead-repository.server";
-import { treatmentLabels } from "./lead-options";
+import { labelOf, leadLevelLabels, leadSourceLabels, treatmentLabels } from "~/domain/lead-labels";
 
 /**
- * Queues a new lead's two WhatsApp messages in the caller's transaction (issue 9; spec 001 §7): first the advisor
+ * Queues a new lead's two WhatsApp messages in the caller's transaction (ADR 020): first the advisor
  * notice to the clinic's WhatsApp number, then the patient's confirmation with the level's follow-up promise. Only
  * when the lead consented to contact (every lead stored by the forms has, `consent_at` is required). Each carries its
  * text and its approved template; the send picks by the recipient's 24-hour window. Written in this order, the

@@ -43,8 +43,3 @@ export const statusTones: Record<WhatsAppMessageStatus, StatusTone> = {
 };
 
 export { whatsAppMessageStatuses };
-
-/** A stored value's label; an unknown value (a purpose added later) shows as it is. */
-export function labelFor(labels: Record<string, string>, value: string): string {
-  return Object.hasOwn(labels, value) ? (labels[value] ?? value) : value;
-}

@@ -1,4 +1,5 @@
 import { formatChileanPhone, formatClinicDateTimeSeconds } from "~/domain/format";
+import { labelOf } from "~/domain/lead-labels";
 import { testSendProgress } from "~/domain/whatsapp-test-send";
 import { whatsAppMessageStatuses, type WhatsAppMessageStatus } from "~/domain/whatsapp-message-status";
 import type { Database } from "~/db/client.server";
@@ -16,7 +17,7 @@ import {
   type WhatsAppCardData,
   type WhatsAppLogEntry,
 } from "./whatsapp-log-dto";
-import { labelFor, purposeLabels, statusLabels, statusTones, type StatusTone } from "./whatsapp-labels";
+import { purposeLabels, statusLabels, statusTones, type StatusTone } from "./whatsapp-labels";
 import {
   latestCallsOfPurpose,
   listMessages,
@@ -103,7 +104,7 @@ function messageRow(row: ListedMessage): MessageLogRow {
     id: row.id,
     created: timeLabel(row.createdAt),
     purpose: row.purpose,
-    purposeLabel: labelFor(purposeLabels, row.purpose),
+    purposeLabel: labelOf(purposeLabels, row.purpose),
     recipient: recipientLabel(row.toPhone),
     kind: row.kind === "template" ? "template" : "text",
     content: row.kind === "template" ? (row.templateName ?? "") : (row.text ?? ""),

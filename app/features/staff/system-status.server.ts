@@ -1,14 +1,13 @@
 import type { Database } from "~/db/client.server";
 import { dentalinkClient, dentalinkStatusView } from "~/features/dentalink-sync/dentalink-settings.server";
-import type { SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
 import { WHATSAPP_OUTBOX_KIND } from "~/features/messaging/whatsapp-outbox.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import { env, whatsAppTestMode, type Env } from "~/lib/env.server";
-import { systemStatusLines, type ScoringCheck } from "./system-status";
+import { systemStatusLines, type ScoringCheck, type SystemStatusLine } from "./system-status";
 import { lastAgentReplyAt, outboxFacts, whatsAppFacts } from "./system-status-repository.server";
 
 /**
- * The live state of each system (issue 13): WhatsApp from its latest outcomes, Dentalink from its client (mode and
+ * The live state of each system (ADR 026): WhatsApp from its latest outcomes, Dentalink from its client (mode and
  * circuit breaker), the chat agent's mode and last reply, the scoring self-check, and the outbox backlog.
  */
 export async function systemStatus(

@@ -1,12 +1,21 @@
 import { formatLeadAge } from "~/domain/lead-age";
 import { scoreLead, type LeadScore, type LeadScoringInput } from "~/domain/lead-scoring";
-import type { SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
 import { scenarioKeys, testScenarios } from "./test-scenarios";
 
 /**
- * The Overview's live system status (issue 13): each line from facts read at request time (the database, the env,
+ * The Overview's live system status (ADR 026): each line from facts read at request time (the database, the env,
  * the Dentalink client). Pure, so every state is unit-tested.
  */
+
+/** One line of the Overview's system status list (WhatsApp API, Dentalink API, Bot IA, Lead Scoring, outbox). */
+export interface SystemStatusLine {
+  key: string;
+  name: string;
+  /** ok (green), demo (amber: runs without the external system), warn (amber: needs a look), down (red). */
+  tone: "ok" | "demo" | "warn" | "down";
+  label: string;
+  detail: string;
+}
 
 /** How many of the newest WhatsApp messages with an outcome are looked at. */
 export const WHATSAPP_RECENT_WINDOW = 50;
@@ -114,7 +123,7 @@ export interface ScoringCheck {
   actual: number;
 }
 
-/** Runs the three reference scenarios (spec 001 §5: 85 / 55 / 25) through the scorer. */
+/** Runs the three reference scenarios (85 / 55 / 25 points, `test-scenarios.ts`) through the scorer. */
 export function scoringSelfCheck(score: (lead: LeadScoringInput) => LeadScore = scoreLead): ScoringCheck[] {
   return scenarioKeys.map((key) => {
     const scenario = testScenarios[key];

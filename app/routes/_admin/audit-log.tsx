@@ -6,7 +6,7 @@ import { adminActor } from "~/features/admin/admin-actor.server";
 import { auditLogPage } from "~/features/admin/audit-service.server";
 import { accessRegister } from "~/features/clinical-record/record-register.server";
 import { validateRut } from "~/domain/rut";
-import { AdminTable, DateCell, tdClass } from "~/features/admin/components/admin-ui";
+import { AdminTable, DateCell, tdClass } from "~/components/admin-ui";
 import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [

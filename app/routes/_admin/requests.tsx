@@ -7,7 +7,7 @@ import { adminActor } from "~/features/admin/admin-actor.server";
 import { actionSuccess, type ActionResult } from "~/lib/action-result";
 import { appErrorResult } from "~/lib/errors.server";
 import { requestStatuses, requestStatusLabels, type RequestKind } from "~/features/admin/admin-options";
-import { ActionMessage, AdminTable, Badge, DateCell, tdClass } from "~/features/admin/components/admin-ui";
+import { ActionMessage, AdminTable, Badge, DateCell, tdClass } from "~/components/admin-ui";
 import { changeRequestStatus, listRequests } from "~/features/admin/request-admin-service.server";
 import { requireRole } from "~/lib/guards.server";
 import { cn } from "~/lib/cn";

@@ -17,7 +17,7 @@ import {
   DateCell,
   YesNo,
   tdClass,
-} from "~/features/admin/components/admin-ui";
+} from "~/components/admin-ui";
 import { applyUserAction, getUserDetail } from "~/features/admin/user-admin-service.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";

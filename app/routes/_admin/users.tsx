@@ -7,7 +7,7 @@ import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
 import { USERS_PAGE_SIZE } from "~/features/admin/admin-options";
-import { AdminTable, Badge, DateCell, YesNo, tdClass } from "~/features/admin/components/admin-ui";
+import { AdminTable, Badge, DateCell, YesNo, tdClass } from "~/components/admin-ui";
 import { listUsersPage } from "~/features/admin/user-admin-service.server";
 import { requireRole } from "~/lib/guards.server";
 

@@ -12,7 +12,7 @@ import {
   AnalyticsSettingsPageForm,
   type SettingsActionData,
 } from "~/features/analytics/components/analytics-settings-form";
-import { DashboardHeader } from "~/features/staff/components/dashboard-header";
+import { DashboardHeader } from "~/components/dashboard-header";
 import { actionFailure, actionSuccess, type FieldErrors } from "~/lib/action-result";
 import { clientIp } from "~/lib/client-ip.server";
 import { requireRole } from "~/lib/guards.server";

@@ -23,14 +23,14 @@ import {
 } from "~/features/dentalink-sync/sync-schema";
 import { loadAnalyticsTab, loadOverview, selectPeriod } from "~/features/analytics/analytics-service.server";
 import { FunnelDashboard, type FunnelTab } from "~/features/staff/components/funnel-dashboard";
-import type { LeadPanelActionResult } from "~/features/staff/funnel-dto";
-import { applyLeadIntent } from "~/features/staff/funnel-service.server";
-import { loadLeadCounters, loadLeadPanel } from "~/features/staff/lead-list-service.server";
+import type { LeadPanelActionResult } from "~/features/crm/lead-list-dto";
+import { applyLeadIntent } from "~/features/crm/lead-panel-service.server";
+import { loadLeadCounters, loadLeadPanel } from "~/features/crm/lead-list-service.server";
 import {
   defaultLeadFilters,
   leadPanelActionSchema,
   parseLeadFilters,
-} from "~/features/staff/lead-panel-schema";
+} from "~/features/crm/lead-panel-schema";
 import { systemStatus } from "~/features/staff/system-status.server";
 import { clientIp } from "~/lib/client-ip.server";
 import { clinicFacts } from "~/lib/env.server";

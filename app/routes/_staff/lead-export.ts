@@ -1,8 +1,8 @@
 import type { Route } from "./+types/lead-export";
 import { getDb } from "~/db/client.server";
 import { STAFF_ROLES } from "~/domain/roles";
-import { exportLeads } from "~/features/staff/lead-list-service.server";
-import { parseLeadFilters } from "~/features/staff/lead-panel-schema";
+import { exportLeads } from "~/features/crm/lead-list-service.server";
+import { parseLeadFilters } from "~/features/crm/lead-panel-schema";
 import { clientIp } from "~/lib/client-ip.server";
 import { AppError } from "~/lib/errors";
 import { requireRole } from "~/lib/guards.server";

@@ -1,8 +1,6 @@
 import type { Route } from "./+types/whatsapp-inbound";
-import {
-  parseWhatsAppInbound,
-  receiveWhatsAppInbound,
-} from "~/features/messaging/whatsapp-inbound-service.server";
+import { receiveWhatsAppInbound } from "~/features/leads/whatsapp-inbound-service.server";
+import { parseWhatsAppInbound } from "~/features/messaging/whatsapp-inbound.server";
 import {
   readWebhookJson,
   webhookAnswer,

@@ -1,6 +1,7 @@
 import { Clock, MessageCircle, Phone, Smartphone } from "lucide-react";
 import { Modal } from "~/components/ui/dialog";
-import { formatChileanPhone, whatsappNumber } from "~/domain/format";
+import { formatChileanPhone } from "~/domain/format";
+import { waMeLink } from "~/domain/lead-messages";
 import { useAppData } from "~/lib/app-data";
 
 const WHATSAPP_TEXT = "Hola, les escribo desde el portal de pacientes por mis citas.";
@@ -36,7 +37,7 @@ export function ContactDialog({ open, onClose }: { open: boolean; onClose: () =>
           <ContactDetail>{formatChileanPhone(clinic.mobile)}</ContactDetail>
         </ContactLink>
         <ContactLink
-          href={`https://wa.me/${whatsappNumber(clinic.mobile)}?text=${encodeURIComponent(WHATSAPP_TEXT)}`}
+          href={waMeLink(clinic.mobile, WHATSAPP_TEXT)}
           icon={<MessageCircle aria-hidden className="size-5 text-emerald-700" />}
           external
         >

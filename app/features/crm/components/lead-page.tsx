@@ -6,9 +6,9 @@ import { buttonClass } from "~/components/ui/button";
 import { LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
 import { Select, Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
-import { LeadAge } from "~/features/staff/components/lead-age";
-import { LeadContactLinks } from "~/features/staff/components/lead-contact-links";
-import { levelBadgeClass } from "~/features/staff/lead-panel-options";
+import { LeadAge } from "./lead-age";
+import { LeadContactLinks } from "./lead-contact-links";
+import { levelBadgeClass } from "../lead-panel-options";
 import type { HistoryEntry, LeadPageActionResult, LeadPageData } from "../lead-page-dto";
 import { NOTE_MAX_LENGTH } from "../lead-page-schema";
 

@@ -1,4 +1,4 @@
-import { DashboardHeader } from "~/features/staff/components/dashboard-header";
+import { DashboardHeader } from "~/components/dashboard-header";
 import { formatDate } from "~/domain/format";
 
 export interface MockPageData {

@@ -1,6 +1,7 @@
 import { MessageCircle, Send } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { formatChileanPhone, formatClinicTime, whatsappNumber } from "~/domain/format";
+import { formatChileanPhone, formatClinicTime } from "~/domain/format";
+import { waMeLink } from "~/domain/lead-messages";
 import { helperReply, WHATSAPP_PREFILLED_MESSAGE } from "~/domain/helper-replies";
 import { useAppData } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
@@ -60,7 +61,7 @@ export function HelperChat() {
     }, HELPER_REPLY_DELAY_MS);
   }
 
-  const whatsappHref = `https://wa.me/${whatsappNumber(clinic.mobile)}?text=${encodeURIComponent(WHATSAPP_PREFILLED_MESSAGE)}`;
+  const whatsappHref = waMeLink(clinic.mobile, WHATSAPP_PREFILLED_MESSAGE);
 
   return (
     <div className="flex h-[26rem] flex-col">

@@ -4,7 +4,7 @@ import { useFetcher } from "react-router";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { fieldError, formLevelMessage } from "~/lib/action-result";
-import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
+import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 
 const choiceSteps = [

@@ -1,7 +1,7 @@
 import { EmailField, NameField, PhoneField, SelectField } from "~/components/form-fields";
 import { ChoiceOptions } from "~/components/ui/choice-options";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
-import { budgetLabels, treatmentLabels, urgencyLabels } from "../lead-options";
+import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 
 type ErrorOf = (field: string) => string | undefined;
 

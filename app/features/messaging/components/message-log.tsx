@@ -2,8 +2,8 @@ import { AlertTriangle, Filter, MessageCircle } from "lucide-react";
 import { Form, Link } from "react-router";
 import { InputField, SelectField } from "~/components/form-fields";
 import { buttonClass } from "~/components/ui/button";
-import { AdminTable, Badge, tdClass } from "~/features/admin/components/admin-ui";
-import { DashboardHeader } from "~/features/staff/components/dashboard-header";
+import { AdminTable, Badge, tdClass } from "~/components/admin-ui";
+import { DashboardHeader } from "~/components/dashboard-header";
 import type { MessageLogFilters, MessageLogPage } from "../whatsapp-log-dto";
 import { purposeLabels, statusLabels, whatsAppMessageStatuses, whatsAppPurposes } from "../whatsapp-labels";
 
@@ -23,7 +23,7 @@ function isFiltered(filters: MessageLogFilters): boolean {
   return Boolean(filters.estado || filters.proposito || filters.telefono);
 }
 
-/** /funnel/mensajes: the WhatsApp messages the clinic sent, newest first, with their status (issue 9). */
+/** /funnel/mensajes: the WhatsApp messages the clinic sent, newest first, with their status. */
 export function MessageLog({ page }: { page: MessageLogPage }) {
   const { filters, rows, error } = page;
   return (

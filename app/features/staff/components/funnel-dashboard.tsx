@@ -1,13 +1,15 @@
 import { Link } from "react-router";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import type { AnalyticsTabData, PeriodView } from "~/features/analytics/analytics-dto";
+import type { AnalyticsTabData, FunnelStage, PeriodView, StatCard } from "~/features/analytics/analytics-dto";
 import { AnalyticsTab } from "~/features/analytics/components/analytics-tab";
 import { DentalinkSyncTab } from "~/features/dentalink-sync/components/dentalink-sync-tab";
-import type { SyncTabData, SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
-import type { FunnelStage, LeadPanelData, StatCard } from "../funnel-dto";
-import { DashboardHeader } from "./dashboard-header";
-import { FunnelOverview } from "./funnel-overview";
-import { LeadPanel, type LeadCounters } from "./lead-panel";
+import type { SyncTabData } from "~/features/dentalink-sync/sync-dto";
+import type { LeadPanelData } from "~/features/crm/lead-list-dto";
+import { DashboardHeader } from "~/components/dashboard-header";
+import { FunnelOverview } from "~/features/analytics/components/funnel-overview";
+import { LeadPanel, type LeadCounters } from "~/features/crm/components/lead-panel";
+import type { SystemStatusLine } from "../system-status";
+import { SystemStatusList } from "./system-status-list";
 
 export type FunnelTab = "overview" | "leads" | "dentalink" | "analytics";
 
@@ -69,7 +71,9 @@ export function FunnelDashboard({
           ) : tab === "analytics" && analytics ? (
             <AnalyticsTab data={analytics} />
           ) : (
-            <FunnelOverview stats={stats} stages={stages} systems={systems} period={period} />
+            <FunnelOverview stats={stats} stages={stages} period={period}>
+              <SystemStatusList systems={systems} />
+            </FunnelOverview>
           )}
         </TabsContent>
       </Tabs>

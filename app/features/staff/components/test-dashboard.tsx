@@ -4,13 +4,13 @@ import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { FormAlert, InputField, TextareaField } from "~/components/form-fields";
 import { LeadChoiceFields, LeadContactFields } from "~/features/leads/components/lead-fields";
-import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
+import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 import { formLevelMessage } from "~/lib/action-result";
 import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";
 import { WhatsAppCard, type WhatsAppCardLead } from "~/features/messaging/components/whatsapp-card";
 import type { WhatsAppCardData } from "~/features/messaging/whatsapp-log-dto";
-import { levelBadgeClass } from "../lead-panel-options";
+import { levelBadgeClass } from "~/features/crm/lead-panel-options";
 import {
   MAX_TEST_RESULTS,
   TEST_PRESENTATION_DELAY_MS,
@@ -18,7 +18,7 @@ import {
   type LeadTestResult,
 } from "../lead-test-dto";
 import { scenarioKeys, testScenarios } from "../test-scenarios";
-import { DashboardHeader } from "./dashboard-header";
+import { DashboardHeader } from "~/components/dashboard-header";
 
 const loadLeadTestSchema = () => import("../lead-test-schema").then((module) => module.leadTestActionSchema);
 
@@ -70,7 +70,7 @@ export function TestDashboard({ whatsApp }: { whatsApp: WhatsAppCardData }) {
     startedAt.current = Date.now();
   };
 
-  // Spec 001 §7, §9: the result shows 1.5 s after the click, however fast the server scored it.
+  // The result shows 1.5 s after the click, however fast the server scored it, as a real lead's scoring would feel.
   useEffect(() => {
     if (!pending) return;
     const wait = Math.max(0, startedAt.current + TEST_PRESENTATION_DELAY_MS - Date.now());

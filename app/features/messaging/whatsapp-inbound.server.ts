@@ -1,5 +1,4 @@
-import { getDb, type Database } from "~/db/client.server";
-import { fileWhatsAppMessage, lockSenders } from "~/features/leads/lead-service.server";
+import type { Database } from "~/db/client.server";
 import { normalizeWhatsAppNumber } from "~/integrations/whatsapp/phone";
 import {
   parseInfobipDate,
@@ -9,7 +8,15 @@ import {
 } from "~/integrations/whatsapp/whatsapp-schemas";
 import { clinicFacts, env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { fileInboundUnderLead, insertInboundOnce, touchContact } from "./whatsapp-repository.server";
+import { insertInboundOnce, touchContact } from "./whatsapp-repository.server";
+
+export { fileInboundUnderLead } from "./whatsapp-repository.server";
+
+/*
+ * The messaging side of Infobip's inbound webhook: parsing a batch, and storing each message once with its
+ * sender's 24-hour window. What a message means for the clinic (a lead, or a lead's history) is
+ * features/leads/whatsapp-inbound-service.server.ts's.
+ */
 
 /** A batch's usable messages, and how many it had that were not (each logged and left out). */
 export interface InboundBatch {
@@ -25,7 +32,7 @@ function loggableId(raw: unknown): string | undefined {
 }
 
 /**
- * Infobip's inbound body, each message checked on its own (issue 19): a message that is not one we can store (a
+ * Infobip's inbound body, each message checked on its own: a message that is not one we can store (a
  * missing field, a NUL character…) is left out and logged, and its siblings go on. Null when the body is not a
  * batch, or when it has messages and none is usable.
  */
@@ -52,7 +59,7 @@ export function parseWhatsAppInbound(body: unknown): InboundBatch | null {
 }
 
 /** The clinic's own numbers (its WhatsApp mobile, the business sender): they write, but they are not leads. */
-function clinicNumbers(): Set<string> {
+export function clinicWhatsAppNumbers(): Set<string> {
   const current = env();
   return new Set(
     [clinicFacts(current).mobile, current.WHATSAPP_SENDER]
@@ -68,36 +75,43 @@ function textOf(message: WhatsAppInboundResult["message"]): string {
 }
 
 /** A batch's senders in E.164 (the clinic's own numbers file no lead, so they are left out). */
-function batchSenders(results: readonly WhatsAppInboundResult[], ownNumbers: ReadonlySet<string>): string[] {
+export function batchSenders(
+  results: readonly WhatsAppInboundResult[],
+  ownNumbers: ReadonlySet<string>,
+): string[] {
   return results
     .map((result) => normalizeWhatsAppNumber(result.from))
     .filter((from): from is string => from !== null && !ownNumbers.has(from))
     .map((from) => `+${from}`);
 }
 
-export interface InboundOutcome {
-  received: number;
-  /** Messages stored now (a replayed one is not). */
-  recorded: number;
-  leadsCreated: number;
-  /** Messages left out as unusable (parseWhatsAppInbound). */
-  skipped: number;
-  /** Usable messages whose storing failed: the batch should be sent again (a replay stores only what is missing). */
-  failed: number;
+/** A message just stored: who wrote (E.164), what it says, and whether the sender is one of the clinic's numbers. */
+export interface StoredInboundMessage {
+  /** `whatsapp_inbound_messages.id`. */
+  id: string;
+  /** The sender in E.164 (`+56912345678`), as leads store phones. */
+  phone: string;
+  contactName: string | null;
+  text: string;
+  at: Date;
+  fromClinic: boolean;
 }
 
-/** Stores one message, in the caller's (savepoint) transaction: whether it was new, and whether it made a lead. */
-async function receiveOne(
+/**
+ * Stores one inbound message in the caller's transaction, keyed by its messageId, and moves the sender's last
+ * inbound time (their 24-hour customer-care window). Null when the sender is not a number or the message was
+ * already stored (a replay). A time stamped in the future counts as now.
+ */
+export async function recordInboundMessage(
   tx: Database,
   result: WhatsAppInboundResult,
   ownNumbers: ReadonlySet<string>,
   now: Date,
-): Promise<{ recorded: boolean; leadCreated: boolean }> {
-  const none = { recorded: false, leadCreated: false };
+): Promise<StoredInboundMessage | null> {
   const from = normalizeWhatsAppNumber(result.from);
   if (!from) {
     logger.warn({ messageId: result.messageId }, "whatsapp inbound message ignored: not a number");
-    return none;
+    return null;
   }
   const sentAt = parseInfobipDate(result.receivedAt) ?? now;
   const at = sentAt.getTime() > now.getTime() ? now : sentAt;
@@ -112,58 +126,7 @@ async function receiveOne(
     contactName,
     receivedAt: at,
   });
-  if (id === null) return none;
+  if (id === null) return null;
   await touchContact(tx, { phone: from, at, contactName });
-  if (ownNumbers.has(from)) return { recorded: true, leadCreated: false };
-  const filed = await fileWhatsAppMessage(tx, {
-    phone: `+${from}`,
-    contactName,
-    text,
-    at,
-    inboundMessageId: id,
-  });
-  await fileInboundUnderLead(tx, id, filed.leadId);
-  return { recorded: true, leadCreated: filed.created };
-}
-
-/**
- * Files the provider's inbound messages (issue 9), in one transaction: each message once (keyed by its messageId,
- * so a replay changes nothing), the sender's last inbound time (their 24-hour customer-care window), and the
- * message in the latest lead with that number, or a new lead (source `whatsapp`) with its two WhatsApp messages.
- * The clinic's own numbers only open their window. A time stamped in the future counts as now.
- * Each message has its own savepoint (issue 19): one that fails is rolled back alone, logged and counted in
- * `failed`, and the others are stored.
- */
-export async function receiveWhatsAppInbound(
-  inbound: InboundBatch,
-  options: { db?: Database; now?: Date } = {},
-): Promise<InboundOutcome> {
-  const db = options.db ?? (await getDb());
-  const now = options.now ?? new Date();
-  const ownNumbers = clinicNumbers();
-  const outcome: InboundOutcome = {
-    received: inbound.results.length + inbound.skipped,
-    recorded: 0,
-    leadsCreated: 0,
-    skipped: inbound.skipped,
-    failed: 0,
-  };
-
-  await db.transaction(async (tx) => {
-    // Every sender's contact lock, up front and sorted (issue 13): two webhooks at once with the same senders in
-    // another order ([X, Y] and [Y, X]) then wait for each other instead of deadlocking on PostgreSQL. The
-    // per-message lock in `fileWhatsAppMessage` is then already held (advisory locks are re-entrant).
-    await lockSenders(tx, batchSenders(inbound.results, ownNumbers));
-    for (const result of inbound.results) {
-      try {
-        const one = await tx.transaction((savepoint) => receiveOne(savepoint, result, ownNumbers, now));
-        if (one.recorded) outcome.recorded += 1;
-        if (one.leadCreated) outcome.leadsCreated += 1;
-      } catch (error) {
-        outcome.failed += 1;
-        logger.error({ err: error, messageId: result.messageId }, "whatsapp inbound message not stored");
-      }
-    }
-  });
-  return outcome;
+  return { id, phone: `+${from}`, contactName, text, at, fromClinic: ownNumbers.has(from) };
 }

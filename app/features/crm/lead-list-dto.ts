@@ -1,26 +1,5 @@
-import type { Change } from "~/domain/analytics-period";
 import type { ActionResult } from "~/lib/action-result";
 import type { LeadFilters } from "./lead-panel-schema";
-
-export interface StatCard {
-  key: string;
-  label: string;
-  value: string;
-  hint: string;
-  /** Against the previous period of equal length; absent when the comparison is off. */
-  change?: Change;
-  /** For 'Tiempo Respuesta' a rise is bad news; for the others, good. */
-  lowerIsBetter?: boolean;
-}
-
-export interface FunnelStage {
-  key: string;
-  title: string;
-  channel: string;
-  count: number;
-  /** Share of the first stage, 0..1. */
-  share: number;
-}
 
 export interface LeadCard {
   id: string;

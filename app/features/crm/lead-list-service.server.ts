@@ -8,9 +8,16 @@ import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { CSV_BOM, csvCell, csvPhoneCell, csvRow } from "~/domain/csv";
 import { formatChileanPhone } from "~/domain/format";
 import { formatLeadAge } from "~/domain/lead-age";
-import { budgetLabels, treatmentLabels, urgencyLabels } from "~/features/leads/lead-options";
-import type { LeadCard, LeadPanelData } from "./funnel-dto";
-import { firstNameOf, whatsappLink } from "./funnel-service.server";
+import {
+  budgetLabels,
+  labelOf,
+  leadLevelLabels,
+  leadSourceLabels,
+  treatmentLabels,
+  urgencyLabels,
+} from "~/domain/lead-labels";
+import { firstNameOf, leadWhatsappLink } from "~/domain/lead-messages";
+import type { LeadCard, LeadPanelData } from "./lead-list-dto";
 import {
   countLeadsMatching,
   exportBatch,
@@ -25,15 +32,7 @@ import {
   type LeadTally,
   type Viewer,
 } from "./lead-list-repository.server";
-import {
-  ALL,
-  ASSIGNED_TO_ME,
-  labelOf,
-  leadLevelLabels,
-  leadSourceLabels,
-  leadStatusLabels,
-  UNASSIGNED,
-} from "./lead-panel-options";
+import { ALL, ASSIGNED_TO_ME, leadStatusLabels, UNASSIGNED } from "./lead-panel-options";
 import {
   defaultLeadFilters,
   LEAD_PAGE_SIZE,
@@ -97,7 +96,7 @@ function toCard(row: LeadListRow, viewer: LeadActor, now: Date, clinicName: stri
     firstName: firstNameOf(row.name),
     phone: formatChileanPhone(row.phone),
     phoneHref: `tel:${row.phone}`,
-    whatsappHref: whatsappLink(row.phone, row.name, treatmentLabel, clinicName),
+    whatsappHref: leadWhatsappLink(row.phone, row.name, treatmentLabel, clinicName),
     email: row.email,
     level: row.level,
     levelLabel: labelOf(leadLevelLabels, row.level),

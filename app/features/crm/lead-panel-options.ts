@@ -1,31 +1,18 @@
-import { treatments, type LeadLevel } from "~/domain/lead-scoring";
-import { treatmentLabels } from "~/features/leads/lead-options";
+import { treatments } from "~/domain/lead-scoring";
+import {
+  leadLevelLabels,
+  leadLevels,
+  leadSourceLabels,
+  leadSources,
+  treatmentLabels,
+} from "~/domain/lead-labels";
 import { leadStatuses, leadStatusLabels, type LeadStatus } from "~/domain/lead-pipeline";
 
-// The statuses and their labels are the pipeline's (one list: domain/lead-pipeline.ts).
+// The statuses and their labels are the pipeline's (one list: domain/lead-pipeline.ts); the levels' and sources'
+// are domain/lead-labels.ts's.
 export { leadStatuses, leadStatusLabels, type LeadStatus };
 
-/** Labels of the lead panel (client-safe). Values are the stored ones (spec 001 §3, §4). */
-
-export const leadLevels = ["hot", "warm", "cold"] as const satisfies readonly LeadLevel[];
-
-export const leadLevelLabels: Record<LeadLevel, string> = {
-  hot: "Caliente",
-  warm: "Tibio",
-  cold: "Frío",
-};
-
-export const leadSourceLabels: Record<string, string> = {
-  web: "Web",
-  asistente: "Asistente virtual",
-  whatsapp: "WhatsApp",
-  social: "Redes sociales",
-};
-
-/** A stored value without a label (a new source, say) is shown as it is. */
-export function labelOf(labels: Record<string, string>, value: string): string {
-  return Object.hasOwn(labels, value) ? labels[value]! : value;
-}
+/** The lead panel's filters, sorts and actions (client-safe). Values are the stored ones. */
 
 export const ALL = "todos";
 export const levelFilters = [ALL, ...leadLevels] as const;
@@ -33,16 +20,11 @@ export const statusFilters = [ALL, ...leadStatuses] as const;
 export type LevelFilter = (typeof levelFilters)[number];
 export type StatusFilter = (typeof statusFilters)[number];
 
-/** Where leads come from: the landing form, the guided assistant, WhatsApp, social networks (spec 001 §3). */
-export const leadSources = ["web", "asistente", "whatsapp", "social"] as const;
 export const sourceFilters = [ALL, ...leadSources] as const;
 export type SourceFilter = (typeof sourceFilters)[number];
 export const sourceFilterLabels: Record<SourceFilter, string> = {
   todos: "Todos los orígenes",
-  web: "Web",
-  asistente: "Asistente virtual",
-  whatsapp: "WhatsApp",
-  social: "Redes sociales",
+  ...leadSourceLabels,
 };
 
 export const treatmentFilters = [ALL, ...treatments] as const;
@@ -75,7 +57,7 @@ export const statusFilterLabels: Record<StatusFilter, string> = {
   ...leadStatusLabels,
 };
 
-/** The two changes the panel may make, and the status each sets (spec 001 §4). */
+/** The two changes the panel may make, and the status each sets. */
 export const leadPanelIntents = ["mark-contacted", "schedule"] as const;
 export type LeadPanelIntent = (typeof leadPanelIntents)[number];
 export const statusForIntent: Record<LeadPanelIntent, LeadStatus> = {

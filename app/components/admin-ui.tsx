@@ -1,7 +1,6 @@
 import type { ActionResult } from "~/lib/action-result";
 import { CheckCircle2, AlertTriangle } from "lucide-react";
 import { cn } from "~/lib/cn";
-import type { DateLabel } from "../admin-format";
 
 const outcomes = {
   ok: {
@@ -34,7 +33,8 @@ export function ActionMessage({ result }: { result: ActionResult | undefined }) 
   );
 }
 
-export function DateCell({ value }: { value: DateLabel }) {
+/** A date of a table: the ISO instant for `<time dateTime>` and the label formatted on the server. */
+export function DateCell({ value }: { value: { iso: string; label: string } }) {
   return (
     <time dateTime={value.iso} className="whitespace-nowrap">
       {value.label}

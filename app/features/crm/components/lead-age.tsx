@@ -2,7 +2,7 @@ import { useSyncExternalStore } from "react";
 import { formatLeadAge } from "~/domain/lead-age";
 
 /**
- * One clock for every lead age on the page, ticking every 30 s (the ages show whole minutes, spec 001 §9). During
+ * One clock for every lead age on the page, ticking every 30 s (the ages show whole minutes). During
  * SSR and hydration the snapshot is null, so the browser first renders exactly the server's text (no hydration
  * mismatch) and switches to its own clock right after.
  */

@@ -142,6 +142,6 @@ export function leadFiltersQuery(filters: LeadFilters, overrides: Partial<LeadFi
 export const leadPanelActionSchema = z.object({
   intent: z.enum(leadPanelIntents, { error: "La acción solicitada no es válida." }),
   leadId: z.uuid({ error: "El lead indicado no es válido." }),
-  // The status the card showed: the change applies only if nobody changed the lead since (issue 13).
+  // The status the card showed: the change applies only if nobody changed the lead since (no lost update).
   from: z.enum(leadStatuses, { error: "Recarga la página: el estado del lead no es válido." }),
 });

@@ -13,13 +13,10 @@ import {
   Users,
 } from "lucide-react";
 import { Link } from "react-router";
-import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { buttonClass } from "~/components/ui/button";
-import type { PeriodView } from "~/features/analytics/analytics-dto";
-import { PeriodPicker } from "~/features/analytics/components/period-picker";
-import type { SystemStatusLine } from "~/features/dentalink-sync/sync-dto";
+import type { FunnelStage, PeriodView, StatCard } from "../analytics-dto";
+import { PeriodPicker } from "./period-picker";
 import { cn } from "~/lib/cn";
-import type { FunnelStage, StatCard } from "../funnel-dto";
 import { formatPercent } from "../funnel-stats";
 
 const cardIcons: Record<string, typeof Users> = {
@@ -29,14 +26,6 @@ const cardIcons: Record<string, typeof Users> = {
   rate: TrendingUp,
   response: Clock,
   whatsapp: MessageCircle,
-};
-
-/** What each system state means, as a badge says it. */
-const badgeTone: Record<SystemStatusLine["tone"], BadgeTone> = {
-  ok: "good",
-  demo: "info",
-  warn: "info",
-  down: "bad",
 };
 
 /** A card's change against the previous period: arrow and sign for the eye, words for a screen reader. */
@@ -63,16 +52,18 @@ function StatChange({ card }: { card: StatCard }) {
   );
 }
 
+/** The Overview tab: period picker, indicator cards, the conversion funnel, quick actions, then `children`. */
 export function FunnelOverview({
   stats,
   stages,
-  systems,
   period,
+  children,
 }: {
   stats: StatCard[];
   stages: FunnelStage[];
-  systems: SystemStatusLine[];
   period: PeriodView | null;
+  /** What the dashboard shows after the quick actions (the system status). */
+  children?: React.ReactNode;
 }) {
   return (
     <div className="space-y-10">
@@ -163,26 +154,7 @@ export function FunnelOverview({
         </div>
       </section>
 
-      <section aria-labelledby="estado-sistemas">
-        <h2 id="estado-sistemas" className="text-xl font-semibold">
-          Estado del sistema
-        </h2>
-        <ul className="mt-4 grid gap-3 sm:grid-cols-2">
-          {systems.map((system) => (
-            <li
-              key={system.key}
-              className="rounded-xl border border-slate-200 bg-white p-4"
-              data-testid={`system-${system.key}`}
-            >
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <p className="font-semibold">{system.name}</p>
-                <Badge tone={badgeTone[system.tone]}>{system.label}</Badge>
-              </div>
-              <p className="mt-1 text-sm text-slate-600">{system.detail}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {children}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { CalendarCheck, ChevronLeft, ChevronRight, Download, Mail, Search, UserC
 import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
-import type { LeadCard, LeadPanelActionResult, LeadPanelData } from "../funnel-dto";
+import type { LeadCard, LeadPanelActionResult, LeadPanelData } from "../lead-list-dto";
 import {
   leadSortLabels,
   leadSorts,

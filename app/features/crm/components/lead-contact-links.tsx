@@ -2,7 +2,7 @@ import { MessageCircle, PhoneCall } from "lucide-react";
 import { cn } from "~/lib/cn";
 
 /**
- * The card actions 'WhatsApp' (wa.me with the prefilled greeting, new tab) and 'Llamar' (tel:) of spec 001 §2, on
+ * The card actions 'WhatsApp' (wa.me with the prefilled greeting, new tab) and 'Llamar' (tel:), on
  * the lead panel's cards and the lead page. `button` is the caller's button shape; the colours are per background.
  */
 export function LeadContactLinks({

@@ -1,0 +1,75 @@
+import { getDb } from "~/db/client.server";
+import {
+  createDentalinkWriteThroughHandler,
+  DENTALINK_APPOINTMENT_KIND,
+} from "~/features/dentalink-sync/dentalink-writethrough.server";
+import {
+  createWhatsAppOutboxHandler,
+  WHATSAPP_OUTBOX_KIND,
+} from "~/features/messaging/whatsapp-outbox.server";
+import { deliverDue, type OutboxHandler } from "~/features/outbox/outbox.server";
+import { setOutboxKick } from "~/features/outbox/outbox-worker.server";
+import { createMailer, type OutgoingEmail } from "~/integrations/smtp/mailer.server";
+import { env } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { intervalJob } from "./interval-job.server";
+
+const POLL_MS = 2_000;
+
+/** How each kind of outbox row is delivered: e-mail, WhatsApp, the Dentalink write-through. */
+export function outboxHandlers(): Record<string, OutboxHandler> {
+  const current = env();
+  const mailer = createMailer({ smtpUrl: current.SMTP_URL, from: current.MAIL_FROM });
+  return {
+    // An e-mail's secret (a code, a single-use link) is its text and html, sealed (`enqueueSecretEmail`).
+    email: async (payload, { secret }) => {
+      const email = {
+        ...payload,
+        ...(secret as Partial<OutgoingEmail> | undefined),
+      } as unknown as OutgoingEmail;
+      const via = await mailer.send(email);
+      if (via === "dev-outbox")
+        logger.info({ to: email.to, subject: email.subject }, "e-mail kept in the dev outbox");
+      return via;
+    },
+    [WHATSAPP_OUTBOX_KIND]: createWhatsAppOutboxHandler(),
+    [DENTALINK_APPOINTMENT_KIND]: createDentalinkWriteThroughHandler(),
+  };
+}
+
+/**
+ * Polls the outbox in this process (every instance may run one; rows are claimed with SKIP LOCKED). A kick while a
+ * run is in progress makes that run go round once more, so what was just enqueued is not left to the next poll.
+ */
+const outboxWorker = intervalJob({
+  key: "outbox",
+  everyMs: POLL_MS,
+  runAtStart: false,
+  whileRunning: "again",
+  failureMessage: "outbox worker failed",
+  run: async (job) => {
+    const db = await getDb();
+    const handlers = outboxHandlers();
+    // Between batches, not mid-batch: a claimed row is either delivered and recorded, or left to its lease.
+    while (!job.stopping && (await deliverDue(db, handlers)) > 0) {
+      // keep going while there is work
+    }
+  },
+});
+
+export function startOutboxWorker() {
+  outboxWorker.start();
+  setOutboxKick(() => outboxWorker.runSoon());
+}
+
+/**
+ * Stops polling and waits (at most `timeoutMs`) for the delivery run in progress, so that it can record its
+ * outcomes before the database closes. Rows of a run cut short stay claimed until their lease ends and are retried
+ * then (at-least-once delivery).
+ */
+export async function stopOutboxWorker(timeoutMs = 5_000): Promise<void> {
+  setOutboxKick(undefined);
+  const finished = await outboxWorker.stop(timeoutMs);
+  if (!finished)
+    logger.warn({ timeoutMs }, "outbox delivery still running at shutdown; its rows will be retried");
+}

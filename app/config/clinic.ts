@@ -45,8 +45,18 @@ export interface ClinicFacts {
 const OPENS = "09:00";
 const CLOSES = "18:00";
 
+/** The midday break that splits the day into the parts a patient may choose for a call back. */
+const MIDDAY_BREAK_STARTS = "13:00";
+const MIDDAY_BREAK_ENDS = "14:00";
+
 /** "09:00" → "9:00", as the clinic writes its hours. */
 const shown = (time: string) => time.replace(/^0(\d)/, "$1");
+
+/** The parts of the clinic's day, as the call-back form offers them: "9:00 a 13:00", "14:00 a 18:00". */
+export const clinicDayParts = {
+  morning: `${shown(OPENS)} a ${shown(MIDDAY_BREAK_STARTS)}`,
+  afternoon: `${shown(MIDDAY_BREAK_ENDS)} a ${shown(CLOSES)}`,
+} as const;
 
 export const defaultClinic: ClinicFacts = {
   name: "Río Clínica Dental y Estética Facial",

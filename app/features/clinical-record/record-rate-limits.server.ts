@@ -1,4 +1,5 @@
 import type { Database } from "~/db/client.server";
+import { minutesPhrase } from "~/domain/policy-wording";
 import { AppError } from "~/lib/errors";
 import { consumeAll, consumeRate, type RateRule } from "~/lib/rate-limit.server";
 import type { ReadContext, RecordReader } from "./record-actor.server";
@@ -27,7 +28,7 @@ export const CODE_REQUESTS_ALERT_AT = 10;
 
 function retryText(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return minutes === 1 ? "1 minuto" : `${minutes} minutos`;
+  return minutesPhrase(minutes);
 }
 
 function refuse(decision: { retryAfter: number | null }): never {

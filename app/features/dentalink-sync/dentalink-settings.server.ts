@@ -8,13 +8,12 @@ import {
   type DentalinkClient,
   type DentalinkStatus,
 } from "~/integrations/dentalink/dentalink-client.server";
-import {
-  NO_MOCK_DELAYS,
-  SPEC_MOCK_DELAYS,
-  type DentalinkMockStore,
-  type MockAppointment,
-  type MockPatient,
-} from "~/integrations/dentalink/dentalink-mock";
+import { NO_MOCK_DELAYS, SPEC_MOCK_DELAYS } from "~/integrations/dentalink/dentalink-mock";
+import type {
+  DentalinkMockStore,
+  MockAppointment,
+  MockPatient,
+} from "~/integrations/dentalink/dentalink-mock-store";
 import { dentalinkMockDelays, env, type Env } from "~/lib/env.server";
 import {
   loadMockAppointmentRecords,

@@ -9,9 +9,8 @@ import {
   MOCK_APPOINTMENTS,
   MOCK_DENTISTS,
   MOCK_PATIENTS,
-  type MockAppointment,
-  type MockPatient,
-} from "~/integrations/dentalink/dentalink-mock";
+} from "~/integrations/dentalink/dentalink-demo-data";
+import type { MockAppointment, MockPatient } from "~/integrations/dentalink/dentalink-mock-store";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import {

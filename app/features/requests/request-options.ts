@@ -1,3 +1,5 @@
+import { clinicDayParts } from "~/config/clinic";
+
 /** Choices of the request forms (client-safe, no zod). */
 export const dataRightsTypes = [
   "acceso",
@@ -18,7 +20,7 @@ export const dataRightsLabels: Record<(typeof dataRightsTypes)[number], string> 
 export const callbackTimes = ["manana", "tarde", "cualquiera"] as const;
 
 export const callbackTimeLabels: Record<(typeof callbackTimes)[number], string> = {
-  manana: "Mañana (9:00 a 13:00)",
-  tarde: "Tarde (14:00 a 18:00)",
+  manana: `Mañana (${clinicDayParts.morning})`,
+  tarde: `Tarde (${clinicDayParts.afternoon})`,
   cualquiera: "Cualquier horario",
 };

@@ -35,15 +35,6 @@ import {
  * Node built-ins and the client-safe schemas only, so the fake's runner can load it with Node's type stripping.
  */
 
-// The demo data's and the store's names dentalink-sync imports from here (until it imports those modules).
-export {
-  MOCK_APPOINTMENT_STATES,
-  MOCK_APPOINTMENTS,
-  MOCK_DENTISTS,
-  MOCK_PATIENTS,
-} from "./dentalink-demo-data";
-export type { DentalinkMockStore, MockAppointment, MockPatient } from "./dentalink-mock-store";
-
 // ---- The simulator --------------------------------------------------------------------------------------------
 
 export interface SimulatedRequest {

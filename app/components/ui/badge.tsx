@@ -15,9 +15,13 @@ const red = "bg-red-100 text-red-900 ring-red-200";
  * tone they already hold instead of keeping a class map of their own.
  */
 export const badgeVariants = cva(
-  "inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1",
+  "inline-flex items-center rounded-full font-semibold whitespace-nowrap ring-1",
   {
     variants: {
+      size: {
+        sm: "px-2.5 py-0.5 text-xs",
+        md: "px-3 py-1 text-sm",
+      },
       tone: {
         neutral: slate,
         info: amber,
@@ -31,9 +35,15 @@ export const badgeVariants = cva(
         yellow: "bg-yellow-100 text-yellow-900 ring-yellow-200",
         amber,
         red,
+        // Solid chips, for what must stand out in a list (a lead's level, its status): white or near-black text on
+        // a -600/-400/-300 shade, each above 4.5:1.
+        "solid-red": "bg-red-600 text-white ring-red-600",
+        "solid-amber": "bg-amber-400 text-slate-950 ring-amber-400",
+        "solid-sky": "bg-sky-300 text-slate-950 ring-sky-300",
+        "solid-slate": "bg-slate-700 text-white ring-slate-700",
       },
     },
-    defaultVariants: { tone: "neutral" },
+    defaultVariants: { tone: "neutral", size: "sm" },
   },
 );
 
@@ -49,12 +59,17 @@ export type BadgeTone =
   | "green"
   | "yellow"
   | "amber"
-  | "red";
+  | "red"
+  | "solid-red"
+  | "solid-amber"
+  | "solid-sky"
+  | "solid-slate";
 
 export function Badge({
   tone,
+  size,
   className,
   ...props
-}: React.ComponentProps<"span"> & { tone?: BadgeTone | null }) {
-  return <span {...props} className={cn(badgeVariants({ tone }), className)} />;
+}: React.ComponentProps<"span"> & { tone?: BadgeTone | null; size?: "sm" | "md" | null }) {
+  return <span {...props} className={cn(badgeVariants({ tone, size }), className)} />;
 }

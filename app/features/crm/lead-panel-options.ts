@@ -1,3 +1,4 @@
+import type { BadgeTone } from "~/components/ui/badge";
 import { treatments } from "~/domain/lead-scoring";
 import {
   leadLevelLabels,
@@ -65,8 +66,8 @@ export const statusForIntent: Record<LeadPanelIntent, LeadStatus> = {
   schedule: "scheduled",
 };
 
-export const levelBadgeClass: Record<string, string> = {
-  hot: "bg-red-600 text-white",
-  warm: "bg-amber-400 text-slate-950",
-  cold: "bg-sky-300 text-slate-950",
+export const levelBadgeTone: Record<string, BadgeTone> = {
+  hot: "solid-red",
+  warm: "solid-amber",
+  cold: "solid-sky",
 };

@@ -8,7 +8,7 @@ import { Select, Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { LeadAge } from "./lead-age";
 import { LeadContactLinks } from "./lead-contact-links";
-import { levelBadgeClass } from "../lead-panel-options";
+import { levelBadgeTone } from "../lead-panel-options";
 import type { HistoryEntry, LeadPageActionResult, LeadPageData } from "../lead-page-dto";
 import { NOTE_MAX_LENGTH } from "../lead-page-schema";
 
@@ -44,18 +44,13 @@ export function LeadPage({ page }: { page: LeadPageData }) {
         <div>
           <h1 className="text-3xl font-bold">{lead.name}</h1>
           <p className="mt-2 flex flex-wrap gap-2 text-sm font-semibold">
-            <span
-              className={cn(
-                "rounded-full px-3 py-1",
-                levelBadgeClass[lead.level] ?? "bg-slate-600 text-white",
-              )}
-            >
+            <Badge size="md" tone={levelBadgeTone[lead.level] ?? "solid-slate"}>
               {lead.levelLabel} · {lead.score}
-            </span>
-            <span className="rounded-full bg-slate-700 px-3 py-1 text-white" data-testid="lead-status">
+            </Badge>
+            <Badge size="md" tone="solid-slate" data-testid="lead-status">
               {lead.statusLabel}
               {lead.lostReasonLabel ? ` · ${lead.lostReasonLabel}` : ""}
-            </span>
+            </Badge>
             {lead.updated && (
               <span className="rounded-full bg-amber-100 px-3 py-1 text-amber-900" data-testid="lead-updated">
                 Actualizado <LeadAge at={lead.updated.at} serverText={lead.updated.ago} />

@@ -1,12 +1,13 @@
 import { CalendarCheck, ChevronLeft, ChevronRight, Download, Mail, Search, UserCheck } from "lucide-react";
 import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
+import { Badge } from "~/components/ui/badge";
 import { cn } from "~/lib/cn";
 import type { LeadCard, LeadPanelActionResult, LeadPanelData } from "../lead-list-dto";
 import {
   leadSortLabels,
   leadSorts,
-  levelBadgeClass,
+  levelBadgeTone,
   levelFilterLabels,
   levelFilters,
   sourceFilterLabels,
@@ -277,12 +278,12 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
           </Link>
         </h3>
         <div className="flex flex-wrap gap-2 text-xs font-semibold">
-          <span className={cn("rounded-full px-2.5 py-0.5", levelBadgeClass[lead.level] ?? "bg-slate-600")}>
+          <Badge tone={levelBadgeTone[lead.level] ?? "solid-slate"}>
             {lead.levelLabel} · {lead.score}
-          </span>
-          <span className="rounded-full bg-slate-600 px-2.5 py-0.5 text-white" data-testid="lead-status">
+          </Badge>
+          <Badge tone="solid-slate" data-testid="lead-status">
             {lead.statusLabel}
-          </span>
+          </Badge>
           {lead.updatedSinceContact && (
             <span className="rounded-full bg-sky-700 px-2.5 py-0.5 text-white" data-testid="lead-updated">
               Actualizado<span className="sr-only">: volvió a escribir después del último contacto</span>

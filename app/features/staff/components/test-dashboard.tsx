@@ -6,11 +6,12 @@ import { FormAlert, InputField, TextareaField } from "~/components/form-fields";
 import { LeadChoiceFields, LeadContactFields } from "~/features/leads/components/lead-fields";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 import { formLevelMessage } from "~/lib/action-result";
+import { Badge } from "~/components/ui/badge";
 import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";
 import { WhatsAppCard, type WhatsAppCardLead } from "~/features/messaging/components/whatsapp-card";
 import type { WhatsAppCardData } from "~/features/messaging/whatsapp-log-dto";
-import { levelBadgeClass } from "~/features/crm/lead-panel-options";
+import { levelBadgeTone } from "~/features/crm/lead-panel-options";
 import {
   MAX_TEST_RESULTS,
   TEST_PRESENTATION_DELAY_MS,
@@ -117,11 +118,7 @@ export function TestDashboard({ whatsApp }: { whatsApp: WhatsAppCardData }) {
               >
                 <div className="flex items-center justify-between gap-2">
                   <h3 className="text-lg font-semibold">{scenario.title}</h3>
-                  <span
-                    className={cn("rounded-full px-2.5 py-0.5 text-xs font-semibold", levelBadgeClass[key])}
-                  >
-                    Esperado: {scenario.expectedScore}
-                  </span>
+                  <Badge tone={levelBadgeTone[key]}>Esperado: {scenario.expectedScore}</Badge>
                 </div>
                 <p className="mt-2 text-sm text-slate-700">{scenario.description}</p>
                 <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
@@ -252,14 +249,7 @@ function ResultItem({ result }: { result: LeadTestResult }) {
         </div>
         <div className="text-right">
           <p className="text-2xl font-bold">{result.score}</p>
-          <span
-            className={cn(
-              "rounded-full px-2.5 py-0.5 text-xs font-semibold",
-              levelBadgeClass[result.level] ?? "bg-slate-200",
-            )}
-          >
-            {result.levelLabel}
-          </span>
+          <Badge tone={levelBadgeTone[result.level] ?? "neutral"}>{result.levelLabel}</Badge>
         </div>
       </div>
       {matches !== null && (

@@ -10,6 +10,7 @@ import { loader as csvLoader } from "~/routes/_staff/analytics-csv";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/_staff/analytics-settings";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
 import { requestAs, uniquePhone } from "../setup/clients";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
 import { createTestUser, type TestUser } from "../setup/users";
 
@@ -25,23 +26,6 @@ type FunnelData = Awaited<ReturnType<typeof funnelLoader>>;
 
 async function funnel(cookie: string, path: string): Promise<FunnelData> {
   return funnelLoader(routeArgs(requestAs(cookie, path)));
-}
-
-function thrownStatus(error: unknown): number | undefined {
-  if (error instanceof Response) return error.status;
-  if (error && typeof error === "object" && "init" in error) {
-    return (error as { init: ResponseInit | null }).init?.status;
-  }
-  return undefined;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (error: unknown) => error,
-  );
 }
 
 async function createStaffUser(roles: Array<"asesor" | "admin">, firstName: string): Promise<TestUser> {

@@ -31,6 +31,7 @@ import { action as homeAction } from "~/routes/_public/home";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as leadAction, loader as leadLoader } from "~/routes/_staff/lead-detail";
 import { clientForm, postAs, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
 import { createTestUser, type TestUser } from "../setup/users";
 
@@ -52,23 +53,6 @@ beforeAll(async () => {
     createTestUser({ roles: ["dentista"] }),
   ]);
 });
-
-function thrownStatus(error: unknown): number | undefined {
-  if (error instanceof Response) return error.status;
-  if (error && typeof error === "object" && "init" in error) {
-    return (error as { init: ResponseInit | null }).init?.status;
-  }
-  return undefined;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (error: unknown) => error,
-  );
-}
 
 async function insertLead(overrides: Partial<typeof leads.$inferInsert> = {}) {
   const db = await getDb();

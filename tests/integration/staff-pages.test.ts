@@ -12,6 +12,7 @@ import { PHONE_ERROR } from "~/lib/validation";
 import { loader as agendaLoader } from "~/routes/_dentist/agenda";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as testAction, loader as testLoader } from "~/routes/_staff/test-dashboard";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { createTestUser, type TestUser } from "../setup/users";
@@ -25,24 +26,6 @@ const sharedDatabase = Boolean(process.env.DATABASE_URL);
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** The HTTP status of whatever a loader/action threw: a Response (redirect) or a `data()` error. */
-function thrownStatus(error: unknown): number | undefined {
-  if (error instanceof Response) return error.status;
-  if (error && typeof error === "object" && "init" in error) {
-    return (error as { init: ResponseInit | null }).init?.status;
-  }
-  return undefined;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (error: unknown) => error,
-  );
-}
 
 type FunnelData = Awaited<ReturnType<typeof funnelLoader>>;
 

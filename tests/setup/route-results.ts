@@ -84,3 +84,37 @@ export function cookiePairs(headers: Headers): string {
     .map((cookie) => cookie.split(";")[0]!)
     .join("; ");
 }
+
+/** What a loader/action call threw (a redirect Response, a `data(…, { status })` value, or any error); fails if it returned. */
+export async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected the call to throw");
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** The status of what a loader/action threw: a redirect Response or a `data(…, { status })` value. */
+export function thrownStatus(error: unknown): number | undefined {
+  if (error instanceof Response) return error.status;
+  if (error && typeof error === "object" && "init" in error) {
+    return (error as { init: ResponseInit | null }).init?.status;
+  }
+  return undefined;
+}
+
+/**
+ * The status and Location of what `run` threw (a redirect Response, or a `data(…, { status })` value, whose
+ * location is null); fails if it returned, rethrows any other error.
+ */
+export async function thrownResponse(
+  run: () => Promise<unknown>,
+): Promise<{ status: number; location: string | null }> {
+  const error = await thrown(run());
+  if (error instanceof Response) return { status: error.status, location: error.headers.get("location") };
+  if (error && typeof error === "object" && "init" in error) {
+    return { status: (error as { init: ResponseInit | null }).init?.status ?? 200, location: null };
+  }
+  throw error;
+}

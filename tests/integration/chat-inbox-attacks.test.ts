@@ -6,12 +6,12 @@ import { action as signOutAction } from "~/routes/_auth/sign-out";
 import { loader as eventsLoader } from "~/routes/_staff/conversation-events";
 import { action as inboxAction, loader as inboxLoader } from "~/routes/_staff/conversations";
 import { ACCOUNT, api, roomWithToken, send } from "../setup/chat-api";
-import { clientForm, postAs, requestAs } from "../setup/clients";
+import { clientForm, postAs, randomIp, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
 
-// Issue 19, items 8, 12 (chat) and 15: the staff inbox attacked — flooded with empty rooms, a colleague's
+// ADR 033: the staff inbox attacked — flooded with empty rooms, a colleague's
 // conversation taken over, and its event stream kept alive after sign-out or as a keep-alive for the idle timeout.
 
 afterAll(closeDb);
@@ -39,14 +39,16 @@ async function roomRow(roomId: string) {
   return row!;
 }
 
-/** An anonymous guest's room in the bot's hands, nothing written. */
+/** An anonymous guest's room in the bot's hands, nothing written; each from an address of its own (a flood). */
 async function emptyRoom() {
-  const created = await api("POST", "guest", { body: { account_id: ACCOUNT } });
+  const ip = randomIp();
+  const created = await api("POST", "guest", { ip, body: { account_id: ACCOUNT } });
   const guest = (await created.json()) as { id: string };
   const cookie = created.headers.getSetCookie()[0]!.split(";")[0]!;
   const room = (await (
     await api("POST", "guest/room", {
       cookie,
+      ip,
       body: { account_id: ACCOUNT, guest_id: guest.id, agent_id: "dentist-bot" },
     })
   ).json()) as { room_id: string };

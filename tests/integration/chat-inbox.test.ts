@@ -112,7 +112,7 @@ describe("handoff and the staff inbox", () => {
       staffDo(first.cookie, { intent: "take", roomId }),
       staffDo(second.cookie, { intent: "take", roomId }),
     ]);
-    // The loser is told a colleague has it (403, issue 19 item 12), whether it decided before or after the winner
+    // The loser is told a colleague has it (403, ADR 033), whether it decided before or after the winner
     // wrote: the answer does not depend on the interleaving.
     const statuses = results.map((result) => result.status).toSorted();
     expect(statuses).toEqual([200, 403]);

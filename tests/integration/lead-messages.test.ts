@@ -10,8 +10,8 @@ import { action } from "~/routes/_public/home";
 import { clientForm, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
 
-// Issue 9: a new lead queues, in the transaction that stores it, first the advisor's notice to the clinic's WhatsApp
-// number, then the patient's confirmation with the level's follow-up promise (spec 001 §7, §9).
+// A new lead queues, in the transaction that stores it, first the advisor's notice to the clinic's WhatsApp
+// number, then the patient's confirmation with the level's follow-up promise (followUpPromise in domain/lead-scoring.ts).
 
 afterAll(closeDb);
 

@@ -33,9 +33,9 @@ import { action as leadAction, loader as leadLoader } from "~/routes/_staff/lead
 import { clientForm, postAs, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
 import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createTestUser, insertLead, type TestUser } from "../setup/factories";
 
-// Issue 13 part B: the pipeline through the lead page's action, optimistic concurrency, notes, the history,
+// ADR 025: the pipeline through the lead page's action, optimistic concurrency, notes, the history,
 // round-robin assignment, duplicate merge and who may do what. On PGlite each file has its own database.
 
 afterAll(closeDb);
@@ -53,34 +53,6 @@ beforeAll(async () => {
     createTestUser({ roles: ["dentista"] }),
   ]);
 });
-
-async function insertLead(overrides: Partial<typeof leads.$inferInsert> = {}) {
-  const db = await getDb();
-  const answers = { treatment: "implantes", urgency: "3-meses", budget: "alto" } as const;
-  const { score, level, reasons } = scoreLead({ ...answers, phone: "x", email: null, message: "" });
-  const now = new Date();
-  const [row] = await db
-    .insert(leads)
-    .values({
-      submissionId: randomUUID(),
-      name: "Lead de Prueba",
-      phone: uniquePhone(),
-      email: null,
-      ...answers,
-      message: "",
-      score,
-      level,
-      reasons,
-      source: "web",
-      consentAt: now,
-      createdAt: now,
-      updatedAt: now,
-      ...overrides,
-    })
-    .returning();
-  if (!row) throw new Error("lead not inserted");
-  return row;
-}
 
 async function post(user: TestUser, leadId: string, fields: Record<string, string>) {
   return unwrap<LeadPageActionResult>(
@@ -150,7 +122,7 @@ describe("pipeline transitions through the lead page", () => {
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ kind: "status", actorId: asesor.id, details: { from, to } });
     expect(audited).toBe(true);
-    // Spec 001 §4: contacted and scheduled stamp the last contact; qualified does not.
+    // Contacted and scheduled stamp the last contact; qualified does not.
     const stamps = to === "contacted" || to === "scheduled";
     expect(stored.lastContactAt === null).toBe(!stamps);
     expect(stored.firstContactAt === null).toBe(!stamps);
@@ -918,11 +890,7 @@ describe("duplicate merge", () => {
   });
 });
 
-// With TEST_DATABASE_URL several files share one PostgreSQL database and create asesores and leads at the same
-// time, which take turns too; exact fairness is checked on PGlite, where this file has the database to itself.
-const sharedDatabase = Boolean(process.env.DATABASE_URL);
-
-describe.skipIf(sharedDatabase)("round-robin assignment", () => {
+describe("round-robin assignment", () => {
   it("gives 30 new leads to 3 available asesores, 10 each, and none to the one who is away", async () => {
     const db = await getDb();
     // Everyone already on the team steps away for this test; restored afterwards.

@@ -10,13 +10,13 @@ import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
 
-// Random phones (uniquePhone) keep assertions independent when several files share one PostgreSQL database.
+// Random phones (uniquePhone) keep each test's leads its own.
 function validLead(overrides: Record<string, string> = {}) {
   return {
     submissionId: randomUUID(),
     name: "Ana Pérez",
     phone: uniquePhone(),
-    // Unique: a request whose e-mail matches an open lead is merged into it (issue 13; lead-pipeline.test.ts).
+    // Unique: a request whose e-mail matches an open lead is merged into it (ADR 025; lead-pipeline.test.ts).
     email: uniqueEmail("ana"),
     treatment: "implantes",
     urgency: "inmediato",

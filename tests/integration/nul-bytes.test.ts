@@ -7,7 +7,7 @@ import { clientForm, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { INBOUND_PATH, webhookRequest } from "../setup/whatsapp-harness";
 
-// Issue 19 item 9: a NUL character (U+0000) in what a client sends. PostgreSQL refuses it in text, so before the
+// ADR 034: a NUL character (U+0000) in what a client sends. PostgreSQL refuses it in text, so before the
 // fix each of these was a 500 with a stack trace: the lead form's name, a chat message, a chat guest's phone, and
 // one message of an inbound WhatsApp batch, which failed the whole batch and lost its valid sibling. Now: 400 with
 // a generic Spanish message, nothing written for the bad input, the valid sibling stored. (A NUL in a path or a

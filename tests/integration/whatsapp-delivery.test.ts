@@ -13,7 +13,7 @@ import {
   type WhatsAppRelay,
 } from "../setup/whatsapp-harness";
 
-// WhatsApp through the outbox (issue 9): enqueue in the business transaction, delivery by the worker's handler to
+// WhatsApp through the outbox: enqueue in the business transaction, delivery by the worker's handler to
 // the fake provider over HTTP with messageId = the outbox id, and the provider's reports through the webhook route.
 
 const API_KEY = "fake-whatsapp-key-delivery";
@@ -107,7 +107,7 @@ async function outboxRow(id: string) {
 type Handlers = Parameters<Awaited<ReturnType<typeof importApp>>["deliverDue"]>[1];
 
 /**
- * Delivers our row once: made the oldest due row first, since other files may share a PostgreSQL outbox, and only
+ * Delivers our row once: made the oldest due row first, since earlier tests may leave due rows, and only
  * WhatsApp rows are offered to the handler. `at` stands for a later clock (a retry's backoff has passed).
  */
 async function deliver(id: string, handlers: Handlers = app.outboxHandlers(), at = new Date()) {

@@ -23,7 +23,7 @@ import {
   type WhatsAppRelay,
 } from "../setup/whatsapp-harness";
 
-// Issue 9: the inbound WhatsApp webhook (a person writing to the clinic: their 24-hour window, a lead or its
+// ADR 020: the inbound WhatsApp webhook (a person writing to the clinic: their 24-hour window, a lead or its
 // history), the window choosing text or template when a message is sent, and the delivery order of a lead's two
 // messages, against the fake provider over HTTP with its posts relayed to the real route actions.
 

@@ -4,16 +4,16 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { outbox, users, whatsAppMessages } from "~/db/schema";
+import { outbox, whatsAppMessages } from "~/db/schema";
 import type { TestSendStatus, WhatsAppTestSendResult } from "~/features/messaging/whatsapp-log-dto";
 import type { WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
 import { startWhatsAppHarness, type WhatsAppHarness } from "../setup/whatsapp-harness";
 
-// Issue 9, the test dashboard's WhatsApp card: the action queues the spec's two messages for the current test lead
+// The test dashboard's WhatsApp card: the action queues the spec's two messages for the current test lead
 // through the outbox (never calling the provider itself) and answers their ids; the card polls their status from
 // the staff resource route. Against the fake provider (Infobip's contract) and in test mode.
 
@@ -61,7 +61,7 @@ beforeAll(async () => {
   });
   fake = harness.fake;
   app = await importApp();
-  asesor = await createStaff(["asesor"]);
+  asesor = await createStaffMember(["asesor"]);
 });
 
 afterAll(async () => {
@@ -73,14 +73,6 @@ beforeEach(async () => {
   await deliverAll();
   await harness.reset();
 });
-
-/** Staff accounts have two-factor in real life (required unless AUTH_STAFF_2FA=optional). */
-async function createStaff(roles: Array<"asesor" | "admin">): Promise<TestUser> {
-  const user = await createTestUser({ roles });
-  const db = await app.getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
-}
 
 async function send(fields: Record<string, string>, user: TestUser = asesor) {
   return settle<WhatsAppTestSendResult>(() =>
@@ -326,7 +318,7 @@ describe("against the provider (the fake)", () => {
 
 describe("abuse", () => {
   it("refuses a staff member's 31st send within 10 minutes", async () => {
-    const busy = await createStaff(["asesor"]);
+    const busy = await createStaffMember(["asesor"]);
     for (let round = 0; round < 30; round++) {
       expect((await send(scenario("cold", "1"), busy)).status).toBe(200);
     }

@@ -28,12 +28,18 @@ function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
   );
 }
 
-async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteResult<T>> {
+async function describeValue<T>(value: unknown, wasThrown: boolean): Promise<RouteResult<T>> {
   if (value instanceof Response) {
     // An event stream never ends on its own: its status and headers are the result.
     if ((value.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
       await value.body?.cancel();
-      return { status: value.status, body: "" as T, headers: value.headers, location: null, thrown };
+      return {
+        status: value.status,
+        body: "" as T,
+        headers: value.headers,
+        location: null,
+        thrown: wasThrown,
+      };
     }
     const text = await value.text();
     let body: unknown = text;
@@ -49,7 +55,7 @@ async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteR
       body: body as T,
       headers: value.headers,
       location: value.headers.get("location"),
-      thrown,
+      thrown: wasThrown,
     };
   }
   if (isDataWithResponseInit(value)) {
@@ -59,10 +65,10 @@ async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteR
       body: value.data as T,
       headers,
       location: headers.get("location"),
-      thrown,
+      thrown: wasThrown,
     };
   }
-  return { status: 200, body: value as T, headers: new Headers(), location: null, thrown };
+  return { status: 200, body: value as T, headers: new Headers(), location: null, thrown: wasThrown };
 }
 
 /** Runs a loader/action call and describes its outcome (returned or thrown). */

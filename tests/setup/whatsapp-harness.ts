@@ -79,7 +79,8 @@ async function startRelay(deliver: WebhookDelivery): Promise<WhatsAppRelay> {
       const path: WebhookPath = request.url === INBOUND_PATH ? INBOUND_PATH : REPORTS_PATH;
       const secret = request.headers[WHATSAPP_WEBHOOK_SECRET_HEADER.toLowerCase()];
       received.push({ path, secret: Array.isArray(secret) ? secret[0] : secret, body });
-      const headers = secret === undefined ? {} : { [WHATSAPP_WEBHOOK_SECRET_HEADER]: String(secret) };
+      const headers: Record<string, string> =
+        secret === undefined ? {} : { [WHATSAPP_WEBHOOK_SECRET_HEADER]: String(secret) };
       void deliver(path, webhookRequest(path, body, headers))
         .then(async (answer) => response.writeHead(answer.status).end(await answer.text()))
         .catch(() => response.writeHead(500).end());

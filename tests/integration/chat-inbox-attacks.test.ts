@@ -5,8 +5,8 @@ import { chatRooms, sessions } from "~/db/schema";
 import { action as signOutAction } from "~/routes/_auth/sign-out";
 import { loader as eventsLoader } from "~/routes/_staff/conversation-events";
 import { action as inboxAction, loader as inboxLoader } from "~/routes/_staff/conversations";
-import { ACCOUNT, api, roomWithToken, send } from "../setup/chat-api";
-import { clientForm, postAs, randomIp, requestAs } from "../setup/clients";
+import { api, newGuestRoom, roomWithToken, send } from "../setup/chat-api";
+import { clientForm, postAs, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
@@ -40,20 +40,7 @@ async function roomRow(roomId: string) {
 }
 
 /** An anonymous guest's room in the bot's hands, nothing written; each from an address of its own (a flood). */
-async function emptyRoom() {
-  const ip = randomIp();
-  const created = await api("POST", "guest", { ip, body: { account_id: ACCOUNT } });
-  const guest = (await created.json()) as { id: string };
-  const cookie = created.headers.getSetCookie()[0]!.split(";")[0]!;
-  const room = (await (
-    await api("POST", "guest/room", {
-      cookie,
-      ip,
-      body: { account_id: ACCOUNT, guest_id: guest.id, agent_id: "dentist-bot" },
-    })
-  ).json()) as { room_id: string };
-  return room.room_id;
-}
+const emptyRoom = async () => (await newGuestRoom()).roomId;
 
 async function inBatches<T>(count: number, make: (index: number) => Promise<T>): Promise<T[]> {
   const made: T[] = [];

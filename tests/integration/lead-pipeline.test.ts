@@ -33,7 +33,7 @@ import { action as leadAction, loader as leadLoader } from "~/routes/_staff/lead
 import { clientForm, postAs, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
 import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, insertLead, type TestUser } from "../setup/factories";
+import { createTestUser, insertLead, leadFormFields, type TestUser } from "../setup/factories";
 
 // ADR 025: the pipeline through the lead page's action, optimistic concurrency, notes, the history,
 // round-robin assignment, duplicate merge and who may do what. On PGlite each file has its own database.
@@ -663,19 +663,15 @@ async function submitLead(fields: Record<string, string>) {
 }
 
 function leadForm(overrides: Record<string, string> = {}) {
-  return {
-    submissionId: randomUUID(),
+  return leadFormFields({
     name: "Paula Díaz",
-    phone: uniquePhone(),
     email: uniqueEmail("paula"),
     treatment: "ortodoncia",
     urgency: "3-meses",
     budget: "medio",
     message: "Quiero saber el valor de los brackets.",
-    consent: "on",
-    source: "web",
     ...overrides,
-  };
+  });
 }
 
 async function leadsWith(phone: string) {

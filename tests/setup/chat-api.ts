@@ -15,9 +15,15 @@ const FILE_IP = randomIp();
 export async function api(
   method: string,
   path: string,
-  init: { cookie?: string; bearer?: string; body?: unknown; ip?: string } = {},
+  init: {
+    cookie?: string;
+    bearer?: string;
+    body?: unknown;
+    ip?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) {
-  const headers: Record<string, string> = { "x-clinica-client-ip": init.ip ?? FILE_IP };
+  const headers: Record<string, string> = { "x-clinica-client-ip": init.ip ?? FILE_IP, ...init.headers };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
   const request = requestAs(init.cookie, `/api/chat/${path}`, {
@@ -110,11 +116,10 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
 }
 
 /**
- * A new visitor's room, consented and logged in: each visitor from an address of its own, as a file opens more rooms
- * than one address may create guests (30 in ten minutes, chatAddressRules.guest).
+ * A new anonymous visitor's room in the bot's hands, nothing written: each visitor from an address of its own, as a
+ * file opens more rooms than one address may create guests (30 in ten minutes, chatAddressRules.guest).
  */
-export async function roomWithToken() {
-  const ip = randomIp();
+export async function newGuestRoom(ip = randomIp()) {
   const created = await api("POST", "guest", { ip, body: { account_id: ACCOUNT } });
   const guest = (await created.json()) as { id: string };
   const cookie = created.headers.getSetCookie()[0]!.split(";")[0]!;
@@ -125,17 +130,23 @@ export async function roomWithToken() {
       body: { account_id: ACCOUNT, guest_id: guest.id, agent_id: "dentist-bot" },
     })
   ).json()) as { room_id: string };
+  return { ip, cookie, guestId: guest.id, roomId: room.room_id };
+}
+
+/** A new visitor's room (newGuestRoom), logged in and with the AI notice accepted. */
+export async function roomWithToken() {
+  const { ip, cookie, guestId, roomId } = await newGuestRoom();
   const login = (await (
-    await api("POST", `guest/login?guest_id=${guest.id}&account_id=${ACCOUNT}`, { cookie, ip })
+    await api("POST", `guest/login?guest_id=${guestId}&account_id=${ACCOUNT}`, { cookie, ip })
   ).json()) as {
     access_token: string;
   };
-  await api("POST", `rooms/${room.room_id}/consent`, {
+  await api("POST", `rooms/${roomId}/consent`, {
     ip,
     bearer: login.access_token,
     body: { version: AI_NOTICE_VERSION, accepted: true },
   });
-  return { roomId: room.room_id, token: login.access_token };
+  return { roomId, token: login.access_token };
 }
 
 export const send = (roomId: string, token: string, content: string) =>

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { appointments, leads, treatmentsCatalog } from "~/db/schema";
 import type { RoleName } from "~/domain/roles";
 import { scoreLead } from "~/domain/lead-scoring";
-import { uniquePhone } from "./clients";
+import { uniqueEmail, uniquePhone } from "./clients";
 import { createTestUser, type TestUser, type TestUserOptions } from "./users";
 
 /**
@@ -38,6 +38,27 @@ export async function createWhatsAppPatient(
       ...options.columns,
     },
   });
+}
+
+/**
+ * The lead form's fields as the landing page posts them: a hot web lead (implantes, inmediato, alto) with a fresh
+ * phone and e-mail, unless `overrides` says otherwise. The e-mail is unique: a request whose e-mail matches an open
+ * lead is merged into it (ADR 025).
+ */
+export function leadFormFields(overrides: Record<string, string> = {}) {
+  return {
+    submissionId: randomUUID(),
+    name: "Ana Pérez",
+    phone: uniquePhone(),
+    email: uniqueEmail("ana"),
+    treatment: "implantes",
+    urgency: "inmediato",
+    budget: "alto",
+    message: "Perdí un diente hace un mes y quiero saber si soy candidata a un implante pronto.",
+    consent: "on",
+    source: "web",
+    ...overrides,
+  };
 }
 
 export type LeadRow = typeof leads.$inferSelect;

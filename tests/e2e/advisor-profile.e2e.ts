@@ -10,7 +10,7 @@ import {
   type NewAccount,
 } from "./support";
 
-// Asesor Virtual, Mi Perfil and the dashboard (spec 000 §2, §4, §7 "Local chat replies", §8).
+// Asesor Virtual, Mi Perfil and the dashboard (ADR 006 for the local chat replies).
 
 const PHONE_ERROR = "Ingresa un teléfono chileno válido, por ejemplo +56 9 1234 5678.";
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -190,7 +190,7 @@ test("profile: an edit survives a reload; an invalid phone is refused in Spanish
   await page.getByLabel("Dirección").fill("Av. Los Leones 456\nDepto 12, Providencia");
   await page.getByLabel("Nombre del contacto").fill("Pedro Rojas");
   await page.getByLabel("Teléfono de emergencia").fill("+56 (2) 2345-6789");
-  // The WhatsApp consent (issue 9): off until the patient turns it on.
+  // The WhatsApp consent: off until the patient turns it on.
   const whatsapp = page.getByRole("checkbox", {
     name: "Recibir recordatorios y avisos de mis citas por WhatsApp",
   });

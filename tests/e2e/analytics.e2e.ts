@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { blockingViolations, DEMO_PASSWORD, openPage, signInThroughScreen, useOwnClientIp } from "./support";
 
-// Issue 13: the Overview for a period and the Analytics tab (charts, tables, CSV, 'Configurar Analytics') as the
+// ADR 026: the Overview for a period and the Analytics tab (charts, tables, CSV, 'Configurar Analytics') as the
 // demo asesor. Serial: the settings saved here are the asesor's, and the second test reads the overview's figures.
 test.describe.configure({ mode: "serial" });
 

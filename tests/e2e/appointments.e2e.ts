@@ -14,7 +14,7 @@ import {
   WCAG_TAGS,
 } from "./support";
 
-// Mis Citas (spec 000 §2, §4, §9; DESIGN decisions 8 and 9): lists, tabs and the real actions.
+// Mis Citas (ADR 005): lists, tabs and the real actions.
 
 /**
  * Booking needs a confirmed e-mail, and the confirmation link is only readable at /dev/correos by an admin. One
@@ -177,7 +177,7 @@ test("demo patient: both tabs show the right counts, every card and the notice",
   await expect(upcomingTab(page)).toBeFocused();
   await expect(upcomingPanel(page)).toBeVisible();
 
-  // Demo data covers every status (issue 4).
+  // Demo data covers every status.
   const badges = await page.getByTestId("status-badge").allInnerTexts();
   for (const label of ["Programada", "Confirmada", "En Progreso", "Completada", "Cancelada", "No Asistió"]) {
     expect(badges).toContain(label);

@@ -10,7 +10,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// "Continuar con Google" through the popup (spec 000 §4 "Google popup flow", §8, §9), against the local OpenID
+// "Continuar con Google" through the popup (ADR 004), against the local OpenID
 // provider started by playwright.config.ts (tests/setup/fake-oidc.mjs) in Google's place.
 
 const OIDC_ORIGIN = `http://127.0.0.1:${process.env.E2E_OIDC_PORT ?? 3290}`;
@@ -48,7 +48,7 @@ async function fillProvider(popup: Page, person: { email: string; firstName: str
 }
 
 /**
- * Spec 000 §4: once settled, the popup is closed (by the callback page itself, or by the opener). A popup left open
+ * ADR 004: once settled, the popup is closed (by the callback page itself, or by the opener). A popup left open
  * shows where it went instead.
  */
 async function expectPopupClosed(popup: Page) {

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { createAccount, newAccount, openPage, useOwnClientIp, waitForHydration, WCAG_TAGS } from "./support";
 
-// The /auth screen itself: language switch, help dialog, accessibility (spec 000 §2 "Authentication screen").
+// The /auth screen itself: language switch, help dialog, accessibility.
 
 test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);

@@ -10,7 +10,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// Issue 19 item 4 (ADR 031): a spray of wrong passwords from many addresses does not lock the owner out; past the
+// ADR 031: a spray of wrong passwords from many addresses does not lock the owner out; past the
 // per-account limit the right password asks for a code e-mailed to the owner, typed on /auth.
 
 test("past the per-account limit the owner signs in with the code from the e-mail", async ({

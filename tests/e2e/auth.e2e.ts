@@ -13,7 +13,7 @@ import {
   waitForHydration,
 } from "./support";
 
-// E-mail and password accounts on /auth (spec 000 §2 "Authentication screen", §6, §8).
+// E-mail and password accounts on /auth (ADR 003).
 
 const ES = {
   invalidCredentials: "El correo o la contraseña que ingresaste no son correctos. Inténtalo nuevamente.",

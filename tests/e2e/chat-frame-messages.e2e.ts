@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { blockingViolations, createAccount, newAccount, openPage, useOwnClientIp } from "./support";
 
-// The iframe ↔ parent messages of spec 001 §4 that report state: the room reports its live connection to the parent
+// The iframe ↔ parent messages that report state: the room reports its live connection to the parent
 // (websocket_status) and the parent reports its mobile mode to the room (mobile_mode_status), each posted with an
 // explicit target origin and accepted only from the expected origin and window.
 

@@ -10,7 +10,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// The chat widget, the virtual dentist and the staff inbox (issue 12, spec 001 §2, §4, §7).
+// The chat widget, the virtual dentist and the staff inbox (ADR 033).
 
 const DEMO_ADVISOR = "asesor@clinica.example";
 
@@ -84,7 +84,7 @@ test("a patient asks the virtual dentist, then a person; an asesor takes it and 
 
   // The patient sees it without reloading.
   await expect(messages.locator('[data-author="staff"]')).toContainText("Hola, soy Camila del equipo.");
-  // The inbox follows the patient's answer without reloading (its automatic re-read, issue 19 item 15).
+  // The inbox follows the patient's answer without reloading (its automatic re-read, ADR 033).
   await input.fill("Gracias, quería consultar por un presupuesto.");
   await input.press("Enter");
   await expect(staff.getByTestId("inbox-messages")).toContainText("quería consultar por un presupuesto");
@@ -149,7 +149,7 @@ test("attack: after 'Salir' the browser keeps no chat tokens, and a copy taken b
 
   await signOutFromHeader(page);
   await expect.poll(() => storedChatTokens(page)).toEqual([]);
-  // Issue 19: the refresh token would have read the patient's chat history for 30 days.
+  // ADR 032: the refresh token would have read the patient's chat history for 30 days.
   const replayed = await page.request.post("/api/chat/guest/token/refresh", {
     data: { refresh_token: before!.refresh_token, jid: false },
   });

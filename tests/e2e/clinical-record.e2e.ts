@@ -11,7 +11,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// The RUT portal (issue 11) on the demo data: the demo patient binds the record of RUT 12.345.678-5 with the code
+// The RUT portal (ADR 021) on the demo data: the demo patient binds the record of RUT 12.345.678-5 with the code
 // e-mailed to the address the (mock) Dentalink has on file, reads the five tabs and a document; then a dentist opens
 // the same record with a reason and an admin finds both reads in /admin/auditoria. Serial: the second test reads
 // what the first one did.

@@ -9,7 +9,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// The Dentalink sync tab on /funnel (issue 10), in live mode against the fake Dentalink API that playwright.config.ts
+// The Dentalink sync tab on /funnel (ADR 019), in live mode against the fake Dentalink API that playwright.config.ts
 // starts (with some latency, so the processing view is really there while the server waits for the real calls).
 // Mock mode (no key) is covered by tests/integration/dentalink-sync.test.ts and dentalink-mock-mode.test.ts.
 

@@ -11,7 +11,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// A Mis Citas booking written through to Dentalink while Dentalink fails (issue 10): the e2e server runs live
+// A Mis Citas booking written through to Dentalink while Dentalink fails (ADR 023): the e2e server runs live
 // against the fake Dentalink (playwright.config.ts). The patient's booking never waits for Dentalink; the outbox
 // retries; staff see the booking waiting on /funnel?tab=dentalink with its reason; once the fake recovers, the
 // staff's 'Reintentar ahora' sends it, and the appointment is at Dentalink in the linked dentist's agenda.

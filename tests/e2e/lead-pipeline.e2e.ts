@@ -8,7 +8,7 @@ import {
   signInThroughScreen,
 } from "./support";
 
-// Issue 13 part B: an asesor opens a lead from the panel, adds a note, walks it through the pipeline to converted
+// ADR 025: an asesor opens a lead from the panel, adds a note, walks it through the pipeline to converted
 // and sees each step in the history; the lead page passes axe.
 
 const DEMO_ADVISOR = "asesor@clinica.example";
@@ -47,7 +47,7 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page).toHaveURL(/\/funnel\/leads\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByTestId("lead-status")).toHaveText("Nuevo");
-  // Only the assignee (or an admin) changes a lead (issue 19): the demo has one asesor, who gets every new lead.
+  // Only the assignee (or an admin) changes a lead (ADR 034): the demo has one asesor, who gets every new lead.
   await expect(page.getByTestId("lead-assignee")).toHaveText("Javiera Pizarro");
   const history = page.getByTestId("lead-history");
   await expect(history).toContainText("Lead creado (Web)");
@@ -64,7 +64,7 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await expect(page.getByLabel("Nueva nota")).toHaveValue("");
 
   const stage = page.getByRole("region", { name: "Etapa del lead" });
-  // From 'Nuevo' the contact is the card action 'Marcar contactado' (spec 001 §2), in the Contacto section.
+  // From 'Nuevo' the contact is the card action 'Marcar contactado', in the Contacto section.
   await expect(stage.getByRole("button", { name: "Marcar contactado" })).toHaveCount(0);
   await page
     .getByRole("region", { name: "Contacto" })

@@ -10,7 +10,7 @@ import {
   waitForHydration,
 } from "./support";
 
-// Issue 13 (part A): an asesor searches the lead list without accents, filters, pages; the view lives in the URL
+// ADR 027: an asesor searches the lead list without accents, filters, pages; the view lives in the URL
 // (reload, back button, a shared link); the lead ages tick without a reload; axe finds nothing serious.
 test.describe.configure({ mode: "serial" });
 
@@ -72,7 +72,7 @@ test("an asesor searches without accents, filters and pages; the URL keeps the v
   }
   await expect(cards(page).first()).toContainText("Creado hace menos de 1 min");
 
-  // The ages follow the clock without a reload (spec 001 §9).
+  // The ages follow the clock without a reload.
   await page.clock.fastForward("03:00");
   await expect(cards(page).first()).toContainText("Creado hace 3 min");
 

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { whatsAppFakeUrl } from "../../playwright.config";
 import { blockingViolations, DEMO_PASSWORD, DEMO_PATIENT, openPage, signInThroughScreen } from "./support";
 
-// Issue 9: the demo patient's appointment about 20 hours after the seed is reminded by the job's first run after the
+// ADR 018: the demo patient's appointment about 20 hours after the seed is reminded by the job's first run after the
 // e2e server's fresh demo start; the reminder reaches the fake WhatsApp provider as the `recordatorio_cita`
 // template, and its 'Confirmar' and 'Cancelar' links work without signing in.
 

@@ -9,7 +9,7 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// Issue 9: the test dashboard's WhatsApp card (test mode, then the fake provider with an injected failure and
+// The test dashboard's WhatsApp card (test mode, then the fake provider with an injected failure and
 // 'Reintentar'), its API log, /funnel/mensajes, and a hot lead from the landing form delivered by the fake.
 // Serial: the failure injected at the fake must meet this file's message, not another test's.
 test.describe.configure({ mode: "serial" });

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { whatsAppFakeUrl } from "../../playwright.config";
 import { DEMO_PASSWORD, openPage, signInThroughScreen } from "./support";
 
-// Issue 9: a person writes to the clinic's WhatsApp number (the fake provider posts Infobip's inbound body to
+// ADR 020: a person writes to the clinic's WhatsApp number (the fake provider posts Infobip's inbound body to
 // /api/whatsapp/inbound with the shared secret); the unknown number becomes a lead in the staff lead panel, and its
 // two messages reach the provider, the advisor's notice first.
 

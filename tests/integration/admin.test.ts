@@ -13,6 +13,7 @@ import { loader as auditLoader } from "~/routes/_admin/audit-log";
 import { action as requestsAction, loader as requestsLoader } from "~/routes/_admin/requests";
 import { action as detailAction, loader as detailLoader } from "~/routes/_admin/user-detail";
 import UsersPage, { loader as usersLoader } from "~/routes/_admin/users";
+import { thrownResponse } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
 import { postAs, requestAs, uniqueEmail } from "../setup/clients";
 import { createTestUser, signInCookie, type TestUser } from "../setup/users";
@@ -24,23 +25,6 @@ type UsersData = Awaited<ReturnType<typeof usersLoader>>;
 type DetailData = Awaited<ReturnType<typeof detailLoader>>;
 type RequestsData = Awaited<ReturnType<typeof requestsLoader>>;
 type AuditData = Awaited<ReturnType<typeof auditLoader>>;
-
-/** The status of whatever a loader/action threw: a redirect Response or a `data(…, { status })` value. */
-async function thrownStatus(
-  run: () => Promise<unknown>,
-): Promise<{ status: number; location: string | null }> {
-  const error = await run().then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (thrown: unknown) => thrown,
-  );
-  if (error instanceof Response) return { status: error.status, location: error.headers.get("location") };
-  if (error && typeof error === "object" && "init" in error) {
-    return { status: (error as { init: ResponseInit | null }).init?.status ?? 200, location: null };
-  }
-  throw error;
-}
 
 function detailPath(userId: string) {
   return `/admin/usuarios/${userId}`;
@@ -104,7 +88,7 @@ describe("admin access", () => {
         ),
       () => auditLoader(routeArgs(requestAs(patient.cookie, "/admin/auditoria"))),
     ];
-    for (const call of calls) expect((await thrownStatus(call)).status).toBe(403);
+    for (const call of calls) expect((await thrownResponse(call)).status).toBe(403);
     // The grant attempt above changed nothing.
     expect(await activeRoleNames(await getDb(), patient.id)).toEqual(["paciente"]);
     expect(await auditRowsFor(patient.id)).toHaveLength(0);
@@ -113,7 +97,7 @@ describe("admin access", () => {
   it("answers 403 to an asesor too (staff, but not an administrator)", async () => {
     const asesor = await createTestUser({ roles: ["asesor"] });
     expect(
-      (await thrownStatus(() => usersLoader(routeArgs(requestAs(asesor.cookie, "/admin"))))).status,
+      (await thrownResponse(() => usersLoader(routeArgs(requestAs(asesor.cookie, "/admin"))))).status,
     ).toBe(403);
   });
 
@@ -142,7 +126,7 @@ describe("admin access", () => {
       [() => auditLoader(routeArgs(requestAs(undefined, "/admin/auditoria"))), "/admin/auditoria"],
     ];
     for (const [call, back] of calls) {
-      expect(await thrownStatus(call)).toEqual({
+      expect(await thrownResponse(call)).toEqual({
         status: 302,
         location: `/auth?redirectTo=${encodeURIComponent(back)}`,
       });
@@ -268,14 +252,14 @@ describe("/admin/usuarios/:userId", () => {
     const missing = "no-such-user";
     expect(
       (
-        await thrownStatus(() =>
+        await thrownResponse(() =>
           detailLoader(routeArgs(requestAs(admin.cookie, detailPath(missing)), { userId: missing })),
         )
       ).status,
     ).toBe(404);
     expect(
       (
-        await thrownStatus(() =>
+        await thrownResponse(() =>
           detailAction(
             routeArgs(postAs(admin.cookie, detailPath(missing), { intent: "grant", role: "asesor" }), {
               userId: missing,
@@ -546,12 +530,12 @@ describe("/admin/solicitudes", () => {
     expect(callbackRow?.status).toBe("done");
 
     expect(
-      (await thrownStatus(() => change({ kind: "callback", requestId: randomUUID(), status: "done" })))
+      (await thrownResponse(() => change({ kind: "callback", requestId: randomUUID(), status: "done" })))
         .status,
     ).toBe(404);
     // A data-rights id is not a callback id.
     expect(
-      (await thrownStatus(() => change({ kind: "callback", requestId: dataRightsId, status: "done" })))
+      (await thrownResponse(() => change({ kind: "callback", requestId: dataRightsId, status: "done" })))
         .status,
     ).toBe(404);
   });

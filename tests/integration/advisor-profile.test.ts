@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { advisorMessages, appointments, treatmentsCatalog, users } from "~/db/schema";
+import { advisorMessages, treatmentsCatalog, users } from "~/db/schema";
 import { ADVISOR_MAX_MESSAGE_LENGTH } from "~/domain/advisor-replies";
 import { activeRoleNames } from "~/db/accounts.server";
 import {
@@ -22,7 +22,7 @@ import { action as profileAction, loader as profileLoader } from "~/routes/_pati
 import { settle } from "../setup/route-results";
 import { routeArgs } from "../setup/route-args";
 import { postAs, requestAs } from "../setup/clients";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createTestUser, insertAppointments, type TestUser } from "../setup/factories";
 
 afterAll(closeDb);
 
@@ -478,40 +478,12 @@ describe("Dashboard (/paciente)", () => {
     if (!treatment) throw new Error("no treatments seeded");
     const day = 24 * 60 * 60 * 1000;
     const at = (offsetDays: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 + offsetDays * day);
-    const hour = 60 * 60 * 1000;
-    await db.insert(appointments).values([
-      {
-        patientId: patient.id,
-        dentistId: dentist.id,
-        treatmentId: treatment.id,
-        startsAt: at(-30),
-        endsAt: new Date(at(-30).getTime() + hour),
-        status: "completed",
-      },
-      {
-        patientId: patient.id,
-        dentistId: dentist.id,
-        treatmentId: treatment.id,
-        startsAt: at(10),
-        endsAt: new Date(at(10).getTime() + hour),
-        status: "cancelled",
-      },
-      {
-        patientId: patient.id,
-        dentistId: dentist.id,
-        treatmentId: treatment.id,
-        startsAt: at(20),
-        endsAt: new Date(at(20).getTime() + hour),
-        status: "scheduled",
-      },
-      {
-        patientId: other.id,
-        dentistId: dentist.id,
-        treatmentId: treatment.id,
-        startsAt: at(5),
-        endsAt: new Date(at(5).getTime() + hour),
-        status: "scheduled",
-      },
+    const visit = { dentistId: dentist.id, slug: treatment.slug, minutes: 60 };
+    await insertAppointments([
+      { ...visit, patientId: patient.id, startsAt: at(-30), status: "completed" },
+      { ...visit, patientId: patient.id, startsAt: at(10), status: "cancelled" },
+      { ...visit, patientId: patient.id, startsAt: at(20), status: "scheduled" },
+      { ...visit, patientId: other.id, startsAt: at(5), status: "scheduled" },
     ]);
     const saved = await save(patient, {
       firstName: patient.firstName,

@@ -2,53 +2,29 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { analyticsSettings, auditLog, leads, outbox, users, whatsAppMessages } from "~/db/schema";
+import { analyticsSettings, auditLog, outbox, whatsAppMessages } from "~/db/schema";
 import { clinicInstant } from "~/domain/clinic-time";
 import { moveLead } from "~/features/crm/lead-pipeline-service.server";
 import type { SettingsActionData } from "~/features/analytics/components/analytics-settings-form";
 import { loader as csvLoader } from "~/routes/_staff/analytics-csv";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/_staff/analytics-settings";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
-import { requestAs, uniquePhone } from "../setup/clients";
+import { requestAs } from "../setup/clients";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createStaffMember, createTestUser, insertLeads, type TestUser } from "../setup/factories";
 
-// Issue 13: the Overview's figures for a period, the Analytics charts and their CSV, the per-user settings and the
+// ADR 026: the Overview's figures for a period, the Analytics charts and their CSV, the per-user settings and the
 // live status list, against hand-counted fixtures.
 
 afterAll(closeDb);
 
-const sharedDatabase = Boolean(process.env.DATABASE_URL);
 const MINUTE = 60_000;
 
 type FunnelData = Awaited<ReturnType<typeof funnelLoader>>;
 
 async function funnel(cookie: string, path: string): Promise<FunnelData> {
   return funnelLoader(routeArgs(requestAs(cookie, path)));
-}
-
-function thrownStatus(error: unknown): number | undefined {
-  if (error instanceof Response) return error.status;
-  if (error && typeof error === "object" && "init" in error) {
-    return (error as { init: ResponseInit | null }).init?.status;
-  }
-  return undefined;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (error: unknown) => error,
-  );
-}
-
-async function createStaffUser(roles: Array<"asesor" | "admin">, firstName: string): Promise<TestUser> {
-  const user = await createTestUser({ roles, firstName });
-  const db = await getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
 }
 
 function postSettings(cookie: string | undefined, entries: Array<[string, string]>): Request {
@@ -68,7 +44,8 @@ interface Seed {
   furthestStage?: number;
 }
 
-// The period 1–10 March 2019 (clinic days; Chile on summer time, UTC-3) and the previous one, 19–28 February. No other test file creates leads in 2019 (on PostgreSQL the files share one database).
+// The period 1–10 March 2019 (clinic days; Chile on summer time, UTC-3) and the previous one, 19–28 February: no
+// other test of this file creates leads in 2019.
 const seeds: Seed[] = [
   // Current period.
   {
@@ -175,40 +152,31 @@ let patient: TestUser;
 
 beforeAll(async () => {
   [asesor, admin, patient] = await Promise.all([
-    createStaffUser(["asesor"], "Javiera"),
-    createStaffUser(["admin"], "Andrés"),
+    createStaffMember(["asesor"], { firstName: "Javiera" }),
+    createStaffMember(["admin"], { firstName: "Andrés" }),
     createTestUser({ firstName: "Paula" }),
   ]);
-  const db = await getDb();
-  await db.insert(leads).values(
+  await insertLeads(
     seeds.map((seed, index) => {
       const createdAt = clinicInstant(...seed.at);
+      const contactedAt =
+        seed.firstContactMinutes === null
+          ? null
+          : new Date(createdAt.getTime() + seed.firstContactMinutes * MINUTE);
       return {
-        submissionId: randomUUID(),
         name: `Lead ${index}`,
-        phone: uniquePhone(),
-        email: null,
         treatment: seed.treatment,
         urgency: "1-mes",
         budget: "medio",
-        message: "",
         score: seed.score,
         level: seed.level,
         reasons: [],
         status: seed.status,
         source: seed.source,
-        consentAt: createdAt,
-        firstContactAt:
-          seed.firstContactMinutes === null
-            ? null
-            : new Date(createdAt.getTime() + seed.firstContactMinutes * MINUTE),
-        lastContactAt:
-          seed.firstContactMinutes === null
-            ? null
-            : new Date(createdAt.getTime() + seed.firstContactMinutes * MINUTE),
+        firstContactAt: contactedAt,
+        lastContactAt: contactedAt,
         ...(seed.furthestStage === undefined ? {} : { furthestStage: seed.furthestStage }),
         createdAt,
-        updatedAt: createdAt,
       };
     }),
   );
@@ -246,28 +214,17 @@ describe("the Overview for a period", () => {
   it("counts leads contacted and then lost in 'Contacto': 10 contacted, 5 marked lost, 'Contacto' shows 10", async () => {
     const db = await getDb();
     const createdAt = clinicInstant("2025-06-03", "10:00");
-    const rows = await db
-      .insert(leads)
-      .values(
-        Array.from({ length: 10 }, (_, index) => ({
-          submissionId: randomUUID(),
-          name: `Perdido ${index}`,
-          phone: uniquePhone(),
-          email: null,
-          treatment: "implantes",
-          urgency: "1-mes",
-          budget: "medio",
-          message: "",
-          score: 50,
-          level: "warm",
-          reasons: [],
-          source: "web",
-          consentAt: createdAt,
-          createdAt,
-          updatedAt: createdAt,
-        })),
-      )
-      .returning({ id: leads.id });
+    const rows = await insertLeads(
+      Array.from({ length: 10 }, (_, index) => ({
+        name: `Perdido ${index}`,
+        urgency: "1-mes",
+        budget: "medio",
+        score: 50,
+        level: "warm",
+        reasons: [],
+        createdAt,
+      })),
+    );
     const actor = { id: asesor.id, roles: ["asesor"], ip: "127.0.0.1" };
     for (const [index, row] of rows.entries()) {
       await moveLead(db, { leadId: row.id, from: "new", to: "contacted", actor });
@@ -372,7 +329,7 @@ describe("the Analytics tab", () => {
     };
     expect(await csv("funnel")).toEqual([
       "Etapa;Leads;% de la captura",
-      // A percentage holds a decimal comma: quoted (issue 19), so a ',' reader keeps it in one cell too.
+      // A percentage holds a decimal comma: quoted (ADR 034), so a ',' reader keeps it in one cell too.
       'Captura;6;"100,0%"',
       'Contacto;5;"83,3%"',
       'Calificación;4;"66,7%"',
@@ -558,7 +515,7 @@ describe("'Configurar Analytics'", () => {
 
 const line = (data: FunnelData, key: string) => data.systems.find((system) => system.key === key);
 
-describe.skipIf(sharedDatabase)("the live system status list", () => {
+describe("the live system status list", () => {
   beforeAll(async () => {
     // The sign-ups' verification e-mails wait in the outbox (no worker runs in these tests): delivered here.
     const db = await getDb();

@@ -16,7 +16,7 @@ import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser, type TestUser } from "../setup/users";
 
-// Issue 9: a booking, reschedule or cancellation queues its WhatsApp messages in its own transaction, to the
+// A booking, reschedule or cancellation queues its WhatsApp messages in its own transaction, to the
 // patient only with their consent from Mi Perfil, and always to the clinic's WhatsApp number.
 
 afterAll(closeDb);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, treatmentsCatalog, users, whatsAppMessages } from "~/db/schema";
+import { appointments, users, whatsAppMessages } from "~/db/schema";
 import { addDays, clinicDate, clinicInstant, isoWeekday, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
@@ -12,7 +12,8 @@ import { action, loader } from "~/routes/_patient/appointments";
 import { loader as slotsLoader } from "~/routes/_patient/appointment-slots";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
-import { createTestUser, requestAs, type TestUser } from "../setup/users";
+import { requestAs } from "../setup/clients";
+import { createTestUser, insertAppointment, type TestUser } from "../setup/factories";
 
 afterAll(closeDb);
 
@@ -61,42 +62,6 @@ function slots(cookie: string | undefined, query: Record<string, string>) {
   );
 }
 
-async function treatment(slug: string) {
-  const db = await getDb();
-  const [row] = await db.select().from(treatmentsCatalog).where(eq(treatmentsCatalog.slug, slug));
-  if (!row) throw new Error(`no treatment ${slug}`);
-  return row;
-}
-
-/** Inserts an appointment directly (fixtures the booking flow could not create, e.g. in the past). */
-async function insertAppointment(options: {
-  patientId: string;
-  dentistId: string;
-  slug: string;
-  startsAt: Date;
-  status?: string;
-  durationMinutes?: number;
-  notes?: string;
-}) {
-  const db = await getDb();
-  const item = await treatment(options.slug);
-  const minutes = options.durationMinutes ?? item.durationMinutes;
-  const [row] = await db
-    .insert(appointments)
-    .values({
-      patientId: options.patientId,
-      dentistId: options.dentistId,
-      treatmentId: item.id,
-      startsAt: options.startsAt,
-      endsAt: new Date(options.startsAt.getTime() + minutes * 60_000),
-      durationMinutes: options.durationMinutes ?? null,
-      status: options.status ?? "scheduled",
-      notes: options.notes ?? null,
-    })
-    .returning();
-  return row!;
-}
-
 async function appointmentRow(id: string) {
   const db = await getDb();
   const [row] = await db.select().from(appointments).where(eq(appointments.id, id));
@@ -109,7 +74,7 @@ const CLINIC_HEADLINES = {
   "Cita cancelada en línea.": "cancelled",
 } as Record<string, string>;
 
-/** The clinic's WhatsApp notices of an appointment (issue 9), with the event read from their first line. */
+/** The clinic's WhatsApp notices of an appointment, with the event read from their first line. */
 async function notifications(appointmentId: string) {
   const db = await getDb();
   const rows = await db

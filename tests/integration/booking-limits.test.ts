@@ -1,7 +1,7 @@
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, treatmentsCatalog, whatsAppMessages } from "~/db/schema";
+import { appointments, whatsAppMessages } from "~/db/schema";
 import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import type { AppointmentActionResult } from "~/features/appointments/appointment-schema";
@@ -10,7 +10,8 @@ import { env } from "~/lib/env.server";
 import { action, loader } from "~/routes/_patient/appointments";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
-import { createTestUser, requestAs, type TestUser } from "../setup/users";
+import { requestAs } from "../setup/clients";
+import { createTestUser, insertAppointment, type TestUser } from "../setup/factories";
 
 afterAll(closeDb);
 
@@ -38,21 +39,14 @@ async function pageData(user: TestUser): Promise<AppointmentsPageData> {
   return loader(routeArgs(requestAs(user.cookie, "/paciente/citas")));
 }
 
-async function insertAppointment(patient: TestUser, dentist: TestUser, startsAt: Date, status = "scheduled") {
-  const db = await getDb();
-  const [consulta] = await db.select().from(treatmentsCatalog).where(eq(treatmentsCatalog.slug, "consulta"));
-  const [row] = await db
-    .insert(appointments)
-    .values({
-      patientId: patient.id,
-      dentistId: dentist.id,
-      treatmentId: consulta!.id,
-      startsAt,
-      endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-      status,
-    })
-    .returning();
-  return row!;
+async function insertConsulta(patient: TestUser, dentist: TestUser, startsAt: Date, status = "scheduled") {
+  return insertAppointment({
+    patientId: patient.id,
+    dentistId: dentist.id,
+    slug: "consulta",
+    startsAt,
+    status,
+  });
 }
 
 /** `count` live upcoming appointments, one per open day, alternating scheduled and confirmed. */
@@ -60,7 +54,7 @@ async function fillUpcoming(patient: TestUser, dentist: TestUser, count: number)
   const rows = [];
   for (const [index, date] of days().slice(0, count).entries()) {
     rows.push(
-      await insertAppointment(
+      await insertConsulta(
         patient,
         dentist,
         clinicInstant(date, "10:00"),
@@ -103,10 +97,10 @@ describe("cap on a patient's upcoming appointments (MAX_UPCOMING_APPOINTMENTS)",
     const live = await fillUpcoming(patient, dentist, CAP - 1);
     const dayList = days();
     // None of these is an upcoming appointment.
-    await insertAppointment(patient, dentist, clinicInstant(dayList[0]!, "15:00"), "cancelled");
-    await insertAppointment(patient, dentist, new Date(Date.now() - 3 * 86_400_000), "completed");
-    await insertAppointment(patient, dentist, new Date(Date.now() - 5 * 86_400_000), "no_show");
-    await insertAppointment(patient, dentist, new Date(Date.now() - 7 * 86_400_000), "scheduled");
+    await insertConsulta(patient, dentist, clinicInstant(dayList[0]!, "15:00"), "cancelled");
+    await insertConsulta(patient, dentist, new Date(Date.now() - 3 * 86_400_000), "completed");
+    await insertConsulta(patient, dentist, new Date(Date.now() - 5 * 86_400_000), "no_show");
+    await insertConsulta(patient, dentist, new Date(Date.now() - 7 * 86_400_000), "scheduled");
 
     const bookingDay = dayList[CAP + 1]!;
     const last = await book(patient, dentist, bookingDay, "09:00");

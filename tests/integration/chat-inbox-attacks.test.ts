@@ -5,13 +5,13 @@ import { chatRooms, sessions } from "~/db/schema";
 import { action as signOutAction } from "~/routes/_auth/sign-out";
 import { loader as eventsLoader } from "~/routes/_staff/conversation-events";
 import { action as inboxAction, loader as inboxLoader } from "~/routes/_staff/conversations";
-import { ACCOUNT, api, roomWithToken, send } from "../setup/chat-api";
+import { api, newGuestRoom, roomWithToken, send } from "../setup/chat-api";
 import { clientForm, postAs, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
 
-// Issue 19, items 8, 12 (chat) and 15: the staff inbox attacked — flooded with empty rooms, a colleague's
+// ADR 033: the staff inbox attacked — flooded with empty rooms, a colleague's
 // conversation taken over, and its event stream kept alive after sign-out or as a keep-alive for the idle timeout.
 
 afterAll(closeDb);
@@ -39,19 +39,8 @@ async function roomRow(roomId: string) {
   return row!;
 }
 
-/** An anonymous guest's room in the bot's hands, nothing written. */
-async function emptyRoom() {
-  const created = await api("POST", "guest", { body: { account_id: ACCOUNT } });
-  const guest = (await created.json()) as { id: string };
-  const cookie = created.headers.getSetCookie()[0]!.split(";")[0]!;
-  const room = (await (
-    await api("POST", "guest/room", {
-      cookie,
-      body: { account_id: ACCOUNT, guest_id: guest.id, agent_id: "dentist-bot" },
-    })
-  ).json()) as { room_id: string };
-  return room.room_id;
-}
+/** An anonymous guest's room in the bot's hands, nothing written; each from an address of its own (a flood). */
+const emptyRoom = async () => (await newGuestRoom()).roomId;
 
 async function inBatches<T>(count: number, make: (index: number) => Promise<T>): Promise<T[]> {
   const made: T[] = [];

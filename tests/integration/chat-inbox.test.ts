@@ -2,33 +2,21 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
-import { action, loader } from "~/routes/api/chat";
 import { action as inboxAction, loader as inboxLoader } from "~/routes/_staff/conversations";
-import { postAs, randomIp, requestAs } from "../setup/clients";
+import { ACCOUNT, api as chatApi } from "../setup/chat-api";
+import { postAs, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
 
 afterAll(closeDb);
 
-const ACCOUNT = "clinica-chat";
-
 async function api<T = Record<string, unknown>>(
   method: string,
   path: string,
   init: { cookie?: string; bearer?: string; body?: unknown } = {},
 ) {
-  // Its own address per call: the per-address limits must not add up across files sharing one PostgreSQL database.
-  const headers: Record<string, string> = { "x-clinica-client-ip": randomIp() };
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
-  const request = requestAs(init.cookie, `/api/chat/${path}`, {
-    method,
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const args = routeArgs(request, { "*": path.split("?")[0]! });
-  const response = (await (method === "GET" ? loader(args) : action(args))) as Response;
+  const response = await chatApi(method, path, init);
   return { status: response.status, body: (await response.json()) as T };
 }
 
@@ -112,7 +100,7 @@ describe("handoff and the staff inbox", () => {
       staffDo(first.cookie, { intent: "take", roomId }),
       staffDo(second.cookie, { intent: "take", roomId }),
     ]);
-    // The loser is told a colleague has it (403, issue 19 item 12), whether it decided before or after the winner
+    // The loser is told a colleague has it (403, ADR 033), whether it decided before or after the winner
     // wrote: the answer does not depend on the interleaving.
     const statuses = results.map((result) => result.status).toSorted();
     expect(statuses).toEqual([200, 403]);

@@ -9,7 +9,7 @@ import { startLlmFake, type LlmFake } from "~/integrations/llm/llm-fake";
 import { randomIp } from "../setup/clients";
 import { api, openStream, roomWithToken, type SseEvent } from "../setup/chat-api";
 
-// Issue 19, item 13: the LLM path attacked — an 80 KB reply, a prompt-injected link out of the site, and a flood
+// ADR 033: the LLM path attacked — an 80 KB reply, a prompt-injected link out of the site, and a flood
 // of questions spending the provider's budget.
 
 const KEY = "sk-test-limits-0123456789";
@@ -20,7 +20,7 @@ beforeAll(async () => {
   fake = await startLlmFake({ apiKey: KEY });
   process.env.LLM_BASE_URL = fake.url;
   process.env.LLM_API_KEY = KEY;
-  // The global budget is counted per model in the shared database: a model name of this run only.
+  // The global budget is counted per model: a model name of this file only.
   process.env.LLM_MODEL = `limits-model-${randomUUID()}`;
   process.env.LLM_TIMEOUT_MS = "5000";
   process.env.LLM_MAX_TOKENS = "256";

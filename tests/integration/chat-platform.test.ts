@@ -3,14 +3,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { updateRoom } from "~/features/chat/chat-repository.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
-import { loader, action } from "~/routes/api/chat";
-import { routeArgs } from "../setup/route-args";
-import { randomIp, requestAs } from "../setup/clients";
+import { ACCOUNT, api } from "../setup/chat-api";
 import { createTestUser } from "../setup/users";
 
 afterAll(closeDb);
 
-const ACCOUNT = "clinica-chat";
 const AGENT = "dentist-bot";
 
 interface Answer {
@@ -25,17 +22,7 @@ async function call(
   path: string,
   options: { cookie?: string; body?: unknown; bearer?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-  // Its own address per call unless given: the per-address limits must not add up across files sharing one database.
-  const headers: Record<string, string> = { "x-clinica-client-ip": randomIp(), ...options.headers };
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-  const request = requestAs(options.cookie, `/api/chat/${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const args = routeArgs(request, { "*": path.split("?")[0]! });
-  const response = (await (method === "GET" ? loader(args) : action(args))) as Response;
+  const response = await api(method, path, options);
   const text = await response.text();
   return {
     status: response.status,

@@ -7,7 +7,7 @@ import { ACCOUNT, api, roomWithToken } from "../setup/chat-api";
 
 afterAll(closeDb);
 
-// Abuse limits of /api/chat/* (issue 12): per client address for guest creation, login and token refresh, per
+// Abuse limits of /api/chat/* (chat-rate-limits.server.ts): per client address for guest creation, login and token refresh, per
 // guest for messages; 429 with a Spanish {detail} and Retry-After; nobody else pays for the flood.
 
 async function expectRefused(response: Response) {

@@ -10,7 +10,7 @@ import { createTestUser } from "../setup/users";
 
 afterAll(closeDb);
 
-// The room page's query options (spec 001 §7, defaults §9): each one read by the loader, validated with its default,
+// The room page's query options (the widget's documented options and defaults): each one read by the loader, validated with its default,
 // and visible in the server-rendered page.
 
 const ROOM = "0b6f7c7e-2f55-4d5c-9a55-1f3a3a6f2a10";

@@ -16,7 +16,7 @@ afterAll(closeDb);
 /** The room stream's keep-alive period (chat-api.server.ts), when a signed-in guest's session is checked again. */
 const KEEP_ALIVE_MS = 25_000;
 
-// Issue 19 item 6: a signed-in patient's chat tokens live only as long as the session they were issued under; the
+// ADR 032: a signed-in patient's chat tokens live only as long as the session they were issued under; the
 // room's history may hold health data, so a refresh token left in the browser's storage must not outlive sign-out.
 
 interface Tokens {

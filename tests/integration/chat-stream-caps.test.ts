@@ -12,7 +12,7 @@ import { routeArgs } from "../setup/route-args";
 
 afterAll(closeDb);
 
-// Issue 19 item 7: one anonymous guest token opened ~980 event streams in 8 s (memory +100 MB, /healthz 2.7 s).
+// ADR 032: one anonymous guest token opened ~980 event streams in 8 s (memory +100 MB, /healthz 2.7 s).
 // Concurrent streams are capped per guest, per room and per client address (ADR 032); past a cap: 429 with
 // Retry-After and a Spanish {detail}; a stream that closes, however it closes, gives its slot back.
 

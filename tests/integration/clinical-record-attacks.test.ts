@@ -10,7 +10,7 @@ import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import type { TestUser } from "../setup/users";
 
-// Issue 19, items 1 (the patient's access list), 5 (a RUT's code budget) and 14 (Mi Ficha's 'Cerrar Sesión'),
+// ADR 029: the patient's access list, a RUT's code budget and Mi Ficha's 'Cerrar Sesión',
 // each written as the attack. Codes are read where the patient reads them (the fake provider's phone, the fake
 // SMTP server's mailbox); every patient is a fresh one of the Dentalink mock.
 

@@ -21,7 +21,7 @@ import { settle } from "../setup/route-results";
 import { mailTextToSend, placeholdersToSend } from "../setup/queued-secrets";
 import { createTestUser, type TestUser } from "../setup/users";
 
-// The RUT portal (issue 11) against the real database and the Dentalink client in mock mode (the same simulator
+// The RUT portal (ADR 021) against the real database and the Dentalink client in mock mode (the same simulator
 // the fake serves), with no delays.
 
 const DEMO_RUT = "12.345.678-5"; // patient 1001: e-mail only (paciente@clinica.example)

@@ -30,19 +30,8 @@ describe("demo leads at start", () => {
   it("are each given to an asesor with an 'assignment' history row, and a second start changes nothing", async () => {
     const before = await demoLeads();
     expect(before.length).toBe(demoLeadSubmissionIds.length);
-    // Another test file on a shared database may have assigned them already; reset to the seed's state.
+    // As seeded: nobody has assigned them yet (this file has its database to itself).
     const db = await getDb();
-    await db
-      .update(leads)
-      .set({ assignedTo: null })
-      .where(inArray(leads.submissionId, demoLeadSubmissionIds));
-    await db.delete(leadHistory).where(
-      inArray(
-        leadHistory.leadId,
-        before.map((lead) => lead.id),
-      ),
-    );
-
     await assignSeededLeads(db, demoLeadSubmissionIds);
     const assigned = await demoLeads();
     expect(assigned.every((lead) => lead.assignedTo !== null)).toBe(true);

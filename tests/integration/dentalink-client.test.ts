@@ -66,7 +66,7 @@ describe("reads", () => {
         firstName: "Catalina",
         lastName: "Soto",
         name: "Catalina Soto",
-        // The RUT portal's demo record (issue 11): only the demo account's e-mail on file.
+        // The RUT portal's demo record (ADR 021): only the demo account's e-mail on file.
         email: "paciente@clinica.example",
         phone: null,
         birthDate: "1988-03-14",

@@ -29,7 +29,7 @@ import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
 
-// Issue 19 item 10: a hanging Dentalink must not hold an interactive request for 8 s × 3 attempts. The reads a
+// A hanging Dentalink must not hold an interactive request for 8 s × 3 attempts. The reads a
 // person waits for get one deadline of 5 s; the outbox's write-through keeps its long timeouts and retries. The
 // clients are built by the app's own factory with the production per-attempt timeout (8 s); only the fake's hang
 // decides how long a request waits, nothing here sleeps.

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, auditLog, dentalinkDentistLinks, outbox, users } from "~/db/schema";
+import { appointments, auditLog, dentalinkDentistLinks, outbox } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import { bookAppointment, rescheduleAppointment } from "~/features/appointments/appointment-service.server";
@@ -22,9 +22,9 @@ import { startDentalinkFake, type DentalinkFake } from "~/integrations/dentalink
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
 
-// Dentists matched by a stored link, not by name at booking time (issue 10): our dentist is linked once to the
+// Dentists matched by a stored link, not by name at booking time (ADR 024): our dentist is linked once to the
 // Dentalink dentist of the same normalised name (or by an admin), a booking goes to that agenda, and a dentist
 // without a link fails for good with its reason for staff — Dentalink is never asked to book another dentist.
 
@@ -51,12 +51,9 @@ beforeAll(async () => {
   holder.__clinicaDentalink = client;
   handlers = { [DENTALINK_APPOINTMENT_KIND]: createDentalinkWriteThroughHandler({ client: () => client }) };
   [admin, asesor] = await Promise.all([
-    createTestUser({ roles: ["admin"], firstName: "Alicia" }),
-    createTestUser({ roles: ["asesor"], firstName: "Javiera" }),
+    createStaffMember(["admin"], { firstName: "Alicia" }),
+    createStaffMember(["asesor"], { firstName: "Javiera" }),
   ]);
-  const db = await getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, admin.id));
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, asesor.id));
 });
 
 afterAll(async () => {
@@ -73,16 +70,15 @@ function nextDay() {
 }
 
 async function dentistNamed(firstName: string, lastName: string) {
-  const dentist = await createTestUser({ roles: ["dentista"], firstName });
-  const db = await getDb();
-  await db.update(users).set({ lastName }).where(eq(users.id, dentist.id));
-  return dentist;
+  return createTestUser({ roles: ["dentista"], firstName, columns: { lastName } });
 }
 
 async function bookWith(dentist: TestUser, time: string) {
-  const patient = await createTestUser({ firstName: "Marta" });
+  const patient = await createTestUser({
+    firstName: "Marta",
+    columns: { lastName: "Rojas", phone: uniquePhone() },
+  });
   const db = await getDb();
-  await db.update(users).set({ lastName: "Rojas", phone: uniquePhone() }).where(eq(users.id, patient.id));
   return bookAppointment(db, patient.id, {
     treatmentSlug: "consulta",
     dentistId: dentist.id,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { auditLog, dentalinkMockPatients, dentalinkSyncs, leadHistory, leads, users } from "~/db/schema";
+import { auditLog, dentalinkMockPatients, dentalinkSyncs, leadHistory, leads } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import {
   buildDentalinkClient,
@@ -18,9 +18,9 @@ import { loader as mockPageLoader } from "~/routes/_staff/dentalink-mock";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
 
-// The sync tab's service against the fake Dentalink over HTTP (issue 10): the spec's Spanish error texts per error
+// The sync tab's service against the fake Dentalink over HTTP (ADR 019): the spec's Spanish error texts per error
 // class, search before create, the idempotent double submit, 409, the circuit breaker, mock mode kept in our
 // database, and the route's guard and lead scheduling. No mocks: the fake answers as Dentalink does.
 
@@ -37,11 +37,9 @@ afterAll(async () => {
 beforeAll(async () => {
   fake = await startDentalinkFake({ apiKey: API_KEY });
   [asesor, patient] = await Promise.all([
-    createTestUser({ roles: ["asesor"], firstName: "Javiera" }),
+    createStaffMember(["asesor"], { firstName: "Javiera" }),
     createTestUser({ firstName: "Paula" }),
   ]);
-  const db = await getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, asesor.id));
 });
 
 beforeEach(() => {

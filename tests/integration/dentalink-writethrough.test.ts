@@ -23,9 +23,9 @@ import {
 import { deliverDue, type OutboxHandler } from "~/features/outbox/outbox.server";
 import { startDentalinkFake, type DentalinkFake } from "~/integrations/dentalink/dentalink-fake";
 import { uniquePhone } from "../setup/clients";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createTestUser, type TestUser } from "../setup/factories";
 
-// Portal bookings written through to Dentalink (issue 10) against the fake Dentalink over HTTP: the booking,
+// Portal bookings written through to Dentalink (ADR 023) against the fake Dentalink over HTTP: the booking,
 // reschedule and cancel of Mis Citas each queue an outbox row (live mode only) that the handler applies at Dentalink.
 
 const API_KEY = vi.hoisted(() => {
@@ -69,18 +69,19 @@ async function people(
   options: { dentistName?: [string, string]; patient?: Partial<typeof users.$inferInsert> } = {},
 ) {
   const [patient, dentist] = await Promise.all([
-    createTestUser({ firstName: "Marta" }),
-    createTestUser({ roles: ["dentista"], firstName: options.dentistName?.[0] ?? "Ignacio" }),
+    createTestUser({
+      firstName: "Marta",
+      columns: { lastName: "Rojas", phone: uniquePhone(), ...options.patient },
+    }),
+    createTestUser({
+      roles: ["dentista"],
+      firstName: options.dentistName?.[0] ?? "Ignacio",
+      // Linked by its name, as the demo dentists are.
+      columns: options.dentistName ? { lastName: options.dentistName[1] } : {},
+    }),
   ]);
   const db = await getDb();
-  await db
-    .update(users)
-    .set({ lastName: "Rojas", phone: uniquePhone(), ...options.patient })
-    .where(eq(users.id, patient.id));
-  if (options.dentistName) {
-    // Linked by its name, as the demo dentists are.
-    await db.update(users).set({ lastName: options.dentistName[1] }).where(eq(users.id, dentist.id));
-  } else {
+  if (!options.dentistName) {
     // Each test's dentist takes over Dentalink's first dentist (one agenda is linked to one dentist of ours).
     await db.delete(dentalinkDentistLinks).where(eq(dentalinkDentistLinks.dentalinkDentistId, "dr-morales"));
     await db

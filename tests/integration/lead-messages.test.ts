@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { asc, eq, like } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
@@ -7,32 +6,19 @@ import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { deliverDue } from "~/features/outbox/outbox.server";
 import { outboxHandlers } from "~/jobs/outbox-worker.server";
 import { action } from "~/routes/_public/home";
-import { clientForm, uniqueEmail, uniquePhone } from "../setup/clients";
+import { clientForm } from "../setup/clients";
+import { leadFormFields } from "../setup/factories";
 import { routeArgs, unwrap } from "../setup/route-args";
 
-// Issue 9: a new lead queues, in the transaction that stores it, first the advisor's notice to the clinic's WhatsApp
-// number, then the patient's confirmation with the level's follow-up promise (spec 001 §7, §9).
+// A new lead queues, in the transaction that stores it, first the advisor's notice to the clinic's WhatsApp
+// number, then the patient's confirmation with the level's follow-up promise (followUpPromise in domain/lead-scoring.ts).
 
 afterAll(closeDb);
 
 const CLINIC_NUMBER = "56987654321";
 const HOURS = "(horario de atención: Lun-Vie 9:00-18:00). Río Clínica.";
 
-function hotLead(overrides: Record<string, string> = {}) {
-  return {
-    submissionId: randomUUID(),
-    name: "Ana Pérez",
-    phone: uniquePhone(),
-    email: uniqueEmail("ana"),
-    treatment: "implantes",
-    urgency: "inmediato",
-    budget: "alto",
-    message: "Perdí un diente hace un mes y quiero saber si soy candidata a un implante pronto.",
-    consent: "on",
-    source: "web",
-    ...overrides,
-  };
-}
+const hotLead = leadFormFields;
 
 async function submit(fields: Record<string, string>) {
   const { status, body } = await unwrap<LeadActionResult>(

@@ -29,10 +29,11 @@ import { action as homeAction } from "~/routes/_public/home";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as leadAction, loader as leadLoader } from "~/routes/_staff/lead-detail";
 import { clientForm, postAs, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createTestUser, insertLead, leadFormFields, type TestUser } from "../setup/factories";
 
-// Issue 13 part B: the pipeline through the lead page's action, optimistic concurrency, notes, the history,
+// ADR 025: the pipeline through the lead page's action, optimistic concurrency, notes, the history,
 // round-robin assignment, duplicate merge and who may do what. On PGlite each file has its own database.
 
 afterAll(closeDb);
@@ -50,51 +51,6 @@ beforeAll(async () => {
     createTestUser({ roles: ["dentista"] }),
   ]);
 });
-
-function thrownStatus(error: unknown): number | undefined {
-  if (error instanceof Response) return error.status;
-  if (error && typeof error === "object" && "init" in error) {
-    return (error as { init: ResponseInit | null }).init?.status;
-  }
-  return undefined;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (error: unknown) => error,
-  );
-}
-
-async function insertLead(overrides: Partial<typeof leads.$inferInsert> = {}) {
-  const db = await getDb();
-  const answers = { treatment: "implantes", urgency: "3-meses", budget: "alto" } as const;
-  const { score, level, reasons } = scoreLead({ ...answers, phone: "x", email: null, message: "" });
-  const now = new Date();
-  const [row] = await db
-    .insert(leads)
-    .values({
-      submissionId: randomUUID(),
-      name: "Lead de Prueba",
-      phone: uniquePhone(),
-      email: null,
-      ...answers,
-      message: "",
-      score,
-      level,
-      reasons,
-      source: "web",
-      consentAt: now,
-      createdAt: now,
-      updatedAt: now,
-      ...overrides,
-    })
-    .returning();
-  if (!row) throw new Error("lead not inserted");
-  return row;
-}
 
 async function post(user: TestUser, leadId: string, fields: Record<string, string>) {
   return unwrap<LeadPageActionResult>(
@@ -164,7 +120,7 @@ describe("pipeline transitions through the lead page", () => {
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ kind: "status", actorId: asesor.id, details: { from, to } });
     expect(audited).toBe(true);
-    // Spec 001 §4: contacted and scheduled stamp the last contact; qualified does not.
+    // Contacted and scheduled stamp the last contact; qualified does not.
     const stamps = to === "contacted" || to === "scheduled";
     expect(stored.lastContactAt === null).toBe(!stamps);
     expect(stored.firstContactAt === null).toBe(!stamps);
@@ -705,19 +661,15 @@ async function submitLead(fields: Record<string, string>) {
 }
 
 function leadForm(overrides: Record<string, string> = {}) {
-  return {
-    submissionId: randomUUID(),
+  return leadFormFields({
     name: "Paula Díaz",
-    phone: uniquePhone(),
     email: uniqueEmail("paula"),
     treatment: "ortodoncia",
     urgency: "3-meses",
     budget: "medio",
     message: "Quiero saber el valor de los brackets.",
-    consent: "on",
-    source: "web",
     ...overrides,
-  };
+  });
 }
 
 async function leadsWith(phone: string) {
@@ -932,11 +884,7 @@ describe("duplicate merge", () => {
   });
 });
 
-// With TEST_DATABASE_URL several files share one PostgreSQL database and create asesores and leads at the same
-// time, which take turns too; exact fairness is checked on PGlite, where this file has the database to itself.
-const sharedDatabase = Boolean(process.env.DATABASE_URL);
-
-describe.skipIf(sharedDatabase)("round-robin assignment", () => {
+describe("round-robin assignment", () => {
   it("gives 30 new leads to 3 available asesores, 10 each, and none to the one who is away", async () => {
     const db = await getDb();
     // Everyone already on the team steps away for this test; restored afterwards.

@@ -2,20 +2,24 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { auditLog, leads, leadTallies, users } from "~/db/schema";
+import { auditLog, leads, leadTallies } from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { LEAD_COUNT_CAP, LEAD_EXPORT_RULE } from "~/features/crm/lead-list-service.server";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
 import { loader as exportLoader } from "~/routes/_staff/lead-export";
-import { requestAs, uniquePhone } from "../setup/clients";
+import { requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
-import { createTestUser, type TestUser } from "../setup/users";
+import {
+  createStaffMember,
+  createTestUser,
+  insertLeads as insertLeadRows,
+  type LeadSeed,
+  type TestUser,
+} from "../setup/factories";
 
 afterAll(closeDb);
 
-// With TEST_DATABASE_URL several files share one database: every lead here carries this file's marker, and the
-// searches include it, so other files' leads never show up.
-const sharedDatabase = Boolean(process.env.DATABASE_URL);
+// Every lead here carries this file's marker, and the searches include it.
 const marker = `zq${randomUUID().slice(0, 8)}`;
 const DAY = 24 * 60 * 60_000;
 
@@ -30,58 +34,11 @@ async function panel(cookie: string, query: string) {
 const names = (view: Awaited<ReturnType<typeof panel>>) => view.leads.map((lead) => lead.name);
 const q = (text: string) => `q=${encodeURIComponent(`${text} ${marker}`)}`;
 
-async function staffUser(firstName: string, roles: Array<"asesor" | "admin">): Promise<TestUser> {
-  const user = await createTestUser({ roles, firstName });
-  await (await getDb()).update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
-}
-
-interface Seed {
-  name: string;
-  email?: string | null;
-  phone?: string;
-  level?: "hot" | "warm" | "cold";
-  score?: number;
-  status?: string;
-  source?: string;
-  treatment?: string;
-  assignedTo?: string | null;
-  createdAt?: Date;
-  lastContactAt?: Date | null;
-  message?: string;
-}
-
-async function insertLeads(seeds: Seed[]) {
-  const db = await getDb();
-  const now = new Date();
-  return db
-    .insert(leads)
-    .values(
-      seeds.map((seed) => {
-        const createdAt = seed.createdAt ?? now;
-        return {
-          submissionId: randomUUID(),
-          name: seed.name,
-          phone: seed.phone ?? uniquePhone(),
-          email: seed.email ?? null,
-          treatment: seed.treatment ?? "implantes",
-          urgency: "inmediato",
-          budget: "alto",
-          message: seed.message ?? "",
-          score: seed.score ?? 50,
-          level: seed.level ?? "warm",
-          reasons: [],
-          status: seed.status ?? "new",
-          source: seed.source ?? "web",
-          consentAt: createdAt,
-          createdAt,
-          updatedAt: createdAt,
-          lastContactAt: seed.lastContactAt ?? null,
-          assignedTo: seed.assignedTo ?? null,
-        };
-      }),
-    )
-    .returning();
+/** This file's leads: warm (score 50, no reasons), implantes / inmediato / alto, unless the seed says otherwise. */
+function insertLeads(seeds: LeadSeed[]) {
+  return insertLeadRows(
+    seeds.map((seed) => ({ urgency: "inmediato", score: 50, level: "warm", reasons: [], ...seed })),
+  );
 }
 
 let asesor: TestUser;
@@ -94,8 +51,8 @@ let ana: { id: string };
 
 beforeAll(async () => {
   [asesor, otherAsesor, patient] = await Promise.all([
-    staffUser("Javiera", ["asesor"]),
-    staffUser("Tomás", ["asesor"]),
+    createStaffMember(["asesor"], { firstName: "Javiera" }),
+    createStaffMember(["asesor"], { firstName: "Tomás" }),
     createTestUser({ firstName: "Paula" }),
   ]);
   const now = Date.now();
@@ -132,7 +89,7 @@ beforeAll(async () => {
       assignedTo: otherAsesor.id,
       createdAt: new Date(now - 10 * DAY),
       lastContactAt: new Date(now - 9 * DAY),
-      // Issue 19: a formula after a comma, live when the file is opened with ',' as separator.
+      // ADR 034: a formula after a comma, live when the file is opened with ',' as separator.
       message: 'Consulta,=HYPERLINK("http://evil.example","x")',
     },
     {
@@ -326,35 +283,32 @@ describe("paging", () => {
 const tallyKey = (row: { level: string; status: string }) => `${row.level}/${row.status}`;
 
 describe("counters", () => {
-  it.skipIf(sharedDatabase)(
-    "keeps lead_tallies equal to the table through inserts, updates and deletes",
-    async () => {
-      const db = await getDb();
-      const [extra] = await insertLeads([{ name: `Contador ${marker}`, level: "hot", status: "new" }]);
-      await db.update(leads).set({ status: "converted", level: "cold" }).where(eq(leads.id, extra!.id));
-      await db.update(leads).set({ name: "Sin cambio de nivel" }).where(eq(leads.id, extra!.id));
-      const [gone] = await insertLeads([{ name: `Borrado ${marker}`, level: "warm", status: "lost" }]);
-      await db.delete(leads).where(eq(leads.id, gone!.id));
+  it("keeps lead_tallies equal to the table through inserts, updates and deletes", async () => {
+    const db = await getDb();
+    const [extra] = await insertLeads([{ name: `Contador ${marker}`, level: "hot", status: "new" }]);
+    await db.update(leads).set({ status: "converted", level: "cold" }).where(eq(leads.id, extra!.id));
+    await db.update(leads).set({ name: "Sin cambio de nivel" }).where(eq(leads.id, extra!.id));
+    const [gone] = await insertLeads([{ name: `Borrado ${marker}`, level: "warm", status: "lost" }]);
+    await db.delete(leads).where(eq(leads.id, gone!.id));
 
-      const actual = await db
-        .select({ level: leads.level, status: leads.status, n: sql<number>`count(*)::int` })
-        .from(leads)
-        .groupBy(leads.level, leads.status);
-      const tallies = await db.select().from(leadTallies);
-      const nonZero = tallies.filter((row) => row.n !== 0);
-      expect(new Map(nonZero.map((row) => [tallyKey(row), row.n]))).toEqual(
-        new Map(actual.map((row) => [tallyKey(row), row.n])),
-      );
+    const actual = await db
+      .select({ level: leads.level, status: leads.status, n: sql<number>`count(*)::int` })
+      .from(leads)
+      .groupBy(leads.level, leads.status);
+    const tallies = await db.select().from(leadTallies);
+    const nonZero = tallies.filter((row) => row.n !== 0);
+    expect(new Map(nonZero.map((row) => [tallyKey(row), row.n]))).toEqual(
+      new Map(actual.map((row) => [tallyKey(row), row.n])),
+    );
 
-      const data: FunnelData = await funnelLoader(routeArgs(requestAs(asesor.cookie, "/funnel?tab=leads")));
-      const total = actual.reduce((sum, row) => sum + row.n, 0);
-      expect(data.counters.total).toBe(total);
-      expect(data.panel?.total).toBe(total);
-      expect(data.panel?.totalCapped).toBe(false);
-      const hot = actual.filter((row) => row.level === "hot").reduce((sum, row) => sum + row.n, 0);
-      expect(data.counters.hot).toBe(hot);
-    },
-  );
+    const data: FunnelData = await funnelLoader(routeArgs(requestAs(asesor.cookie, "/funnel?tab=leads")));
+    const total = actual.reduce((sum, row) => sum + row.n, 0);
+    expect(data.counters.total).toBe(total);
+    expect(data.panel?.total).toBe(total);
+    expect(data.panel?.totalCapped).toBe(false);
+    const hot = actual.filter((row) => row.level === "hot").reduce((sum, row) => sum + row.n, 0);
+    expect(data.counters.hot).toBe(hot);
+  });
 });
 
 /** The rows of a CSV body (RFC 4180 quoting), for the assertions. */
@@ -445,7 +399,7 @@ describe("CSV export", () => {
     expect(rows[1]![13]).toBe('\'@SUM(1+1); dijo "hola"\nsegunda línea');
     // The raw text of that cell is quoted (it holds ; " and a line break).
     expect(text).toContain('"\'@SUM(1+1); dijo ""hola""\nsegunda línea"');
-    // Issue 19: the formula after a comma is neutralised too, and the field quoted.
+    // ADR 034: the formula after a comma is neutralised too, and the field quoted.
     expect(rows[0]![13]).toBe(`Consulta,'=HYPERLINK("http://evil.example","x")`);
     expect(text).toContain(`"Consulta,'=HYPERLINK(""http://evil.example"",""x"")"`);
   });
@@ -539,7 +493,7 @@ describe("cards", () => {
 
 describe("CSV export limit", () => {
   it("refuses a flood of exports from one staff member with 429 and Retry-After, and leaves the others alone", async () => {
-    const copier = await staffUser("Copiona", ["asesor"]);
+    const copier = await createStaffMember(["asesor"], { firstName: "Copiona" });
     for (let attempt = 0; attempt < LEAD_EXPORT_RULE.max; attempt += 1) {
       const response = await exportAs(copier.cookie, `q=${marker}`);
       expect(response.status).toBe(200);

@@ -6,27 +6,13 @@ import { leads } from "~/db/schema";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { action } from "~/routes/_public/home";
 import { clientForm, requestAs, uniqueEmail, uniquePhone } from "../setup/clients";
+import { leadFormFields } from "../setup/factories";
 import { routeArgs, unwrap } from "../setup/route-args";
 
 afterAll(closeDb);
 
-// Random phones (uniquePhone) keep assertions independent when several files share one PostgreSQL database.
-function validLead(overrides: Record<string, string> = {}) {
-  return {
-    submissionId: randomUUID(),
-    name: "Ana Pérez",
-    phone: uniquePhone(),
-    // Unique: a request whose e-mail matches an open lead is merged into it (issue 13; lead-pipeline.test.ts).
-    email: uniqueEmail("ana"),
-    treatment: "implantes",
-    urgency: "inmediato",
-    budget: "alto",
-    message: "Perdí un diente hace un mes y quiero saber si soy candidata a un implante pronto.",
-    consent: "on",
-    source: "web",
-    ...overrides,
-  };
-}
+// Fresh phones and e-mails (leadFormFields) keep each test's leads its own.
+const validLead = leadFormFields;
 
 // Each submission from a new client address: the hourly per-address budget has its own tests (public-write-limits).
 async function submit(fields: Record<string, string>) {

@@ -3,15 +3,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  appointments,
-  outbox,
-  rateLimits,
-  treatmentsCatalog,
-  users,
-  verifications,
-  whatsAppMessages,
-} from "~/db/schema";
+import { outbox, rateLimits, users, verifications, whatsAppMessages } from "~/db/schema";
 import { reminderDueAt } from "~/domain/reminder-schedule";
 import type { MessageLogPage } from "~/features/messaging/whatsapp-log-dto";
 import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock-store";
@@ -30,14 +22,14 @@ import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { openPatientInbox, type PatientInbox } from "../setup/patient-inbox";
 
-// Issue 19 item 1, as the attack: one-time codes and reminder links must reach the patient and nobody else. Staff
+// ADR 029, as the attack: one-time codes and reminder links must reach the patient and nobody else. Staff
 // (asesor, admin) read /funnel/mensajes after the code or the reminder went out; the secret is in neither the page,
 // nor a whatsapp_messages row, nor the outbox row once delivered. The messages really go out: to the fake WhatsApp
 // provider and the fake SMTP server, where the patient's phone and mailbox are.
 
 const BASE_URL = "https://clinica.example";
 
-// Patients of the Dentalink mock nobody else binds (a shared PostgreSQL database holds other files' bindings).
+// Patients of the Dentalink mock that no other test of this file binds.
 const store = createMemoryMockStore();
 
 /** The app modules, imported only after the inbox pointed WHATSAPP_* and SMTP_URL at the fakes. */
@@ -50,7 +42,7 @@ async function importApp() {
     mock,
     recordRoute,
     messagesRoute,
-    testUsers,
+    factories,
     reminders,
     authRoute,
     forgotRoute,
@@ -65,7 +57,7 @@ async function importApp() {
     import("~/integrations/dentalink/dentalink-mock"),
     import("~/routes/_patient/clinical-record"),
     import("~/routes/_staff/messages"),
-    import("../setup/users"),
+    import("../setup/factories"),
     import("~/features/reminders/reminder-service.server"),
     import("~/routes/_auth/auth"),
     import("~/routes/_auth/forgot-password"),
@@ -84,7 +76,10 @@ async function importApp() {
     recordAction: recordRoute.action,
     messagesLoader: messagesRoute.loader,
     MessagesPage: messagesRoute.default,
-    createTestUser: testUsers.createTestUser,
+    createTestUser: factories.createTestUser,
+    createStaffMember: factories.createStaffMember,
+    createWhatsAppPatient: factories.createWhatsAppPatient,
+    insertAppointment: factories.insertAppointment,
     queueDueReminders: reminders.queueDueReminders,
     enqueueWhatsApp: messaging.enqueueWhatsApp,
     resetReader: () => reader.setDentalinkReader(undefined),
@@ -111,12 +106,7 @@ afterAll(async () => {
   await app?.closeDb();
 });
 
-async function staff(role: "asesor" | "admin") {
-  const user = await app.createTestUser({ roles: [role] });
-  const db = await app.getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
-}
+const staff = (role: "asesor" | "admin") => app.createStaffMember([role]);
 
 /** /funnel/mensajes as `user`: the loader's data and the HTML the page renders from it. */
 async function messagesPage(cookie: string) {
@@ -207,21 +197,9 @@ describe("the reminder's links", () => {
   it("the attack: after a reminder went out, an asesor and an admin find neither link's token", async () => {
     const db = await app.getDb();
     const dentist = await app.createTestUser({ roles: ["dentista"] });
-    const patient = await app.createTestUser({ firstName: "Ana" });
-    await db
-      .update(users)
-      .set({ phone: uniquePhone(), whatsappOptInAt: new Date("2020-01-01T00:00:00Z") })
-      .where(eq(users.id, patient.id));
-    const [treatment] = await db.select({ id: treatmentsCatalog.id }).from(treatmentsCatalog).limit(1);
+    const patient = await app.createWhatsAppPatient("Ana");
     const startsAt = new Date("2031-05-14T14:00:00Z");
-    await db.insert(appointments).values({
-      patientId: patient.id,
-      dentistId: dentist.id,
-      treatmentId: treatment!.id,
-      startsAt,
-      endsAt: new Date(startsAt.getTime() + 45 * 60_000),
-      status: "scheduled",
-    });
+    await app.insertAppointment({ patientId: patient.id, dentistId: dentist.id, startsAt, minutes: 45 });
     expect(await app.queueDueReminders(db, reminderDueAt(startsAt), { baseUrl: BASE_URL })).toBe(1);
     await inbox.deliverAll();
     const links = inbox.lastTemplate("recordatorio_cita").slice(3);

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { users, whatsAppMessages } from "~/db/schema";
+import { whatsAppMessages } from "~/db/schema";
 import type { MessageLogPage } from "~/features/messaging/whatsapp-log-dto";
 import { PHONE_FILTER_ERROR } from "~/features/messaging/message-log-schema";
 import { enqueueWhatsApp } from "~/features/messaging/whatsapp-outbox.server";
@@ -9,9 +9,9 @@ import { loader } from "~/routes/_staff/messages";
 import { requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
 
-// /funnel/mensajes (issue 9): the WhatsApp messages the clinic sent, newest first, 50 per page, filtered by status,
+// /funnel/mensajes: the WhatsApp messages the clinic sent, newest first, 50 per page, filtered by status,
 // purpose and phone; asesor and admin only.
 
 afterAll(closeDb);
@@ -19,15 +19,8 @@ afterAll(closeDb);
 let asesor: TestUser;
 let admin: TestUser;
 
-async function createStaff(roles: Array<"asesor" | "admin">): Promise<TestUser> {
-  const user = await createTestUser({ roles });
-  const db = await getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
-}
-
 beforeAll(async () => {
-  [asesor, admin] = await Promise.all([createStaff(["asesor"]), createStaff(["admin"])]);
+  [asesor, admin] = await Promise.all([createStaffMember(["asesor"]), createStaffMember(["admin"])]);
 });
 
 async function open(query: string, user: TestUser = asesor) {

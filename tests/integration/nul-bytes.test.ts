@@ -5,8 +5,9 @@ import { chatGuests, chatMessages, leads, whatsAppInboundMessages } from "~/db/s
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { clientForm, uniqueEmail, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
+import { INBOUND_PATH, webhookRequest } from "../setup/whatsapp-harness";
 
-// Issue 19 item 9: a NUL character (U+0000) in what a client sends. PostgreSQL refuses it in text, so before the
+// ADR 034: a NUL character (U+0000) in what a client sends. PostgreSQL refuses it in text, so before the
 // fix each of these was a 500 with a stack trace: the lead form's name, a chat message, a chat guest's phone, and
 // one message of an inbound WhatsApp batch, which failed the whole batch and lost its valid sibling. Now: 400 with
 // a generic Spanish message, nothing written for the bad input, the valid sibling stored. (A NUL in a path or a
@@ -147,11 +148,11 @@ function textMessage(from: string, text: string, overrides: Record<string, unkno
 }
 
 async function postInbound(results: unknown[]) {
-  const request = new Request("http://localhost:3000/api/whatsapp/inbound", {
-    method: "POST",
-    headers: { "content-type": "application/json", [WHATSAPP_WEBHOOK_SECRET_HEADER]: SECRET },
-    body: JSON.stringify({ results, messageCount: results.length, pendingMessageCount: 0 }),
-  });
+  const request = webhookRequest(
+    INBOUND_PATH,
+    JSON.stringify({ results, messageCount: results.length, pendingMessageCount: 0 }),
+    { [WHATSAPP_WEBHOOK_SECRET_HEADER]: SECRET },
+  );
   return settle(() => app.inboundAction(routeArgs(request)));
 }
 

@@ -12,6 +12,7 @@ import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
 import { action as leadAction } from "~/routes/_public/home";
 import { clientForm, randomIp, uniqueEmail, uniquePhone } from "../setup/clients";
+import { leadFormFields } from "../setup/factories";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 
@@ -23,19 +24,7 @@ const BUDGET = 10;
 type RequestResult = ActionResult<RequestReceipt>;
 
 function lead(overrides: Record<string, string> = {}) {
-  return {
-    submissionId: randomUUID(),
-    name: "Ana Pérez",
-    phone: uniquePhone(),
-    email: "",
-    treatment: "implantes",
-    urgency: "inmediato",
-    budget: "alto",
-    message: `Consulta ${randomUUID()}`,
-    consent: "on",
-    source: "web",
-    ...overrides,
-  };
+  return leadFormFields({ email: "", message: `Consulta ${randomUUID()}`, ...overrides });
 }
 
 /** The wizard's POST: the same action, its hidden `source`, no message field. */

@@ -22,15 +22,15 @@ import { queueDueReminders } from "~/features/reminders/reminder-service.server"
 import { action as cancelAction, loader as cancelLoader } from "~/routes/_public/appointment-cancel-link";
 import { action as confirmAction, loader as confirmLoader } from "~/routes/_public/appointment-confirm-link";
 import { whatsAppMessages } from "~/db/schema";
-import { clientForm, clientGet, randomIp, uniquePhone } from "../setup/clients";
+import { clientForm, clientGet, randomIp } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { placeholdersToSend } from "../setup/queued-secrets";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createTestUser, createWhatsAppPatient, insertAppointment, type TestUser } from "../setup/factories";
 
-// Issue 9: reminders 24 hours before (the same wall-clock time the day before, in Santiago), exactly once also with
+// ADR 018: reminders 24 hours before (the same wall-clock time the day before, in Santiago), exactly once also with
 // two workers at once, only with the patient's consent, and their single-use 'Confirmar' / 'Cancelar' links.
-// Every time is injected; appointments lie far from the other files' (a shared PostgreSQL database may hold them).
+// Every time is injected.
 
 afterAll(closeDb);
 
@@ -39,44 +39,30 @@ const HOUR = 3_600_000;
 const LIMPIEZA_PRICE = 35_000;
 
 let dentist: TestUser;
-let treatmentId: number;
 
 beforeAll(async () => {
   dentist = await createTestUser({ roles: ["dentista"], firstName: "Inés" });
   const db = await getDb();
   const [limpieza] = await db
-    .select({ id: treatmentsCatalog.id, price: treatmentsCatalog.basePrice })
+    .select({ price: treatmentsCatalog.basePrice })
     .from(treatmentsCatalog)
     .where(eq(treatmentsCatalog.slug, "limpieza"));
-  treatmentId = limpieza!.id;
   if (limpieza!.price !== LIMPIEZA_PRICE) throw new Error("the fee expectations assume Limpieza's price");
 });
 
 /** A patient with a mobile phone who agreed (or not) to WhatsApp messages. */
-async function patient(firstName: string, consent = true) {
-  const user = await createTestUser({ firstName });
-  const db = await getDb();
-  await db
-    .update(users)
-    .set({ phone: uniquePhone(), whatsappOptInAt: consent ? new Date("2020-01-01T00:00:00Z") : null })
-    .where(eq(users.id, user.id));
-  return user;
-}
+const patient = (firstName: string, consent = true) => createWhatsAppPatient(firstName, { consent });
 
+/** A Limpieza (45 minutes) with this file's dentist. */
 async function appointmentAt(patientId: string, startsAt: Date, status = "scheduled") {
-  const db = await getDb();
-  const [row] = await db
-    .insert(appointments)
-    .values({
-      patientId,
-      dentistId: dentist.id,
-      treatmentId,
-      startsAt,
-      endsAt: new Date(startsAt.getTime() + 45 * 60_000),
-      status,
-    })
-    .returning({ id: appointments.id });
-  return row!.id;
+  const row = await insertAppointment({
+    patientId,
+    dentistId: dentist.id,
+    slug: "limpieza",
+    startsAt,
+    status,
+  });
+  return row.id;
 }
 
 async function remindersOf(appointmentId: string) {

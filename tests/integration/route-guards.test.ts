@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb, getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { closeDb } from "~/db/client.server";
 import type { RoleName } from "~/domain/roles";
 import routeConfig from "~/routes";
 import { clientForm, clientGet } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle, type RouteResult } from "../setup/route-results";
-import { createTestUser, type TestUser } from "../setup/users";
+import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
 
 /**
  * The route manifest walk (DESIGN §4: every loader and action starts with a guard). Every route file in
@@ -200,16 +198,13 @@ let privileged: Partial<Record<RoleName, TestUser>>;
 let target: TestUser;
 
 beforeAll(async () => {
-  const db = await getDb();
   patient = await createTestUser();
   target = await createTestUser();
   privileged = {};
   const roles = [...new Set(Object.values(GUARDED_ROUTES))].filter((guard) => guard !== "signed-in");
   for (const role of roles) {
-    const user = await createTestUser({ roles: [role] });
     // Staff two-factor may be required (PostgreSQL runs are not demo mode): count it as done.
-    await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-    privileged[role] = user;
+    privileged[role] = await createStaffMember([role]);
   }
 });
 afterAll(closeDb);

@@ -371,7 +371,7 @@ describe("Google sign-in and two-factor (issue 7: no bypass of the second factor
     );
   });
 
-  // dentista: issue 19 item 3 (a dentist opens any record by RUT, so Google alone must not sign one in either).
+  // dentista: (a dentist opens any record by RUT, so Google alone must not sign one in either).
   it.each(["admin", "dentista"] as const)(
     "refuses Google for staff who must use two-factor but have not enrolled (%s)",
     async (role) => {

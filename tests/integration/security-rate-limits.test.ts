@@ -292,7 +292,7 @@ describe("Better Auth endpoints we wrap are not reachable over HTTP", () => {
       ["/api/auth/two-factor/disable", { password: user.password }],
       ["/api/auth/two-factor/verify-totp", { code: "123456" }],
       ["/api/auth/two-factor/verify-backup-code", { code: "abcde-fghij" }],
-      // Reachable directly before (issue 7): outside the per-account limits of our actions.
+      // Reachable directly before the hardening (ADR 007): outside the per-account limits of our actions.
       ["/api/auth/two-factor/generate-backup-codes", { password: user.password }],
       ["/api/auth/two-factor/get-totp-uri", { password: user.password }],
       ["/api/auth/two-factor/send-otp", {}],
@@ -304,7 +304,7 @@ describe("Better Auth endpoints we wrap are not reachable over HTTP", () => {
       ["/api/auth/revoke-sessions", {}],
       ["/api/auth/get-session", {}],
       ["/api/auth/update-session", {}],
-      // The sign-in step-up's session maker (issue 19): only the /auth action, with the challenge cookie's value.
+      // The sign-in step-up's session maker (ADR 031): only the /auth action, with the challenge cookie's value.
       ["/api/auth/sign-in/step-up", { challenge: "x".repeat(43), code: "123456" }],
     ];
     const answers: string[] = [];

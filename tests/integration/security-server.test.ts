@@ -92,9 +92,9 @@ async function adminCookie() {
 }
 
 const WEBHOOK_SECRET = "webhook-secret-for-the-server-0123";
-/** The secret being rotated out (issue 19): still accepted while WHATSAPP_WEBHOOK_SECRET_PREVIOUS holds it. */
+/** The secret being rotated out (ADR 034): still accepted while WHATSAPP_WEBHOOK_SECRET_PREVIOUS holds it. */
 const PREVIOUS_WEBHOOK_SECRET = "webhook-secret-rotated-out-456789";
-/** The provider's addresses: one address and a range; every other client is refused (issue 19). */
+/** The provider's addresses: one address and a range; every other client is refused (ADR 034). */
 const WEBHOOK_ALLOW_IPS = "127.0.0.18, 127.0.3.0/24";
 
 /** An inbound WhatsApp batch of one text message from `from`. */
@@ -178,7 +178,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       expect(other.status).toBe(401);
     });
 
-    // Issue 19 item 16: behind a load balancer on another host that TRUST_PROXY does not list, every client shares
+    // Behind a load balancer on another host that TRUST_PROXY does not list, every client shares
     // the balancer's address (one rate-limit bucket). The operator is told once, at the first such request.
     it("logs one warning at the first X-Forwarded-For from a peer TRUST_PROXY does not trust", async () => {
       for (const from of ["127.0.0.13", "127.0.0.14"]) {

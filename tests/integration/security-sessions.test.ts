@@ -13,12 +13,12 @@ import { action as forgotPasswordAction } from "~/routes/_auth/forgot-password";
 import { action as resetPasswordAction, loader as resetPasswordLoader } from "~/routes/_auth/reset-password";
 import { loader as betterAuthLoader } from "~/routes/api/auth";
 import { loader as funnelLoader } from "~/routes/_staff/funnel";
-import { clientForm, clientGet, randomIp } from "../setup/clients";
+import { clientForm, clientGet, randomIp, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { cookiePairs, settle } from "../setup/route-results";
-import { createTestUser, requestAs, signInCookie } from "../setup/users";
+import { createTestUser, signInCookie } from "../setup/users";
 
-// DESIGN §6 / spec 000: a password change or reset ends the other sessions; deactivated accounts cannot sign in.
+// ADR 003: a password change or reset ends the other sessions; deactivated accounts cannot sign in.
 
 function signIn(email: string, password: string) {
   return settle<{ message?: string } | undefined>(() =>

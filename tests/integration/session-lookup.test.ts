@@ -14,7 +14,7 @@ import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser, signInCookie } from "../setup/users";
 
-// Issue 8: loadSessionUser reads session, user and roles in one query and checks the cookie's signature itself,
+// ADR 010: loadSessionUser reads session, user and roles in one query and checks the cookie's signature itself,
 // so it must refuse everything Better Auth's getSession refuses, with no cache between requests.
 
 const COOKIE = "clinica.session_token";

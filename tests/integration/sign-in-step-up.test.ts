@@ -14,7 +14,7 @@ import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser, type TestUser } from "../setup/users";
 
-// Issue 19 item 4: 100 wrong passwords from many addresses locked the owner out for an hour (429 with the right
+// ADR 031: 100 wrong passwords from many addresses locked the owner out for an hour (429 with the right
 // password from anywhere). Past the per-account limit the right password now passes with a step-up: the account's
 // second factor, or a one-time code e-mailed to the owner.
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, auditLog, leads, treatmentsCatalog, users } from "~/db/schema";
+import { auditLog, leads } from "~/db/schema";
 import { formatClinicTime } from "~/domain/format";
 import { scoreLead, type Budget, type Treatment, type Urgency } from "~/domain/lead-scoring";
 import { agendaWindow } from "~/features/dentist/agenda-window";
@@ -12,37 +12,22 @@ import { PHONE_ERROR } from "~/lib/validation";
 import { loader as agendaLoader } from "~/routes/_dentist/agenda";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { action as testAction, loader as testLoader } from "~/routes/_staff/test-dashboard";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
-import { createTestUser, type TestUser } from "../setup/users";
+import {
+  createStaffMember,
+  createTestUser,
+  insertAppointments,
+  insertLeads as insertLeadRows,
+  type TestUser,
+} from "../setup/factories";
 
 afterAll(closeDb);
-
-// With TEST_DATABASE_URL several files share one PostgreSQL database and insert leads concurrently, so global
-// figures can only be checked as lower bounds there; on PGlite each file has its own database.
-const sharedDatabase = Boolean(process.env.DATABASE_URL);
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** The HTTP status of whatever a loader/action threw: a Response (redirect) or a `data()` error. */
-function thrownStatus(error: unknown): number | undefined {
-  if (error instanceof Response) return error.status;
-  if (error && typeof error === "object" && "init" in error) {
-    return (error as { init: ResponseInit | null }).init?.status;
-  }
-  return undefined;
-}
-
-async function thrown(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to throw");
-    },
-    (error: unknown) => error,
-  );
-}
 
 type FunnelData = Awaited<ReturnType<typeof funnelLoader>>;
 
@@ -50,24 +35,10 @@ function stageCount(data: FunnelData, key: string): number {
   return data.stages.find((item) => item.key === key)?.count ?? 0;
 }
 
-function slot(start: Date, minutes: number) {
-  return { startsAt: start, endsAt: new Date(start.getTime() + minutes * MINUTE) };
-}
 type AgendaData = Awaited<ReturnType<typeof agendaLoader>>;
 
 async function funnel(cookie: string, path = "/funnel"): Promise<FunnelData> {
   return funnelLoader(routeArgs(requestAs(cookie, path)));
-}
-
-/**
- * Staff must have two-factor unless AUTH_STAFF_2FA=optional (the default only in demo mode, not on PostgreSQL), so
- * staff test users are marked as enrolled, as real staff accounts are.
- */
-async function createStaffUser(options: Parameters<typeof createTestUser>[0]): Promise<TestUser> {
-  const user = await createTestUser(options);
-  const db = await getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
 }
 
 let patient: TestUser;
@@ -76,7 +47,7 @@ let asesor: TestUser;
 beforeAll(async () => {
   [patient, asesor] = await Promise.all([
     createTestUser({ firstName: "Paula" }),
-    createStaffUser({ roles: ["asesor"], firstName: "Javiera" }),
+    createStaffMember(["asesor"], { firstName: "Javiera" }),
   ]);
 });
 
@@ -125,7 +96,7 @@ describe("access", () => {
     expect(await testLoader(routeArgs(requestAs(asesor.cookie, "/test")))).toMatchObject({
       whatsApp: { clinicTestMode: true, log: [] },
     });
-    const admin = await createStaffUser({ roles: ["admin"] });
+    const admin = await createStaffMember(["admin"]);
     expect((await funnel(admin.cookie)).tab).toBe("overview");
   });
 });
@@ -144,34 +115,31 @@ interface LeadSeed {
 }
 
 async function insertLeads(seeds: LeadSeed[], now: Date) {
-  const db = await getDb();
-  const rows = seeds.map((seed) => {
-    const createdAt = new Date(now.getTime() - seed.createdAgo);
-    const message = "Quisiera una evaluación para saber qué tratamiento me conviene y cuánto costaría.";
-    const { score, reasons } = scoreLead({ ...seed, phone: "x", message });
-    return {
-      submissionId: randomUUID(),
-      name: seed.name,
-      phone: uniquePhone(),
-      email: seed.email,
-      treatment: seed.treatment,
-      urgency: seed.urgency,
-      budget: seed.budget,
-      message,
-      // The level is set explicitly so the counts do not depend on the scoring rules.
-      score,
-      level: seed.level,
-      reasons,
-      status: seed.status,
-      source: seed.source,
-      consentAt: createdAt,
-      lastContactAt: seed.contactedAgo === null ? null : new Date(now.getTime() - seed.contactedAgo),
-      firstContactAt: seed.contactedAgo === null ? null : new Date(now.getTime() - seed.contactedAgo),
-      createdAt,
-      updatedAt: createdAt,
-    };
-  });
-  return db.insert(leads).values(rows).returning();
+  return insertLeadRows(
+    seeds.map((seed) => {
+      const createdAt = new Date(now.getTime() - seed.createdAgo);
+      const message = "Quisiera una evaluación para saber qué tratamiento me conviene y cuánto costaría.";
+      const { score, reasons } = scoreLead({ ...seed, phone: "x", message });
+      const contactedAt = seed.contactedAgo === null ? null : new Date(now.getTime() - seed.contactedAgo);
+      return {
+        name: seed.name,
+        email: seed.email,
+        treatment: seed.treatment,
+        urgency: seed.urgency,
+        budget: seed.budget,
+        message,
+        // The level is set explicitly so the counts do not depend on the scoring rules.
+        score,
+        level: seed.level,
+        reasons,
+        status: seed.status,
+        source: seed.source,
+        lastContactAt: contactedAt,
+        firstContactAt: contactedAt,
+        createdAt,
+      };
+    }),
+  );
 }
 
 describe("/funnel", () => {
@@ -257,7 +225,7 @@ describe("/funnel", () => {
       "Calificación",
       "Conversión",
     ]);
-    // Lower bounds hold even when other files add leads to a shared database at the same time.
+    // Lower bounds here; the exact figures are the next test's.
     const delta = (key: keyof FunnelData["counters"]) => after.counters[key] - before.counters[key];
     expect({
       total: delta("total") >= 5,
@@ -280,7 +248,7 @@ describe("/funnel", () => {
     });
   });
 
-  it.skipIf(sharedDatabase)("computes every figure from the database (own database)", async () => {
+  it("computes every figure from the database (own database)", async () => {
     expect(before.counters.total).toBe(0);
     const after = await funnel(asesor.cookie);
     expect(after.counters).toEqual({ total: 5, hot: 2, warm: 1, cold: 2, new: 1, converted: 1 });
@@ -485,68 +453,59 @@ describe("/funnel", () => {
 
 describe("/dentista", () => {
   it("shows the signed-in dentist only their appointments of today and the next 6 days", async () => {
-    const db = await getDb();
     const [dentistA, dentistB, agendaPatient, otherPatient] = await Promise.all([
       createTestUser({ roles: ["dentista"], firstName: "Andrés" }),
       createTestUser({ roles: ["dentista"], firstName: "Beatriz" }),
       createTestUser({ firstName: "Rosa" }),
       createTestUser({ firstName: "Elena" }),
     ]);
-    const [treatment] = await db
-      .insert(treatmentsCatalog)
-      .values({
-        slug: `limpieza-${randomUUID()}`,
-        name: "Limpieza dental",
-        description: "Profilaxis",
-        durationMinutes: 45,
-        basePrice: 35000,
-      })
-      .returning();
-
     const now = new Date();
     const window = agendaWindow(now);
-    const rows = await db
-      .insert(appointments)
-      .values([
-        // In the window: soon, no treatment and no duration → "Consulta", 60 min.
-        {
-          patientId: agendaPatient.id,
-          dentistId: dentistA.id,
-          status: "confirmed",
-          ...slot(new Date(now.getTime() + 2 * HOUR), 60),
-        },
-        // In the window, cancelled: shown (muted), duration from the treatment.
-        {
-          patientId: agendaPatient.id,
-          dentistId: dentistA.id,
-          treatmentId: treatment!.id,
-          status: "cancelled",
-          ...slot(new Date(now.getTime() + 3 * DAY), 45),
-        },
-        // In the window with its own duration.
-        {
-          patientId: agendaPatient.id,
-          dentistId: dentistA.id,
-          treatmentId: treatment!.id,
-          durationMinutes: 90,
-          status: "no_show",
-          ...slot(new Date(now.getTime() + 4 * DAY), 90),
-        },
-        // Outside: before today's start in Santiago, and after the seventh day.
-        {
-          patientId: agendaPatient.id,
-          dentistId: dentistA.id,
-          ...slot(new Date(window.start.getTime() - HOUR), 30),
-        },
-        { patientId: agendaPatient.id, dentistId: dentistA.id, ...slot(window.end, 30) },
-        // Another dentist's appointment.
-        {
-          patientId: otherPatient.id,
-          dentistId: dentistB.id,
-          ...slot(new Date(now.getTime() + 2 * HOUR), 60),
-        },
-      ])
-      .returning();
+    const rows = await insertAppointments([
+      // In the window: soon, no treatment and no duration → "Consulta", 60 min.
+      {
+        patientId: agendaPatient.id,
+        dentistId: dentistA.id,
+        slug: null,
+        status: "confirmed",
+        startsAt: new Date(now.getTime() + 2 * HOUR),
+        minutes: 60,
+      },
+      // In the window, cancelled: shown (muted), duration from the treatment.
+      {
+        patientId: agendaPatient.id,
+        dentistId: dentistA.id,
+        slug: "limpieza",
+        status: "cancelled",
+        startsAt: new Date(now.getTime() + 3 * DAY),
+      },
+      // In the window with its own duration.
+      {
+        patientId: agendaPatient.id,
+        dentistId: dentistA.id,
+        slug: "limpieza",
+        durationMinutes: 90,
+        status: "no_show",
+        startsAt: new Date(now.getTime() + 4 * DAY),
+      },
+      // Outside: before today's start in Santiago, and after the seventh day.
+      {
+        patientId: agendaPatient.id,
+        dentistId: dentistA.id,
+        slug: null,
+        startsAt: new Date(window.start.getTime() - HOUR),
+        minutes: 30,
+      },
+      { patientId: agendaPatient.id, dentistId: dentistA.id, slug: null, startsAt: window.end, minutes: 30 },
+      // Another dentist's appointment.
+      {
+        patientId: otherPatient.id,
+        dentistId: dentistB.id,
+        slug: null,
+        startsAt: new Date(now.getTime() + 2 * HOUR),
+        minutes: 60,
+      },
+    ]);
 
     const agendaA: AgendaData = await agendaLoader(routeArgs(requestAs(dentistA.cookie, "/dentista")));
     expect(agendaA.dentistName).toBe("Andrés");

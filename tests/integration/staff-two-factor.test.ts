@@ -47,7 +47,7 @@ describe("AUTH_STAFF_2FA=required", () => {
     expect(result.value).toBeTruthy();
   });
 
-  // Issue 19 item 3: a dentist opens any patient's record by RUT, so an unenrolled dentist is a staff account
+  // A dentist opens any patient's record by RUT, so an unenrolled dentist is a staff account
   // whose password alone reads clinical data.
   it("sends a dentist without two-factor to enrol before the record lookup, its action and its files", async () => {
     const dentist = await createTestUser({ roles: ["dentista"] });

@@ -1,15 +1,19 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { outbox, whatsAppContacts, whatsAppMessages } from "~/db/schema";
-import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
+import type { WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
-import { clearWhatsAppEnv, setWhatsAppEnv } from "../setup/whatsapp-env";
+import {
+  REPORTS_PATH,
+  startWhatsAppHarness,
+  webhookRequest,
+  type WhatsAppHarness,
+  type WhatsAppRelay,
+} from "../setup/whatsapp-harness";
 
-// WhatsApp through the outbox (issue 9): enqueue in the business transaction, delivery by the worker's handler to
+// WhatsApp through the outbox: enqueue in the business transaction, delivery by the worker's handler to
 // the fake provider over HTTP with messageId = the outbox id, and the provider's reports through the webhook route.
 
 const API_KEY = "fake-whatsapp-key-delivery";
@@ -38,79 +42,40 @@ async function importApp() {
   };
 }
 
-/**
- * Stands in for the production server's webhook URL: what the fake posts is turned into a Fetch Request and given
- * to the route's action, whose answer goes back to the fake. Every body is kept, to replay it.
- */
-interface Relay {
-  url: string;
-  bodies: Array<{ secret: string | undefined; body: string }>;
-  close(): Promise<void>;
-}
-
-async function startRelay(): Promise<Relay> {
-  const bodies: Relay["bodies"] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const secret = request.headers[WHATSAPP_WEBHOOK_SECRET_HEADER.toLowerCase()];
-      bodies.push({ secret: Array.isArray(secret) ? secret[0] : secret, body });
-      void post(body, secret === undefined ? {} : { [WHATSAPP_WEBHOOK_SECRET_HEADER]: String(secret) })
-        .then(async (answer) => response.writeHead(answer.status).end(await answer.text()))
-        .catch(() => response.writeHead(500).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/whatsapp/reports`,
-    bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** A provider's POST to the webhook: no Origin, no cookie, only the secret header (when given). */
 async function post(
   body: string,
   headers: Record<string, string> = { [WHATSAPP_WEBHOOK_SECRET_HEADER]: SECRET },
 ) {
-  const request = new Request("http://localhost:3000/api/whatsapp/reports", {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body,
-  });
-  return (await app.reportsAction(routeArgs(request))) as Response;
+  return (await app.reportsAction(routeArgs(webhookRequest(REPORTS_PATH, body, headers)))) as Response;
 }
 
+let harness: WhatsAppHarness;
 let fake: WhatsAppFake;
-let relay: Relay;
+let relay: WhatsAppRelay;
 let app: Awaited<ReturnType<typeof importApp>>;
 
 beforeAll(async () => {
-  relay = await startRelay();
-  fake = await startWhatsAppFake({
+  harness = await startWhatsAppHarness({
     apiKey: API_KEY,
-    reportsUrl: relay.url,
-    reportsSecret: SECRET,
+    secret: SECRET,
+    sender: SENDER,
     reportDelayMs: 150,
+    webhooks: (_path, request) => app.reportsAction(routeArgs(request)) as Promise<Response>,
   });
-  setWhatsAppEnv({ baseUrl: fake.url, apiKey: API_KEY, sender: SENDER, secret: SECRET });
+  fake = harness.fake;
+  relay = harness.relay!;
   app = await importApp();
   await app.getDb();
 });
 
 afterAll(async () => {
-  await fake?.close();
-  await relay?.close();
+  await harness?.close();
   await app?.closeDb();
-  clearWhatsAppEnv();
 });
 
 beforeEach(async () => {
-  await fake.idle();
-  fake.reset();
-  relay.bodies.length = 0;
+  await harness.reset();
 });
 
 /**
@@ -142,7 +107,7 @@ async function outboxRow(id: string) {
 type Handlers = Parameters<Awaited<ReturnType<typeof importApp>>["deliverDue"]>[1];
 
 /**
- * Delivers our row once: made the oldest due row first, since other files may share a PostgreSQL outbox, and only
+ * Delivers our row once: made the oldest due row first, since earlier tests may leave due rows, and only
  * WhatsApp rows are offered to the handler. `at` stands for a later clock (a retry's backoff has passed).
  */
 async function deliver(id: string, handlers: Handlers = app.outboxHandlers(), at = new Date()) {
@@ -248,7 +213,7 @@ describe("delivery through the outbox", () => {
     ]);
 
     // A replayed report (the provider retries when our answer is lost) changes nothing.
-    for (const { body } of relay.bodies) {
+    for (const { body } of relay.received) {
       const answer = await post(body);
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ received: 1, updated: 0 });

@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -12,13 +10,20 @@ import {
   whatsAppInboundMessages,
   whatsAppMessages,
 } from "~/db/schema";
-import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
+import type { WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { clientForm, uniquePhone } from "../setup/clients";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { clearWhatsAppEnv, setWhatsAppEnv } from "../setup/whatsapp-env";
+import {
+  INBOUND_PATH,
+  startWhatsAppHarness,
+  webhookRequest,
+  type WebhookPath,
+  type WhatsAppHarness,
+  type WhatsAppRelay,
+} from "../setup/whatsapp-harness";
 
-// Issue 9: the inbound WhatsApp webhook (a person writing to the clinic: their 24-hour window, a lead or its
+// ADR 020: the inbound WhatsApp webhook (a person writing to the clinic: their 24-hour window, a lead or its
 // history), the window choosing text or template when a message is sent, and the delivery order of a lead's two
 // messages, against the fake provider over HTTP with its posts relayed to the real route actions.
 
@@ -54,78 +59,45 @@ let app: Awaited<ReturnType<typeof importApp>>;
 
 /** A provider's POST to one of the webhooks: no Origin, no cookie, the secret header unless told otherwise. */
 async function post(
-  path: "/api/whatsapp/inbound" | "/api/whatsapp/reports",
+  path: WebhookPath,
   body: BodyInit,
   headers: Record<string, string> = { [WHATSAPP_WEBHOOK_SECRET_HEADER]: SECRET },
   method = "POST",
 ) {
-  const request = new Request(`http://localhost:3000${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...headers },
-    ...(method === "POST" ? { body, duplex: "half" } : {}),
-  } as RequestInit);
-  const action = path === "/api/whatsapp/inbound" ? app.inboundAction : app.reportsAction;
+  return deliver(path, webhookRequest(path, body, headers, method));
+}
+
+/** Where the fake's posts arrive: the route's action for the path. */
+async function deliver(path: WebhookPath, request: Request) {
+  const action = path === INBOUND_PATH ? app.inboundAction : app.reportsAction;
   return (await action(routeArgs(request))) as Response;
 }
 
-/** Stands in for the server's webhook URLs: what the fake posts goes to the route's action; bodies are kept. */
-interface Relay {
-  url: string;
-  inbound: string[];
-  close(): Promise<void>;
-}
-
-async function startRelay(): Promise<Relay> {
-  const bodies: string[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const path = request.url === "/api/whatsapp/inbound" ? request.url : "/api/whatsapp/reports";
-      if (path === "/api/whatsapp/inbound") bodies.push(body);
-      const secret = request.headers[WHATSAPP_WEBHOOK_SECRET_HEADER.toLowerCase()];
-      void post(path, body, secret === undefined ? {} : { [WHATSAPP_WEBHOOK_SECRET_HEADER]: String(secret) })
-        .then(async (answer) => response.writeHead(answer.status).end(await answer.text()))
-        .catch(() => response.writeHead(500).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    inbound: bodies,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
+let harness: WhatsAppHarness;
 let fake: WhatsAppFake;
-let relay: Relay;
+let relay: WhatsAppRelay;
 
 beforeAll(async () => {
-  relay = await startRelay();
-  fake = await startWhatsAppFake({
+  harness = await startWhatsAppHarness({
     apiKey: API_KEY,
-    reportsUrl: `${relay.url}/api/whatsapp/reports`,
-    inboundUrl: `${relay.url}/api/whatsapp/inbound`,
-    reportsSecret: SECRET,
+    secret: SECRET,
+    sender: SENDER,
     reportDelayMs: 50,
+    webhooks: deliver,
   });
-  setWhatsAppEnv({ baseUrl: fake.url, apiKey: API_KEY, sender: SENDER, secret: SECRET });
+  fake = harness.fake;
+  relay = harness.relay!;
   app = await importApp();
   await app.getDb();
 });
 
 afterAll(async () => {
-  await fake?.close();
-  await relay?.close();
+  await harness?.close();
   await app?.closeDb();
-  clearWhatsAppEnv();
 });
 
 beforeEach(async () => {
-  await fake.idle();
-  fake.reset();
-  relay.inbound.length = 0;
+  await harness.reset();
 });
 
 const digits = (phone: string) => phone.replace(/\D/g, "");
@@ -332,7 +304,7 @@ describe("inbound messages", () => {
   it("changes nothing when the same body is posted again (the provider retries)", async () => {
     const phone = uniquePhone();
     await inbound(phone, "Hola, ¿tienen hora esta semana?", "Berta");
-    const [body] = relay.inbound;
+    const [body] = relay.bodiesTo(INBOUND_PATH);
     const contactBefore = await contactOf(phone);
     const before = await counts();
     for (let replay = 0; replay < 2; replay++) {

@@ -13,7 +13,7 @@ import {
 } from "~/integrations/whatsapp/whatsapp-schemas";
 
 // What the fake provider posts back after accepting a message (delivery, then seen) and the inbound messages it
-// simulates, received by a small HTTP server standing in for the app's webhooks (the routes come next, issue 9).
+// simulates, received by a small HTTP server standing in for the app's webhooks (the routes themselves: whatsapp-delivery and whatsapp-inbound tests).
 
 interface Received {
   path: string;

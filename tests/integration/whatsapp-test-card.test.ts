@@ -1,22 +1,19 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { eq, inArray, like } from "drizzle-orm";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { outbox, users, whatsAppMessages } from "~/db/schema";
+import { outbox, whatsAppMessages } from "~/db/schema";
 import type { TestSendStatus, WhatsAppTestSendResult } from "~/features/messaging/whatsapp-log-dto";
-import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
-import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
+import type { WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
-import { createTestUser, type TestUser } from "../setup/users";
-import { clearWhatsAppEnv, setWhatsAppEnv } from "../setup/whatsapp-env";
+import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
+import { startWhatsAppHarness, type WhatsAppHarness } from "../setup/whatsapp-harness";
 
-// Issue 9, the test dashboard's WhatsApp card: the action queues the spec's two messages for the current test lead
+// The test dashboard's WhatsApp card: the action queues the spec's two messages for the current test lead
 // through the outbox (never calling the provider itself) and answers their ids; the card polls their status from
 // the staff resource route. Against the fake provider (Infobip's contract) and in test mode.
 
@@ -50,62 +47,32 @@ async function importApp() {
 }
 
 let app: Awaited<ReturnType<typeof importApp>>;
+let harness: WhatsAppHarness;
 let fake: WhatsAppFake;
-let relay: http.Server;
 let asesor: TestUser;
 
-/** Stands in for our webhook URL: the fake's reports go to the route's action. */
-async function startRelay(): Promise<string> {
-  relay = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const secret = request.headers[WHATSAPP_WEBHOOK_SECRET_HEADER.toLowerCase()];
-      const forwarded = new Request("http://localhost:3000/api/whatsapp/reports", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          [WHATSAPP_WEBHOOK_SECRET_HEADER]: String(secret ?? ""),
-        },
-        body: Buffer.concat(chunks).toString("utf8"),
-      });
-      void (app.reportsAction(routeArgs(forwarded)) as Promise<Response>)
-        .then(async (answer) => response.writeHead(answer.status).end(await answer.text()))
-        .catch(() => response.writeHead(500).end());
-    });
-  });
-  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(relay.address() as AddressInfo).port}/api/whatsapp/reports`;
-}
-
 beforeAll(async () => {
-  const reportsUrl = await startRelay();
-  fake = await startWhatsAppFake({ apiKey: API_KEY, reportsUrl, reportsSecret: SECRET, reportDelayMs: 100 });
-  setWhatsAppEnv({ baseUrl: fake.url, apiKey: API_KEY, sender: "56900000002", secret: SECRET });
+  harness = await startWhatsAppHarness({
+    apiKey: API_KEY,
+    secret: SECRET,
+    sender: "56900000002",
+    reportDelayMs: 100,
+    webhooks: (_path, request) => app.reportsAction(routeArgs(request)) as Promise<Response>,
+  });
+  fake = harness.fake;
   app = await importApp();
-  asesor = await createStaff(["asesor"]);
+  asesor = await createStaffMember(["asesor"]);
 });
 
 afterAll(async () => {
-  await fake?.close();
-  await new Promise((resolve) => relay?.close(resolve));
+  await harness?.close();
   await app?.closeDb();
-  clearWhatsAppEnv();
 });
 
 beforeEach(async () => {
   await deliverAll();
-  await fake.idle();
-  fake.reset();
+  await harness.reset();
 });
-
-/** Staff accounts have two-factor in real life (required unless AUTH_STAFF_2FA=optional). */
-async function createStaff(roles: Array<"asesor" | "admin">): Promise<TestUser> {
-  const user = await createTestUser({ roles });
-  const db = await app.getDb();
-  await db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, user.id));
-  return user;
-}
 
 async function send(fields: Record<string, string>, user: TestUser = asesor) {
   return settle<WhatsAppTestSendResult>(() =>
@@ -351,7 +318,7 @@ describe("against the provider (the fake)", () => {
 
 describe("abuse", () => {
   it("refuses a staff member's 31st send within 10 minutes", async () => {
-    const busy = await createStaff(["asesor"]);
+    const busy = await createStaffMember(["asesor"]);
     for (let round = 0; round < 30; round++) {
       expect((await send(scenario("cold", "1"), busy)).status).toBe(200);
     }

@@ -9,14 +9,21 @@ import { routeArgs } from "./route-args";
 
 export const ACCOUNT = "clinica-chat";
 
+/** Where a call comes from unless it names an address: one visitor's address for the whole test file. */
+const FILE_IP = randomIp();
+
 export async function api(
   method: string,
   path: string,
-  init: { cookie?: string; bearer?: string; body?: unknown; ip?: string } = {},
+  init: {
+    cookie?: string;
+    bearer?: string;
+    body?: unknown;
+    ip?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) {
-  // Each call from its own address unless the test names one: the per-address limits of /api/chat (guest creation,
-  // login, refresh) must not add up across test files that share one PostgreSQL database.
-  const headers: Record<string, string> = { "x-clinica-client-ip": init.ip ?? randomIp() };
+  const headers: Record<string, string> = { "x-clinica-client-ip": init.ip ?? FILE_IP, ...init.headers };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
   const request = requestAs(init.cookie, `/api/chat/${path}`, {
@@ -108,26 +115,38 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
   };
 }
 
-export async function roomWithToken() {
-  const created = await api("POST", "guest", { body: { account_id: ACCOUNT } });
+/**
+ * A new anonymous visitor's room in the bot's hands, nothing written: each visitor from an address of its own, as a
+ * file opens more rooms than one address may create guests (30 in ten minutes, chatAddressRules.guest).
+ */
+export async function newGuestRoom(ip = randomIp()) {
+  const created = await api("POST", "guest", { ip, body: { account_id: ACCOUNT } });
   const guest = (await created.json()) as { id: string };
   const cookie = created.headers.getSetCookie()[0]!.split(";")[0]!;
   const room = (await (
     await api("POST", "guest/room", {
       cookie,
+      ip,
       body: { account_id: ACCOUNT, guest_id: guest.id, agent_id: "dentist-bot" },
     })
   ).json()) as { room_id: string };
+  return { ip, cookie, guestId: guest.id, roomId: room.room_id };
+}
+
+/** A new visitor's room (newGuestRoom), logged in and with the AI notice accepted. */
+export async function roomWithToken() {
+  const { ip, cookie, guestId, roomId } = await newGuestRoom();
   const login = (await (
-    await api("POST", `guest/login?guest_id=${guest.id}&account_id=${ACCOUNT}`, { cookie })
+    await api("POST", `guest/login?guest_id=${guestId}&account_id=${ACCOUNT}`, { cookie, ip })
   ).json()) as {
     access_token: string;
   };
-  await api("POST", `rooms/${room.room_id}/consent`, {
+  await api("POST", `rooms/${roomId}/consent`, {
+    ip,
     bearer: login.access_token,
     body: { version: AI_NOTICE_VERSION, accepted: true },
   });
-  return { roomId: room.room_id, token: login.access_token };
+  return { roomId, token: login.access_token };
 }
 
 export const send = (roomId: string, token: string, content: string) =>

@@ -17,7 +17,7 @@ export const DESK_IP = "203.0.113.7";
 
 /**
  * A client address nobody else uses (IPv6 documentation prefix + random bits), so per-IP rate limits of one test
- * never meet another's, also when several files share one PostgreSQL database.
+ * never meet another's.
  */
 export function randomIp(): string {
   const hex = randomBytes(6).toString("hex");

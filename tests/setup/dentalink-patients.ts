@@ -13,7 +13,7 @@ export interface FreshPatient {
 
 /**
  * A Dentalink patient of the mock nobody else uses (random id, RUT and contact), so that binding it never meets
- * another test file's binding of the same patient, also when several files share one PostgreSQL database.
+ * another test's binding of the same patient.
  */
 export async function freshPatient(
   store: MemoryMockStore,

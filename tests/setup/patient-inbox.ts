@@ -1,6 +1,6 @@
-import { startWhatsAppFake, type WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
+import type { WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { startFakeSmtp, type FakeSmtp } from "./fake-smtp";
-import { clearWhatsAppEnv, setWhatsAppEnv } from "./whatsapp-env";
+import { startWhatsAppHarness } from "./whatsapp-harness";
 
 /**
  * Where a patient receives what the clinic sends: the fake WhatsApp provider (their phone) and the fake SMTP server
@@ -21,15 +21,13 @@ export interface PatientInbox {
 }
 
 export async function openPatientInbox(label: string): Promise<PatientInbox> {
-  const apiKey = `fake-whatsapp-key-${label}`;
-  const fake = await startWhatsAppFake({ apiKey });
-  const smtp = await startFakeSmtp();
-  setWhatsAppEnv({
-    baseUrl: fake.url,
-    apiKey,
-    sender: "56900000001",
+  const whatsApp = await startWhatsAppHarness({
+    apiKey: `fake-whatsapp-key-${label}`,
     secret: `webhook-secret-${label}-0123456789`,
+    sender: "56900000001",
   });
+  const { fake } = whatsApp;
+  const smtp = await startFakeSmtp();
   process.env.SMTP_URL = `${smtp.url}?ignoreTLS=true`;
   return {
     fake,
@@ -63,9 +61,8 @@ export async function openPatientInbox(label: string): Promise<PatientInbox> {
       return code;
     },
     async close() {
-      await fake.close();
+      await whatsApp.close();
       await smtp.close();
-      clearWhatsAppEnv();
       delete process.env.SMTP_URL;
     },
   };

@@ -28,12 +28,18 @@ function isDataWithResponseInit(value: unknown): value is DataWithResponseInit {
   );
 }
 
-async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteResult<T>> {
+async function describeValue<T>(value: unknown, wasThrown: boolean): Promise<RouteResult<T>> {
   if (value instanceof Response) {
     // An event stream never ends on its own: its status and headers are the result.
     if ((value.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
       await value.body?.cancel();
-      return { status: value.status, body: "" as T, headers: value.headers, location: null, thrown };
+      return {
+        status: value.status,
+        body: "" as T,
+        headers: value.headers,
+        location: null,
+        thrown: wasThrown,
+      };
     }
     const text = await value.text();
     let body: unknown = text;
@@ -49,7 +55,7 @@ async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteR
       body: body as T,
       headers: value.headers,
       location: value.headers.get("location"),
-      thrown,
+      thrown: wasThrown,
     };
   }
   if (isDataWithResponseInit(value)) {
@@ -59,10 +65,10 @@ async function describeValue<T>(value: unknown, thrown: boolean): Promise<RouteR
       body: value.data as T,
       headers,
       location: headers.get("location"),
-      thrown,
+      thrown: wasThrown,
     };
   }
-  return { status: 200, body: value as T, headers: new Headers(), location: null, thrown };
+  return { status: 200, body: value as T, headers: new Headers(), location: null, thrown: wasThrown };
 }
 
 /** Runs a loader/action call and describes its outcome (returned or thrown). */
@@ -83,4 +89,38 @@ export function cookiePairs(headers: Headers): string {
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0]!)
     .join("; ");
+}
+
+/** What a loader/action call threw (a redirect Response, a `data(…, { status })` value, or any error); fails if it returned. */
+export async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error("expected the call to throw");
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** The status of what a loader/action threw: a redirect Response or a `data(…, { status })` value. */
+export function thrownStatus(error: unknown): number | undefined {
+  if (error instanceof Response) return error.status;
+  if (error && typeof error === "object" && "init" in error) {
+    return (error as { init: ResponseInit | null }).init?.status;
+  }
+  return undefined;
+}
+
+/**
+ * The status and Location of what `run` threw (a redirect Response, or a `data(…, { status })` value, whose
+ * location is null); fails if it returned, rethrows any other error.
+ */
+export async function thrownResponse(
+  run: () => Promise<unknown>,
+): Promise<{ status: number; location: string | null }> {
+  const error = await thrown(run());
+  if (error instanceof Response) return { status: error.status, location: error.headers.get("location") };
+  if (error && typeof error === "object" && "init" in error) {
+    return { status: (error as { init: ResponseInit | null }).init?.status ?? 200, location: null };
+  }
+  throw error;
 }

@@ -7,9 +7,6 @@ import { getAuth } from "~/features/auth/auth-instance.server";
 import { SESSION_COOKIE_PREFIX } from "~/lib/auth/auth.server";
 import { uniqueEmail } from "./clients";
 
-// Kept for the tests that import it from here (appointments, booking-limits); it lives in clients.ts.
-export { requestAs } from "./clients";
-
 export interface TestUser {
   id: string;
   email: string;
@@ -19,13 +16,20 @@ export interface TestUser {
   cookie: string;
 }
 
+export interface TestUserOptions {
+  roles?: RoleName[];
+  verified?: boolean;
+  firstName?: string;
+  email?: string;
+  /** Columns of the user row set after the sign-in (phone, last name, WhatsApp consent, two-factor…). */
+  columns?: Partial<typeof users.$inferInsert>;
+}
+
 /**
  * Creates a real account through Better Auth (argon2 hash, paciente role from the sign-up hook), gives it the
  * requested roles, and signs it in. For integration tests that call loaders and actions directly.
  */
-export async function createTestUser(
-  options: { roles?: RoleName[]; verified?: boolean; firstName?: string; email?: string } = {},
-): Promise<TestUser> {
+export async function createTestUser(options: TestUserOptions = {}): Promise<TestUser> {
   const auth = await getAuth();
   const db = await getDb();
   const email = options.email ?? uniqueEmail("test");
@@ -37,7 +41,11 @@ export async function createTestUser(
   const roles = options.roles ?? ["paciente"];
   for (const role of roles) await grantRole(db, id, role);
   if (!roles.includes("paciente")) await revokeRole(db, id, "paciente");
-  return { id, email, password, firstName, cookie: await signInCookie(email, password) };
+  const cookie = await signInCookie(email, password);
+  // After the sign-in: with two-factor enabled, Better Auth would ask for the second factor instead of a session.
+  if (options.columns && Object.keys(options.columns).length > 0)
+    await db.update(users).set(options.columns).where(eq(users.id, id));
+  return { id, email, password, firstName, cookie };
 }
 
 /** Signs in and returns the session cookie as a `Cookie` header value. */

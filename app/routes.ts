@@ -9,7 +9,7 @@ export default [
   route("devolver-llamada", "routes/_public/callback-request.tsx"),
   ...prefix("blog", [index("routes/_public/blog.tsx"), route(":slug", "routes/_public/blog-article.tsx")]),
   route("guias/:file", "routes/_public/guide-download.ts"),
-  // A WhatsApp reminder's single-use links (issue 9)
+  // A WhatsApp reminder's single-use links (ADR 018)
   route("cita/confirmar/:token", "routes/_public/appointment-confirm-link.tsx"),
   route("cita/cancelar/:token", "routes/_public/appointment-cancel-link.tsx"),
 
@@ -39,7 +39,7 @@ export default [
     ]),
   ]),
 
-  // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox (issue 12)
+  // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox (ADR 028)
   route("chat/sala/:roomId", "routes/_chat/room.tsx"),
   route("equipo/conversaciones", "routes/_staff/conversations.tsx"),
   route("equipo/conversaciones/eventos", "routes/_staff/conversation-events.ts"),

@@ -22,7 +22,11 @@ function walk(dir: string, out: string[] = []): string[] {
 }
 
 const allPaths = walk("");
-const docPages = ["README.md", ...allPaths.filter((p) => p.startsWith("docs/") && p.endsWith(".md"))];
+// docs/research/ holds notes on other projects' code (their paths are not ours), so it is not checked.
+const docPages = [
+  "README.md",
+  ...allPaths.filter((p) => p.startsWith("docs/") && !p.startsWith("docs/research/") && p.endsWith(".md")),
+];
 
 function globToRegExp(glob: string): RegExp {
   let source = "";

@@ -16,7 +16,7 @@ import { IntegrationError } from "~/integrations/http.server";
 
 // The Dentalink client against the fake API over real HTTP: reads with mapping, each error class, retries,
 // timeouts, pagination, search before create, taken slots, cancellation and the circuit breaker. No mocks: the
-// fake answers as Dentalink does (research file §1).
+// fake answers as Dentalink does (docs/research/dentalink-whatsapp-chile.md §1).
 
 const API_KEY = `key-${randomUUID()}`;
 

@@ -17,7 +17,7 @@ import {
 } from "~/integrations/whatsapp/whatsapp-schemas";
 
 // The WhatsApp client against the fake provider over real HTTP: sends, each error class, retries, timeouts,
-// idempotency and test mode. No mocks: the fake answers as Infobip does (research file §2).
+// idempotency and test mode. No mocks: the fake answers as Infobip does (docs/research/dentalink-whatsapp-chile.md §2).
 
 const API_KEY = `key-${randomUUID()}`;
 const SENDER = "+56 2 2345 6789";

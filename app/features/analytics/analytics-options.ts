@@ -9,7 +9,7 @@ import {
   type ReportPeriod,
 } from "~/domain/analytics-period";
 
-/** The Analytics tab's charts, its settings and the period in the URL (issue 13). Client-safe. */
+/** The Analytics tab's charts, its settings and the period in the URL (ADR 026). Client-safe. */
 
 export const chartKeys = ["by-source", "by-level", "funnel", "response-time", "treatment", "score"] as const;
 export type ChartKey = (typeof chartKeys)[number];

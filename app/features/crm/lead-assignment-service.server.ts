@@ -14,7 +14,7 @@ export function assigneeForNewLead(tx: Database): Promise<string | null> {
 }
 
 /**
- * A request merged into an open lead nobody owns (issue 13): the lead is given to the next available asesor, in the
+ * A request merged into an open lead nobody owns (ADR 025): the lead is given to the next available asesor, in the
  * merge's transaction, with an 'assignment' history row (no actor: the system chose). Null, and nothing written,
  * when the lead already has an asesor or nobody is available.
  */

@@ -1,6 +1,6 @@
 import type { ActionResult } from "~/lib/action-result";
 
-/** What the lead page's loader sends (client-safe types; issue 13). */
+/** What the lead page's loader sends (client-safe types; ADR 025). */
 
 export interface LeadPageAction {
   to: string;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { leadStatuses } from "~/domain/lead-pipeline";
 
-/** The lead page's forms (issue 13); the same checks run in the action. Client-safe. */
+/** The lead page's forms (ADR 025); the same checks run in the action. Client-safe. */
 
 export const NOTE_MAX_LENGTH = 2000;
 

@@ -79,7 +79,7 @@ export interface MoveInput {
 }
 
 /**
- * A status change (issue 13): checked against the pipeline, applied only if the lead still has the status the staff
+ * A status change (ADR 025): checked against the pipeline, applied only if the lead still has the status the staff
  * member saw (two people moving the same lead at once: the second gets a conflict, never a silent overwrite), and
  * written with its history row and audit entry in one transaction.
  */
@@ -129,7 +129,7 @@ export async function moveLead(db: Database, input: MoveInput, now = new Date())
 }
 
 /**
- * 'Marcar contactado' (spec 001 §2, §4: any lead, stamps the last contact): new → contacted, lost → reopened as
+ * 'Marcar contactado' (on any lead, as the clinic's specification has it; stamps the last contact): new → contacted, lost → reopened as
  * contacted, a lead further along keeps its stage and records the contact. A converted lead is final.
  */
 export async function recordContact(
@@ -161,9 +161,9 @@ export async function recordContact(
 }
 
 /**
- * A successful Dentalink booking from a lead (issue 10), inside the sync's transaction: the lead moves to
+ * A successful Dentalink booking from a lead (ADR 019), inside the sync's transaction: the lead moves to
  * 'scheduled' when the pipeline allows it from where it is. A lost lead that books is reopened first (lost →
- * contacted → scheduled, each move with its history row and audit entry, issue 13) so it counts in the funnel
+ * contacted → scheduled, each move with its history row and audit entry, ADR 025) so it counts in the funnel
  * again. A converted lead keeps its status (the sync shows in its history); its contact is stamped.
  */
 export async function scheduleAfterSync(

@@ -236,7 +236,7 @@ export function createDentalinkWriteThroughHandler(
         if (payload.action === "cancel") return "dentalink:skipped:never-created";
         return await createAtDentalink(db, dentalink, row, payload);
       }
-      // Dentalink's API has no reliable move (research §1): a reschedule cancels the old one and creates the new,
+      // Dentalink's API has no reliable move (docs/research/dentalink-whatsapp-chile.md §1): a reschedule cancels the old one and creates the new,
       // in the linked dentist's agenda, checked first so an unlinked dentist leaves the old one in place.
       const dentist = payload.action === "reschedule" ? await linkedDentist(db, dentalink, row) : undefined;
       await dentalink.cancelAppointment(row.dentalinkAppointmentId, {

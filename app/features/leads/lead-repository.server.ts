@@ -104,7 +104,7 @@ export async function findOpenLeadByContact(
     .select()
     .from(leads)
     .where(and(OPEN, byContact))
-    // A lead with the same phone first: a match by e-mail alone only records the request (issue 13).
+    // A lead with the same phone first: a match by e-mail alone only records the request (ADR 025).
     .orderBy(sql`(${leads.phone} = ${contact.phone}) desc`, desc(leads.createdAt))
     .limit(1)
     .for("update");

@@ -37,7 +37,7 @@ export interface CaptureLeadResult {
 /**
  * Scores and stores a lead. Idempotent: the same submission id, or the same phone, treatment and message within
  * ten minutes, returns the lead already stored instead of creating a second one. A request whose phone or e-mail
- * matches an open lead is merged into it instead (issue 13). A new lead is assigned round-robin to an available
+ * matches an open lead is merged into it instead (ADR 025). A new lead is assigned round-robin to an available
  * asesor in the same transaction. New leads and merges are charged to the writer's hourly budget; past it,
  * `PublicWriteRefused` is thrown and nothing is stored. A new lead also queues its two WhatsApp messages in the
  * same transaction. Resolves after the commit.
@@ -63,7 +63,7 @@ export async function captureLead(
     const known = await findBySubmission(tx, submission);
     if (known) return { lead: known, created: false, merged: false };
 
-    // Issue 13: the same person with an open lead asks again: the open lead gets it, no second lead.
+    // The same person with an open lead asks again (ADR 025): the open lead gets it, no second lead.
     const open = await findOpenLeadByContact(tx, { phone: form.phone, email });
     if (open) {
       const merged = await mergeIntoOpenLead(tx, open, form, submission, now);
@@ -91,7 +91,7 @@ export async function captureLead(
     });
     if (stored.created) {
       await chargePublicWrite(tx, "lead", writer, now);
-      // Issue 9: the advisor's notice then the patient's confirmation, with the lead (a resubmission queues nothing).
+      // The advisor's notice then the patient's confirmation, outbox rows written with the lead (a resubmission queues nothing).
       await notifyNewLead(tx, stored.lead);
     }
     return { ...stored, merged: false };
@@ -104,7 +104,7 @@ export async function captureLead(
 }
 
 /**
- * A request from someone with an open lead (issue 13): a 'duplicate' history entry with what came in, the lead
+ * A request from someone with an open lead (ADR 025): a 'duplicate' history entry with what came in, the lead
  * re-scored (higher urgency wins, placeholders filled: `mergeDuplicate`), `resubmitted_at` and `updated_at` moved
  * so the staff see it ('Actualizado'), and the lead given to an asesor if nobody had it.
  *
@@ -171,7 +171,7 @@ function result(leadId: string, level: LeadLevel, duplicate: boolean): CaptureLe
 }
 
 /**
- * Takes the contact locks of every sender of an inbound WhatsApp batch at once, in sorted order (issue 13), before
+ * Takes the contact locks of every sender of an inbound WhatsApp batch at once, in sorted order (so two batches cannot deadlock, ADR 025), before
  * any message is filed: two webhooks with the same senders in another order wait instead of deadlocking. The
  * per-message lock in `fileWhatsAppMessage` is then already held (advisory locks are re-entrant).
  */
@@ -201,7 +201,7 @@ function leadName(contactName: string | null | undefined): string {
 }
 
 /**
- * Files a WhatsApp message from a person (issue 9), inside the caller's transaction. The latest lead with that
+ * Files a WhatsApp message from a person (ADR 020), inside the caller's transaction. The latest lead with that
  * number gets it in its history and nothing else happens. An unknown number becomes a new lead (source
  * `whatsapp`), scored by the normal rules from what a message tells: no form answers, so the neutral choices
  * (general evaluation, "solo estoy evaluando", "prefiero consultarlo") and the message itself; its history starts
@@ -219,7 +219,7 @@ export async function fileWhatsAppMessage(
     at: message.at,
   };
   await lockContacts(tx, [phoneDigits(message.phone)]);
-  // Issue 13: an open lead with this number gets the message; a closed one (converted, lost) does not, so the
+  // An open lead with this number gets the message (ADR 025); a closed one (converted, lost) does not, so the
   // person becomes a new lead, the same rule as the forms'.
   const known = await findOpenLeadByContact(tx, { phone: message.phone, email: null });
   if (known) {

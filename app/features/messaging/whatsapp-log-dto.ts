@@ -8,7 +8,7 @@ export interface TimeLabel {
   label: string;
 }
 
-/** One call of the test card's API log (spec 001 §4: the latest 10). */
+/** One call of the test card's API log (the latest 10, as the clinic's specification has it). */
 export interface WhatsAppLogEntry {
   id: string;
   /** When the call was made (accepted or failed), else when the message was queued; es-CL, clinic time. */

@@ -29,7 +29,7 @@ function instant(value: string | undefined): Date {
 /**
  * Applies each result to the message with that messageId (ours, or the provider's), forward only: a replay, a late
  * report or an unknown id changes nothing. A result holding a NUL character names no message of ours and would
- * fail its query, so it is skipped like an unknown id (issue 19). Answers how many messages moved.
+ * fail its query, so it is skipped like an unknown id (ADR 034). Answers how many messages moved.
  */
 export async function applyWhatsAppReport(
   input: WhatsAppReport,

@@ -35,7 +35,7 @@ export const TEST_LEAD_SOURCE = "Dashboard de Pruebas";
 export const TEST_SEND_RULE = { window: 10 * 60, max: 30 };
 
 /**
- * The test card's send (issue 9; spec 001 §7): the spec's two messages for the test lead — the advisor notice to
+ * The test card's send: the two messages the clinic's specification gives for the test lead — the advisor notice to
  * the clinic's WhatsApp number, then the patient's confirmation — queued in one transaction through the outbox
  * (purpose "test"); the card never calls the provider. Answers the messages' ids in that order.
  *

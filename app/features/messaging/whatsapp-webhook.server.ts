@@ -18,7 +18,7 @@ const digest = (value: string) => createHash("sha256").update(value, "utf8").dig
 
 /**
  * Whether the request carries one of the accepted secrets in the provider's header: WHATSAPP_WEBHOOK_SECRET, or
- * during a rotation WHATSAPP_WEBHOOK_SECRET_PREVIOUS (issue 19). Compared in constant time over equal-length
+ * during a rotation WHATSAPP_WEBHOOK_SECRET_PREVIOUS (ADR 034). Compared in constant time over equal-length
  * digests, each of them every time, so neither a secret's content, its length nor which one matched leaks through
  * timing. Without a configured secret every request is refused: an open webhook would let anyone mark messages
  * delivered or invent leads.

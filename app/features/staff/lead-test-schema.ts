@@ -10,7 +10,7 @@ const age = z.union([
   z.coerce.number({ error: AGE_ERROR }).int(AGE_ERROR).min(1, AGE_ERROR).max(120, AGE_ERROR),
 ]);
 
-/** The custom test lead (spec 001 §3 "Lead (test input)"). */
+/** The custom test lead: the fields of the specification's "Lead (test input)". */
 export const leadTestInputSchema = z.object({
   name: personName,
   phone: chileanPhone,

@@ -1,6 +1,6 @@
 import type { Budget, Treatment, Urgency } from "~/domain/lead-scoring";
 
-/** The test dashboard's predefined leads (spec 001 §5: expected scores 85 hot, 55 warm, 25 cold). Client-safe. */
+/** The test dashboard's predefined leads (expected scores as specified: 85 hot, 55 warm, 25 cold). Client-safe. */
 
 export interface ScenarioLead {
   name: string;

@@ -57,7 +57,7 @@ import {
 } from "./dentalink-schemas";
 
 /**
- * Server-side client of the Dentalink API v1 (DESIGN decision 12, ADR 017, research §1): `Authorization: Token
+ * Server-side client of the Dentalink API v1 (DESIGN decision 12, ADR 017, docs/research/dentalink-whatsapp-chile.md §1): `Authorization: Token
  * <key>`, JSON `q` filters, cursor pagination through `links.next`, the `{data, links}` envelope. Every call has a
  * timeout; reads (and the idempotent cancel) are retried with backoff on 429/5xx/timeouts through `requestJson`,
  * creates are not (a lost answer may hide a created record: the caller searches before it creates again). A
@@ -174,7 +174,7 @@ export interface DentalinkClient {
   listAppointments(patientId: string): Promise<DentalinkAppointment[]>;
   listPayments(patientId: string): Promise<DentalinkPayment[]>;
   listTreatments(patientId: string): Promise<DentalinkTreatment[]>;
-  /** The patient's files, split into documents and x-rays (one endpoint, research §1.2). */
+  /** The patient's files, split into documents and x-rays (one endpoint, docs/research/dentalink-whatsapp-chile.md §1.2). */
   listPatientFiles(patientId: string): Promise<{ documents: DentalinkDocument[]; xrays: DentalinkXray[] }>;
   listDocuments(patientId: string): Promise<DentalinkDocument[]>;
   listXrays(patientId: string): Promise<DentalinkXray[]>;
@@ -306,7 +306,7 @@ function criteria(query: DentalinkPatientQuery): DentalinkFilter {
   const phone = optionalText(query.phone);
   if (rut) filter.rut = { eq: canonicalRut(rut) };
   if (email) filter.email = { eq: email.toLowerCase() };
-  // Dentalink keeps the mobile number in `celular` (research §1.2).
+  // Dentalink keeps the mobile number in `celular` (docs/research/dentalink-whatsapp-chile.md §1.2).
   if (phone) filter.celular = { eq: phone };
   if (Object.keys(filter).length === 0) {
     throw new DentalinkInputError("findPatients: a RUT, e-mail or phone is required");
@@ -642,7 +642,7 @@ export function createDentalinkClient(options: DentalinkClientOptions = {}): Den
       });
       return mapAppointment(answer.data);
     } catch (error) {
-      // research §1.1: POST /citas answers 409 when the slot is already taken.
+      // docs/research/dentalink-whatsapp-chile.md §1.1: POST /citas answers 409 when the slot is already taken.
       if (isIntegrationError(error) && error.status === 409) throw withCode(error, "SLOT_TAKEN");
       throw error;
     }

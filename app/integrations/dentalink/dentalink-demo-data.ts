@@ -85,7 +85,7 @@ export const MOCK_BRANCHES = [
   },
 ] as const;
 
-/** Ids deliberately neither 1..n nor in order: clinics configure their own (research §1.2). */
+/** Ids deliberately neither 1..n nor in order: clinics configure their own (docs/research/dentalink-whatsapp-chile.md §1.2). */
 export const MOCK_APPOINTMENT_STATES = [
   {
     id: 7,

@@ -8,7 +8,7 @@ import { createMemoryMockStore, type MockAppointment, type MockPatient } from ".
 
 /**
  * A fake Dentalink API v1 on 127.0.0.1 for integration tests, end-to-end tests and offline development (ADR 017,
- * 024). It honours the contract the client relies on (research §1): `Authorization: Token <key>` or 401
+ * 024). It honours the contract the client relies on (docs/research/dentalink-whatsapp-chile.md §1): `Authorization: Token <key>` or 401
  * `{error:{message}}`; the JSON `q` filter (400 on malformed JSON or an unknown operator); cursor pagination with
  * absolute `links.next` URLs; 409 on a taken slot (same dentist, date and time); created patients and
  * appointments kept; `PUT /citas/{id}` with a state id. It serves the same deterministic demo data as mock mode

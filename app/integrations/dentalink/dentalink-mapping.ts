@@ -96,7 +96,7 @@ export interface DentalinkDentist {
   id: string;
   name: string;
   specialty: string | null;
-  /** The agenda's slot length; a booking's duration must fit it (research §1.2). */
+  /** The agenda's slot length; a booking's duration must fit it (docs/research/dentalink-whatsapp-chile.md §1.2). */
   intervalMinutes: number | null;
   active: boolean;
 }
@@ -218,7 +218,7 @@ function fold(value: string): string {
 
 /**
  * The portal's status family of a clinic-configured state name. Dentalink's states are named per clinic (and
- * their ids differ between clinics, research §1.2), so only the words are read: "Anulado"/"Cancelada" cancel,
+ * their ids differ between clinics, docs/research/dentalink-whatsapp-chile.md §1.2), so only the words are read: "Anulado"/"Cancelada" cancel,
  * "No asiste" is a no-show, "Atendido"/"Completado" completed, "En box"/"En atención" in progress, "Confirmado"
  * (but not "No confirmado") confirmed; anything else is a scheduled appointment.
  */
@@ -350,7 +350,7 @@ export function mapDocument(record: DentalinkFileRecord): DentalinkDocument {
 
 /**
  * Whether a patient file is an x-ray (radiografía): by its type or category, else by its name. The research
- * found no x-ray endpoint, so both come from one file list (research §1.2).
+ * found no x-ray endpoint, so both come from one file list (docs/research/dentalink-whatsapp-chile.md §1.2).
  */
 export function isXrayFile(record: DentalinkFileRecord): boolean {
   if (record.xray_id !== null && record.xray_id !== undefined) return true;
@@ -423,7 +423,7 @@ export function mapAppointmentState(record: DentalinkAppointmentStateRecord): De
 
 /**
  * The state to cancel with: the first enabled one flagged `anulacion` or named so (never a hard-coded id,
- * research §1.2); null when the clinic has none.
+ * docs/research/dentalink-whatsapp-chile.md §1.2); null when the clinic has none.
  */
 export function cancelledState(
   states: readonly DentalinkAppointmentState[],

@@ -14,7 +14,7 @@ export interface MockPatient {
   email?: string;
   celular?: string;
   telefono?: string;
-  /** Written as Dentalink sometimes does, `DD/MM/AAAA` (research §1.1), or `AAAA-MM-DD`. */
+  /** Written as Dentalink sometimes does, `DD/MM/AAAA` (docs/research/dentalink-whatsapp-chile.md §1.1), or `AAAA-MM-DD`. */
   fecha_nacimiento?: string;
   direccion?: string;
   ciudad?: string;

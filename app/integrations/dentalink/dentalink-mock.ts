@@ -274,7 +274,7 @@ export function createDentalinkSimulator(options: DentalinkSimulatorOptions): De
       if (!MOCK_BRANCHES.some((branch) => sameId(branch.id, data.id_sucursal) && branch.habilitada === 1)) {
         return badRequest("La sucursal no existe o no está habilitada");
       }
-      // Without id_estado Dentalink books the appointment as "No confirmado" (research §1.2).
+      // Without id_estado Dentalink books the appointment as "No confirmado" (docs/research/dentalink-whatsapp-chile.md §1.2).
       const stateId = data.id_estado ?? MOCK_APPOINTMENT_STATES[0].id;
       const state = MOCK_APPOINTMENT_STATES.find((item) => sameId(item.id, stateId));
       if (!state) return badRequest("El estado no existe");

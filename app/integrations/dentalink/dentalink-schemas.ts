@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Dentalink (HealthAtom) API v1 shapes (DESIGN decision 12, ADR 017; research file §1). Client-safe: the
+ * Dentalink (HealthAtom) API v1 shapes (DESIGN decision 12, ADR 017; docs/research/dentalink-whatsapp-chile.md §1). Client-safe: the
  * mapping, the client, the mock and the fake share these.
  *
  * Every record accepts each field variant the spec lists (the prototype's English names beside Dentalink's
@@ -18,11 +18,11 @@ export const DENTALINK_PATHS = {
   patient: (id: string) => `/pacientes/${encodeURIComponent(id)}`,
   patientAppointments: (id: string) => `/pacientes/${encodeURIComponent(id)}/citas`,
   // Medilink (same vendor, same API design) documents /pacientes/{id}/pagos; Dentalink's own docs were not
-  // readable (research §1.2, [U]): confirm with the clinic's account before relying on it.
+  // readable (docs/research/dentalink-whatsapp-chile.md §1.2, [U]): confirm with the clinic's account before relying on it.
   patientPayments: (id: string) => `/pacientes/${encodeURIComponent(id)}/pagos`,
   patientTreatments: (id: string) => `/pacientes/${encodeURIComponent(id)}/tratamientos`,
   // No Dentalink endpoint for documents or x-rays was found; Medilink documents /pacientes/{id}/archivos and the
-  // research decided to read both through it, x-rays classified by type (research §1.2). Uncertain.
+  // research decided to read both through it, x-rays classified by type (docs/research/dentalink-whatsapp-chile.md §1.2). Uncertain.
   patientFiles: (id: string) => `/pacientes/${encodeURIComponent(id)}/archivos`,
   dentists: "/dentistas",
   branches: "/sucursales",
@@ -40,7 +40,7 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
 }
 
 /**
- * A date as Dentalink writes it (`AAAA-MM-DD`, sometimes `DD/MM/AAAA`, research §1.1; a time after it is
+ * A date as Dentalink writes it (`AAAA-MM-DD`, sometimes `DD/MM/AAAA`, docs/research/dentalink-whatsapp-chile.md §1.1; a time after it is
  * ignored) as `AAAA-MM-DD`; null when it is not a calendar date.
  */
 export function normaliseDentalinkDate(value: string): string | null {
@@ -251,7 +251,7 @@ export const dentalinkFileRecordSchema = z.looseObject({
 });
 export type DentalinkFileRecord = z.output<typeof dentalinkFileRecordSchema>;
 
-/** `/dentistas`. It also carries the dentist's RUT, e-mail and phone: the mapping drops them (research §1.2). */
+/** `/dentistas`. It also carries the dentist's RUT, e-mail and phone: the mapping drops them (docs/research/dentalink-whatsapp-chile.md §1.2). */
 export const dentalinkDentistRecordSchema = z.looseObject({
   id: optionalId,
   id_dentista: optionalId,
@@ -326,7 +326,7 @@ export function nextPageUrl(links: unknown): string | undefined {
 const nestedErrorSchema = z.looseObject({ error: z.looseObject({ message: z.string() }) });
 const flatErrorSchema = z.looseObject({ message: z.string() });
 
-/** `{"error":{"message":"…"}}` (research §1.1) or a top-level `{"message":"…"}` (gloory). */
+/** `{"error":{"message":"…"}}` (docs/research/dentalink-whatsapp-chile.md §1.1) or a top-level `{"message":"…"}` (gloory). */
 export const dentalinkErrorBodySchema = z.union([nestedErrorSchema, flatErrorSchema]);
 export type DentalinkErrorBody = z.infer<typeof dentalinkErrorBodySchema>;
 
@@ -340,7 +340,7 @@ export function dentalinkErrorMessage(body: unknown): string | undefined {
 
 // ---- Requests -------------------------------------------------------------------------------------------------
 
-/** The `q` filter: `{"<field>":{"<op>":"<value>"}}`, or an array of conditions on one field (research §1.1). */
+/** The `q` filter: `{"<field>":{"<op>":"<value>"}}`, or an array of conditions on one field (docs/research/dentalink-whatsapp-chile.md §1.1). */
 export const dentalinkFilterOperators = ["eq", "neq", "gt", "gte", "lt", "lte", "lk"] as const;
 export type DentalinkFilterOperator = (typeof dentalinkFilterOperators)[number];
 export type DentalinkCondition = Partial<Record<DentalinkFilterOperator, string | number>>;
@@ -376,7 +376,7 @@ export type DentalinkCreatePatientRequest = z.infer<typeof dentalinkCreatePatien
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "AAAA-MM-DD expected");
 const hhmm = z.string().regex(/^\d{2}:\d{2}$/, "HH:MM expected");
 
-/** `POST /citas` (research §1.2). Without `id_estado` Dentalink uses its "No confirmado" state. */
+/** `POST /citas` (docs/research/dentalink-whatsapp-chile.md §1.2). Without `id_estado` Dentalink uses its "No confirmado" state. */
 export const dentalinkCreateAppointmentRequestSchema = z.object({
   id_paciente: dentalinkIdSchema,
   id_dentista: dentalinkIdSchema,
@@ -400,7 +400,7 @@ export type DentalinkUpdateAppointmentRequest = z.infer<typeof dentalinkUpdateAp
 
 /**
  * A RUT as Dentalink's `eq` filter needs it: no dots or spaces, a hyphen before the check digit, uppercase K
- * (research §1.2, gloory's `formatearRut`). Not a validation: that is `domain/rut.ts`'s job once it exists.
+ * (docs/research/dentalink-whatsapp-chile.md §1.2, gloory's `formatearRut`). Not a validation: that is `domain/rut.ts`'s job once it exists.
  */
 export function canonicalRut(value: string): string {
   const compact = value.replace(/[.\s-]/g, "").toUpperCase();

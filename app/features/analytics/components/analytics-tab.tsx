@@ -118,7 +118,7 @@ function ChartCard({ chart, periodQuery }: { chart: ChartData; periodQuery: stri
   );
 }
 
-/** The Analytics tab (spec 001 §2, issue 13): a period, the charts the user shows, 'Configurar Analytics'. */
+/** The Analytics tab (ADR 026): a period, the charts the user shows, 'Configurar Analytics'. */
 export function AnalyticsTab({ data }: { data: AnalyticsTabData }) {
   const [open, setOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);

@@ -6,7 +6,7 @@ import { periodPresetLabels } from "../analytics-options";
 import type { PeriodView } from "../analytics-dto";
 
 /**
- * The period of the Overview and Analytics (issue 13): links for 7/30/90 days and a GET form for a custom from–to,
+ * The period of the Overview and Analytics (ADR 026): links for 7/30/90 days and a GET form for a custom from–to,
  * all in the URL, so they work before hydration, can be shared, and the back button returns to the last period.
  */
 export function PeriodPicker({ period, tab }: { period: PeriodView; tab: "overview" | "analytics" }) {

@@ -39,7 +39,7 @@ export default [
     ]),
   ]),
 
-  // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox (issue 12)
+  // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox
   route("chat/sala/:roomId", "routes/_chat/room.tsx"),
   route("equipo/conversaciones", "routes/_staff/conversations.tsx"),
   route("equipo/conversaciones/eventos", "routes/_staff/conversation-events.ts"),
@@ -73,7 +73,21 @@ export default [
   route("healthz", "routes/api/healthz.ts"),
   route("api/whatsapp/reports", "routes/api/whatsapp-reports.ts"),
   route("api/whatsapp/inbound", "routes/api/whatsapp-inbound.ts"),
-  route("api/chat/*", "routes/api/chat.ts"),
+  // The guest chat platform the widget calls (answers JSON or SSE; `{detail}` on failure)
+  ...prefix("api/chat", [
+    route("guest", "routes/api/chat/guest.ts"),
+    route("guest/:guestId", "routes/api/chat/guest-update.ts"),
+    route("guest/login", "routes/api/chat/guest-login.ts"),
+    route("guest/token/refresh", "routes/api/chat/guest-token-refresh.ts"),
+    route("guest/room", "routes/api/chat/guest-room.ts"),
+    route("guest/room/:roomId/members", "routes/api/chat/guest-room-members.ts"),
+    route("rooms/:roomId", "routes/api/chat/room.ts"),
+    route("rooms/:roomId/events", "routes/api/chat/room-events.ts"),
+    route("rooms/:roomId/messages", "routes/api/chat/room-messages.ts"),
+    route("rooms/:roomId/consent", "routes/api/chat/room-consent.ts"),
+    route("rooms/:roomId/handoff", "routes/api/chat/room-handoff.ts"),
+    route("*", "routes/api/chat/not-found.ts"),
+  ]),
   route("sitemap.xml", "routes/api/sitemap.ts"),
   route("robots.txt", "routes/api/robots.ts"),
   route("*", "routes/_public/not-found.tsx"),

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
-import { action, loader } from "~/routes/api/chat";
 import { action as inboxAction, loader as inboxLoader } from "~/routes/_staff/conversations";
 import { postAs, randomIp, requestAs } from "../setup/clients";
+import { callChatRoute } from "../setup/chat-api";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 import { createTestUser } from "../setup/users";
@@ -27,8 +27,7 @@ async function api<T = Record<string, unknown>>(
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  const args = routeArgs(request, { "*": path.split("?")[0]! });
-  const response = (await (method === "GET" ? loader(args) : action(args))) as Response;
+  const response = await callChatRoute(method, path, request);
   return { status: response.status, body: (await response.json()) as T };
 }
 

@@ -3,7 +3,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { MAX_CHAT_MESSAGE_LENGTH } from "~/features/chat/chat-schema";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
 import { AgentText } from "~/features/chat/components/chat-room";
 import { startLlmFake, type LlmFake } from "~/integrations/llm/llm-fake";
 import { randomIp } from "../setup/clients";

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDb } from "~/db/client.server";
+import { closeDb, getDb } from "~/db/client.server";
 import { updateRoom } from "~/features/chat/chat-repository.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
-import { loader, action } from "~/routes/api/chat";
-import { routeArgs } from "../setup/route-args";
+import { callChatRoute } from "../setup/chat-api";
 import { randomIp, requestAs } from "../setup/clients";
 import { createTestUser } from "../setup/users";
 
@@ -34,8 +33,7 @@ async function call(
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  const args = routeArgs(request, { "*": path.split("?")[0]! });
-  const response = (await (method === "GET" ? loader(args) : action(args))) as Response;
+  const response = await callChatRoute(method, path, request);
   const text = await response.text();
   return {
     status: response.status,
@@ -323,7 +321,7 @@ describe("guest chat platform API", () => {
     });
     expect(malformed.status).toBe(404);
 
-    await updateRoom(rooms[0]!, { status: "resolved" });
+    await updateRoom(await getDb(), rooms[0]!, { status: "resolved" });
     const late = await call("POST", `rooms/${rooms[0]}/messages`, {
       bearer: tokens[0],
       body: { id: randomUUID(), content: "¿sigue ahí?" },

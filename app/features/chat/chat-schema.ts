@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
 
 /** spec 001 §3 and §7 "Guest chat platform": the request bodies, validated before anything else. */
-export const MAX_CHAT_MESSAGE_LENGTH = 4000;
 export const AI_NOTICE_VERSION = "2026-11-1";
 
 const name = z.string().trim().min(1).max(80);

@@ -11,7 +11,8 @@ import {
   withoutDraft,
   type FrameMessage,
 } from "../chat-client";
-import { AI_NOTICE_VERSION, MAX_CHAT_MESSAGE_LENGTH, type RoomPosition } from "../chat-schema";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
+import { AI_NOTICE_VERSION, type RoomPosition } from "../chat-schema";
 
 export interface RoomOptions {
   roomId: string;

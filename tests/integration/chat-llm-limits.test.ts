@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
-import { AgentText } from "~/features/chat/components/chat-room";
+import { AgentText } from "~/features/chat/components/agent-text";
 import { startLlmFake, type LlmFake } from "~/integrations/llm/llm-fake";
 import { randomIp } from "../setup/clients";
 import { api, openStream, roomWithToken, type SseEvent } from "../setup/chat-api";

@@ -16,7 +16,7 @@ import { retrieve, type Passage } from "./agent-knowledge.server";
 import { chargeLlmCall } from "./llm-budget.server";
 
 /**
- * The offline virtual dentist (issue 12, DESIGN decision 18): the intent decides the shape of the answer, retrieval
+ * The offline virtual dentist (DESIGN decision 18): the intent decides the shape of the answer, retrieval
  * over the clinic's own content grounds it, and every answer links the pages it used. It never reads a clinical
  * record, never diagnoses and never promises an outcome.
  */

@@ -3,7 +3,7 @@ import { logger } from "~/lib/logger.server";
 import { publishDelta } from "./chat-hub.server";
 
 /**
- * Relays the agent's reply to the room while the model streams it (issue 12): each token goes out as soon as it
+ * Relays the agent's reply to the room while the model streams it: each token goes out as soon as it
  * arrives; tokens that arrive while the previous NOTIFY is still in flight travel together in the next one (the
  * database sets the pace, never a timer). The text so far is checked with the same safety rules as the finished
  * answer before each piece leaves: once it breaks one, nothing more is relayed and the draft is abandoned (the

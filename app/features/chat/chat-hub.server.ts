@@ -78,7 +78,7 @@ export function subscriberCount(): number {
 // --- transient agent drafts ---------------------------------------------------------------------------------------
 
 /**
- * The agent's reply while the model streams it (issue 12): pieces of text, relayed to the room's streams on every
+ * The agent's reply while the model streams it: pieces of text, relayed to the room's streams on every
  * instance through their own NOTIFY channel and never stored — the finished reply is stored once as a normal
  * message with the same id, which replaces the draft. A lost piece only leaves a client's draft behind until then.
  */

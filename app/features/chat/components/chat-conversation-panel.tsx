@@ -59,6 +59,7 @@ export function ChatConversationPanel({
           drafts={Object.entries(drafts).filter(
             ([id]) => !room.messages.some((message) => message.id === id),
           )}
+          busy={Object.keys(drafts).length > 0}
           scrollKey={room.messages.length}
           textClass={textClass}
           palette={palette}

@@ -19,6 +19,7 @@ const AUTHOR_LABEL: Record<ChatMessage["author"], string> = {
 export function ChatMessageList({
   messages,
   drafts,
+  busy,
   scrollKey,
   textClass,
   palette,
@@ -27,6 +28,8 @@ export function ChatMessageList({
   messages: ChatMessage[];
   /** Drafts by the id their stored message will have (none already stored). */
   drafts: Array<[id: string, text: string]>;
+  /** A reply is streaming in (a draft not yet ended, stored or not). */
+  busy: boolean;
   /** Scrolls to the newest when it changes (the count of the room's messages). */
   scrollKey: number;
   textClass: string;
@@ -43,7 +46,7 @@ export function ChatMessageList({
       aria-label="Mensajes"
       aria-live="polite"
       // While a reply streams in, screen readers wait: the stored reply is announced once, not every token.
-      aria-busy={drafts.length > 0}
+      aria-busy={busy}
       className={cn("flex-1 space-y-3 overflow-y-auto p-4", palette.list)}
     >
       {messages.map((message) => (

@@ -16,23 +16,25 @@ interface RouteModule {
   action: Handler;
 }
 
-const modules = import.meta.glob<RouteModule>("/app/routes/api/chat/*.ts");
+// Loaded up front, as the server has them: a call reaches its handler without waiting for a module to load (the
+// tests open a stream and send right after, as the widget does).
+const modules = import.meta.glob<RouteModule>("/app/routes/api/chat/*.ts", { eager: true });
 const chatRoutes = (routeConfig as ReadonlyArray<{ path?: string; file: string }>).filter((route) =>
   route.file.startsWith("routes/api/chat/"),
 );
 
 /** The route module routes.ts picks for this path under /api/chat/, and its params, as the router would. */
-async function chatRoute(path: string) {
+function chatRoute(path: string) {
   const [match] = matchRoutes([...chatRoutes], `/api/chat/${path.split("?")[0]}`) ?? [];
   if (!match) throw new Error(`no route for /api/chat/${path}`);
-  const importer = modules[`/app/${match.route.file}`];
-  if (!importer) throw new Error(`${match.route.file} is not under app/routes/api/chat`);
-  return { module: await importer(), params: match.params as Record<string, string> };
+  const module = modules[`/app/${match.route.file}`];
+  if (!module) throw new Error(`${match.route.file} is not under app/routes/api/chat`);
+  return { module, params: match.params as Record<string, string> };
 }
 
 /** Calls the route's loader (GET) or action (any other method) with the request. */
 export async function callChatRoute(method: string, path: string, request: Request): Promise<Response> {
-  const { module, params } = await chatRoute(path);
+  const { module, params } = chatRoute(path);
   const handler = method === "GET" ? module.loader : module.action;
   return (await handler(routeArgs(request, params))) as Response;
 }

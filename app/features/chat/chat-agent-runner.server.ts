@@ -11,7 +11,7 @@ import { handOff, publishMessage } from "./chat-handoff.server";
  */
 export async function runAgent(db: Database, roomId: string, text: string, address: string) {
   const replyId = randomUUID();
-  const draft = createDraftRelay(roomId, replyId);
+  const draft = createDraftRelay(db, roomId, replyId);
   try {
     const turn = await agentTurn({ text, roomId, address, onToken: (token) => draft.push(token) });
     await draft.settle();

@@ -1,3 +1,4 @@
+import type { Database } from "~/db/client.server";
 import { violatesSafety } from "~/domain/agent-safety";
 import { logger } from "~/lib/logger.server";
 import { publishDelta } from "./chat-hub.server";
@@ -9,7 +10,7 @@ import { publishDelta } from "./chat-hub.server";
  * answer before each piece leaves: once it breaks one, nothing more is relayed and the draft is abandoned (the
  * offline agent's answer replaces it).
  */
-export function createDraftRelay(roomId: string, id: string) {
+export function createDraftRelay(db: Database, roomId: string, id: string) {
   let text = "";
   let sent = 0;
   let stopped = false;
@@ -24,7 +25,7 @@ export function createDraftRelay(roomId: string, id: string) {
       const delta = text.slice(sent);
       sent = text.length;
       started = true;
-      await publishDelta({ roomId, id, offset, delta });
+      await publishDelta(db, { roomId, id, offset, delta });
     }
   }
 
@@ -62,7 +63,7 @@ export function createDraftRelay(roomId: string, id: string) {
       await this.settle();
       stopped = true;
       if (!started) return;
-      await publishDelta({ roomId, id, offset: sent, delta: "", done: true }).catch((error: unknown) =>
+      await publishDelta(db, { roomId, id, offset: sent, delta: "", done: true }).catch((error: unknown) =>
         logger.warn({ err: error, roomId }, "chat draft end failed"),
       );
     },

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { actionFailure, validationFailure } from "./action-result";
-import { isAppError } from "./errors";
+import { isAppError, type AppError } from "./errors";
 import type { z } from "zod";
 
 /**
@@ -14,9 +14,31 @@ export function appErrorResult(error: unknown, options: { notFound?: "return" | 
   if (error.code === "NOT_FOUND" && options.notFound === "throw") {
     throw data({ message: error.message }, { status: error.status });
   }
-  const headers: Record<string, string> =
-    error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
-  return data(actionFailure(error.code, error.message), { status: error.status, headers });
+  return data(actionFailure(error.code, error.message), {
+    status: error.status,
+    headers: retryHeaders(error),
+  });
+}
+
+/**
+ * The same mapping for an API that answers JSON of its own shape (the chat platform's `{detail}`): `body` builds
+ * the answer from the error; `headers` are added to every answer. Anything that is not an AppError is rethrown.
+ */
+export function appErrorResponse(
+  error: unknown,
+  body: (error: AppError) => unknown,
+  headers: Record<string, string> = {},
+): Response {
+  if (!isAppError(error)) throw error;
+  return Response.json(body(error), {
+    status: error.status,
+    headers: { ...headers, ...retryHeaders(error) },
+  });
+}
+
+/** Retry-After (seconds) for a RATE_LIMITED error that knows it. */
+function retryHeaders(error: AppError): Record<string, string> {
+  return error.retryAfter === undefined ? {} : { "Retry-After": String(error.retryAfter) };
 }
 
 /** A form that failed its schema: 400 with the messages per field. */

@@ -1,9 +1,10 @@
 /** Service errors with a code; routes map them to responses with Spanish messages (one mapper, ADR 013). */
 export type AppErrorCode =
-  "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "VALIDATION" | "UPSTREAM_FAILED" | "RATE_LIMITED";
+  "NOT_FOUND" | "UNAUTHORIZED" | "FORBIDDEN" | "CONFLICT" | "VALIDATION" | "UPSTREAM_FAILED" | "RATE_LIMITED";
 
 const statusByCode: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
+  UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   CONFLICT: 409,
   VALIDATION: 400,

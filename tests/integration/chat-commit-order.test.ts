@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDb } from "~/db/client.server";
+import { closeDb, getDb } from "~/db/client.server";
 import {
   insertGuest,
   insertGuestMessage,
@@ -33,13 +33,13 @@ const settledWithin = (promise: Promise<unknown>, ms: number) =>
   ]);
 
 async function openRoom() {
-  const guest = await insertGuest({
+  const guest = await insertGuest(await getDb(), {
     accountId: "clinica-chat",
     browserKeyHash: randomUUID(),
     firstName: "Orden",
     lastName: "Prueba",
   });
-  const room = await insertRoom({
+  const room = await insertRoom(await getDb(), {
     accountId: "clinica-chat",
     guestId: guest.id,
     agentId: "dentista-virtual",
@@ -71,8 +71,8 @@ suite("chat messages commit in seq order within a room (PostgreSQL)", () => {
   for (const [label, send] of [
     [
       "a guest's message",
-      (room: { id: string; guestId: string }) =>
-        insertGuestMessage({
+      async (room: { id: string; guestId: string }) =>
+        insertGuestMessage(await getDb(), {
           guestId: room.guestId,
           accountId: "clinica-chat",
           roomId: room.id,
@@ -82,10 +82,13 @@ suite("chat messages commit in seq order within a room (PostgreSQL)", () => {
     ],
     [
       "an agent's or a person's message",
-      (room: { id: string }) =>
-        insertMessage({ id: randomUUID(), roomId: room.id, author: "agent", content: "segundo" }).then(
-          ({ row }) => Number(row.seq),
-        ),
+      async (room: { id: string }) =>
+        insertMessage(await getDb(), {
+          id: randomUUID(),
+          roomId: room.id,
+          author: "agent",
+          content: "segundo",
+        }).then(({ row }) => Number(row.seq)),
     ],
   ] as const) {
     it(`${label} waits for the room's in-flight insert and gets the higher seq`, async () => {
@@ -98,7 +101,7 @@ suite("chat messages commit in seq order within a room (PostgreSQL)", () => {
       const secondSeq = await sending;
       expect(secondSeq).toBeGreaterThan(firstSeq);
       // A feed that read up to the first sees the second next, and nothing is left behind.
-      const { rows } = await roomUpdatesAfter(room.id, 0, { includeNotes: false, limit: 10 });
+      const { rows } = await roomUpdatesAfter(await getDb(), room.id, 0, { includeNotes: false, limit: 10 });
       expect(rows.map((row) => row.content)).toEqual(["primero", "segundo"]);
     });
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDb } from "~/db/client.server";
+import { closeDb, getDb } from "~/db/client.server";
 import { updateRoom } from "~/features/chat/chat-repository.server";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
 import { ACCOUNT, api } from "../setup/chat-api";
@@ -310,7 +310,7 @@ describe("guest chat platform API", () => {
     });
     expect(malformed.status).toBe(404);
 
-    await updateRoom(rooms[0]!, { status: "resolved" });
+    await updateRoom(await getDb(), rooms[0]!, { status: "resolved" });
     const late = await call("POST", `rooms/${rooms[0]}/messages`, {
       bearer: tokens[0],
       body: { id: randomUUID(), content: "¿sigue ahí?" },

@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "~/db/client.server";
+import { closeDb, getDb } from "~/db/client.server";
 import { ensureListening } from "~/features/chat/chat-hub.server";
 import { insertMessage, roomUpdatesAfter } from "~/features/chat/chat-repository.server";
 import { createRoomFeeds, READ_LIMIT, type FeedReader } from "~/features/chat/chat-room-feed.server";
-import { action } from "~/routes/api/chat";
 import { requestAs } from "../setup/clients";
-import { routeArgs } from "../setup/route-args";
+import { callChatRoute } from "../setup/chat-api";
 
 afterAll(closeDb);
 
@@ -18,7 +17,7 @@ async function post(path: string, body: unknown, cookie?: string) {
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return (await action(routeArgs(request, { "*": path }))) as Response;
+  return callChatRoute("POST", path, request);
 }
 
 async function newRoom() {
@@ -33,7 +32,13 @@ async function newRoom() {
 
 /** Stores a message straight in the log, as the API does (the insert NOTIFYs the room itself); returns its seq. */
 async function store(roomId: string, content: string, kind: "message" | "note" = "message") {
-  const { row } = await insertMessage({ id: randomUUID(), roomId, author: "staff", kind, content });
+  const { row } = await insertMessage(await getDb(), {
+    id: randomUUID(),
+    roomId,
+    author: "staff",
+    kind,
+    content,
+  });
   return row.seq;
 }
 
@@ -53,7 +58,7 @@ function testReader() {
         failNext = undefined;
         throw error;
       }
-      return roomUpdatesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT });
+      return roomUpdatesAfter(await getDb(), roomId, afterSeq, { includeNotes, limit: READ_LIMIT });
     },
   };
   return {

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { closeDb } from "~/db/client.server";
+import { closeDb, getDb } from "~/db/client.server";
 import { updateRoom } from "~/features/chat/chat-repository.server";
 import { ChatRoom } from "~/features/chat/components/chat-room";
 import { loader } from "~/routes/_chat/room";
@@ -119,7 +119,7 @@ describe("the members panel's data", () => {
       { role: "agent", name: "Dentista Virtual IA" },
     ]);
     const asesor = await createTestUser({ roles: ["asesor"], firstName: "Carla" });
-    await updateRoom(roomId, { status: "open", assignedTo: asesor.id });
+    await updateRoom(await getDb(), roomId, { status: "open", assignedTo: asesor.id });
     const members = await read();
     expect(members).toContainEqual({ role: "staff", name: "Carla" });
     expect(JSON.stringify(members)).not.toContain(asesor.email);

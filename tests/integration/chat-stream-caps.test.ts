@@ -4,11 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { chatStreamCaps } from "~/features/chat/chat-rate-limits.server";
 import { roomFeeds } from "~/features/chat/chat-room-feed.server";
-import { loader } from "~/routes/api/chat";
-import { roomWithToken } from "../setup/chat-api";
+import { callChatRoute, roomWithToken } from "../setup/chat-api";
 import { randomIp, requestAs } from "../setup/clients";
 import { projectRoot, startProdServer, type ProdServer } from "../setup/prod-server";
-import { routeArgs } from "../setup/route-args";
 
 afterAll(closeDb);
 
@@ -25,7 +23,7 @@ async function connect(roomId: string, token: string, ip: string) {
     headers: { authorization: `Bearer ${token}`, "x-clinica-client-ip": ip },
     signal: controller.signal,
   });
-  const response = (await loader(routeArgs(request, { "*": `rooms/${roomId}/events` }))) as Response;
+  const response = await callChatRoute("GET", `rooms/${roomId}/events`, request);
   return {
     response,
     abort: () => controller.abort(),
@@ -153,7 +151,7 @@ describe("event stream caps", () => {
         headers: { authorization: `Bearer ${room.token}`, "x-clinica-client-ip": ip },
         signal: controller.signal,
       });
-      const response = (await loader(routeArgs(request, { "*": `rooms/${room.roomId}/events` }))) as Response;
+      const response = await callChatRoute("GET", `rooms/${room.roomId}/events`, request);
       expect(response.status).not.toBe(429);
       await response.body?.cancel();
     }

@@ -41,8 +41,20 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/api/healthz.ts": "health check",
   "routes/api/whatsapp-reports.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
   "routes/api/whatsapp-inbound.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
-  "routes/api/chat.ts":
-    "guest chat platform: ownership by session or guest cookie, rooms by bearer token (chat-platform test)",
+  "routes/api/chat/guest.ts": "guest chat platform: a guest's owner is its session or its browser cookie",
+  "routes/api/chat/guest-update.ts":
+    "guest chat platform: only the guest's owner (session or cookie) changes it",
+  "routes/api/chat/guest-login.ts":
+    "guest chat platform: tokens only for the guest's owner (session or cookie)",
+  "routes/api/chat/guest-token-refresh.ts": "guest chat platform: the refresh token is the credential",
+  "routes/api/chat/guest-room.ts": "guest chat platform: only the guest's owner opens its room",
+  "routes/api/chat/guest-room-members.ts": "guest chat platform: only the room's own guest joins it",
+  "routes/api/chat/room.ts": "guest chat platform: the room by bearer token (chat-platform test)",
+  "routes/api/chat/room-events.ts": "guest chat platform: the room's stream by bearer token",
+  "routes/api/chat/room-messages.ts": "guest chat platform: writing by bearer token",
+  "routes/api/chat/room-consent.ts": "guest chat platform: the AI notice by bearer token",
+  "routes/api/chat/room-handoff.ts": "guest chat platform: asking for a person by bearer token",
+  "routes/api/chat/not-found.ts": "any other path under /api/chat/: a JSON 404",
   "routes/api/sitemap.ts": "sitemap.xml",
   "routes/api/robots.ts": "robots.txt",
   "routes/_dev/outbox.tsx": "demo-only mail viewer (404 with SMTP or outside demo mode)",

@@ -1,16 +1,46 @@
 import { randomUUID } from "node:crypto";
+import { matchRoutes } from "react-router";
 import { expect } from "vitest";
 import { AI_NOTICE_VERSION } from "~/features/chat/chat-schema";
-import { action, loader } from "~/routes/api/chat";
+import routeConfig from "~/routes";
 import { randomIp, requestAs } from "./clients";
 import { routeArgs } from "./route-args";
 
-// The chat platform through its route module, as the widget calls it: shared by the chat integration tests.
+// The chat platform through its route modules, as the widget calls it: shared by the chat integration tests.
 
 export const ACCOUNT = "clinica-chat";
 
 /** Where a call comes from unless it names an address: one visitor's address for the whole test file. */
 const FILE_IP = randomIp();
+
+type Handler = (args: never) => Promise<unknown>;
+interface RouteModule {
+  loader: Handler;
+  action: Handler;
+}
+
+// Loaded up front, as the server has them: a call reaches its handler without waiting for a module to load (the
+// tests open a stream and send right after, as the widget does).
+const modules = import.meta.glob<RouteModule>("/app/routes/api/chat/*.ts", { eager: true });
+const chatRoutes = (routeConfig as ReadonlyArray<{ path?: string; file: string }>).filter((route) =>
+  route.file.startsWith("routes/api/chat/"),
+);
+
+/** The route module routes.ts picks for this path under /api/chat/, and its params, as the router would. */
+function chatRoute(path: string) {
+  const [match] = matchRoutes([...chatRoutes], `/api/chat/${path.split("?")[0]}`) ?? [];
+  if (!match) throw new Error(`no route for /api/chat/${path}`);
+  const module = modules[`/app/${match.route.file}`];
+  if (!module) throw new Error(`${match.route.file} is not under app/routes/api/chat`);
+  return { module, params: match.params as Record<string, string> };
+}
+
+/** Calls the route's loader (GET) or action (any other method) with the request. */
+export async function callChatRoute(method: string, path: string, request: Request): Promise<Response> {
+  const { module, params } = chatRoute(path);
+  const handler = method === "GET" ? module.loader : module.action;
+  return (await handler(routeArgs(request, params))) as Response;
+}
 
 export async function api(
   method: string,
@@ -31,8 +61,7 @@ export async function api(
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  const args = routeArgs(request, { "*": path.split("?")[0]! });
-  return (await (method === "GET" ? loader(args) : action(args))) as Response;
+  return callChatRoute(method, path, request);
 }
 
 export interface SseEvent {
@@ -61,7 +90,7 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
   });
   const events: SseEvent[] = [];
   const done = (async () => {
-    const response = (await loader(routeArgs(request, { "*": `rooms/${roomId}/events` }))) as Response;
+    const response = await callChatRoute("GET", `rooms/${roomId}/events`, request);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(response.headers.get("cache-control")).toContain("no-transform");
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();

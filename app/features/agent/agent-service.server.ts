@@ -9,7 +9,7 @@ import {
 import { cancellationWording } from "~/domain/appointment-policy";
 import { formatChileanPhone, formatCLP } from "~/domain/format";
 import { createLlmClient, type LlmClient } from "~/integrations/llm/llm-client.server";
-import { MAX_CHAT_MESSAGE_LENGTH } from "~/features/chat/chat-schema";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
 import { clinicFacts, env } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { catalogueTreatments } from "./agent-repository.server";

@@ -1,7 +1,7 @@
 import { storedTokens, storeTokens, type ChatTokens } from "./chat-token-storage";
 
 /**
- * The widget's client for the guest chat platform (spec 001 §7, §8, §9): every call has a 30 s timeout, a failure
+ * The widget's client for the guest chat platform (/api/chat/, routes.ts): every call has a 30 s timeout, a failure
  * throws the server's `detail` or 'HTTP {status}'; tokens are kept per account id in the browser
  * (chat-token-storage.ts). Client-safe.
  */
@@ -12,7 +12,7 @@ export const MOBILE_MAX_HEIGHT = 600;
 export const VIEWPORT_MARGIN_X = 40;
 export const VIEWPORT_MARGIN_Y = 100;
 
-/** spec 001 §9 widget defaults (the product uses bottom-right). */
+/** The widget's defaults, as the chat platform's widget documents them (the product uses bottom-right). */
 export const WIDGET_DEFAULTS = {
   width: 350,
   roomWidth: 450,
@@ -26,7 +26,7 @@ export const WIDGET_DEFAULTS = {
   inlineHeight: 500,
 } as const;
 
-/** spec 001 §4: the iframe ↔ parent message types. */
+/** The iframe ↔ parent message types of the widget's postMessage protocol (names as the platform has them). */
 export const CHAT_MESSAGE_TYPES = [
   "request_guest_auth",
   "guest_auth_response",

@@ -1,15 +1,16 @@
+import type { Database } from "~/db/client.server";
 import { violatesSafety } from "~/domain/agent-safety";
 import { logger } from "~/lib/logger.server";
 import { publishDelta } from "./chat-hub.server";
 
 /**
- * Relays the agent's reply to the room while the model streams it (issue 12): each token goes out as soon as it
+ * Relays the agent's reply to the room while the model streams it: each token goes out as soon as it
  * arrives; tokens that arrive while the previous NOTIFY is still in flight travel together in the next one (the
  * database sets the pace, never a timer). The text so far is checked with the same safety rules as the finished
  * answer before each piece leaves: once it breaks one, nothing more is relayed and the draft is abandoned (the
  * offline agent's answer replaces it).
  */
-export function createDraftRelay(roomId: string, id: string) {
+export function createDraftRelay(db: Database, roomId: string, id: string) {
   let text = "";
   let sent = 0;
   let stopped = false;
@@ -24,7 +25,7 @@ export function createDraftRelay(roomId: string, id: string) {
       const delta = text.slice(sent);
       sent = text.length;
       started = true;
-      await publishDelta({ roomId, id, offset, delta });
+      await publishDelta(db, { roomId, id, offset, delta });
     }
   }
 
@@ -62,7 +63,7 @@ export function createDraftRelay(roomId: string, id: string) {
       await this.settle();
       stopped = true;
       if (!started) return;
-      await publishDelta({ roomId, id, offset: sent, delta: "", done: true }).catch((error: unknown) =>
+      await publishDelta(db, { roomId, id, offset: sent, delta: "", done: true }).catch((error: unknown) =>
         logger.warn({ err: error, roomId }, "chat draft end failed"),
       );
     },

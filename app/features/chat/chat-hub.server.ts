@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb, listenToChannel } from "~/db/client.server";
+import { getDb, listenToChannel, type Database } from "~/db/client.server";
 import { logger } from "~/lib/logger.server";
 import { CHAT_CHANNEL } from "./chat-repository.server";
 
@@ -78,7 +78,7 @@ export function subscriberCount(): number {
 // --- transient agent drafts ---------------------------------------------------------------------------------------
 
 /**
- * The agent's reply while the model streams it (issue 12): pieces of text, relayed to the room's streams on every
+ * The agent's reply while the model streams it: pieces of text, relayed to the room's streams on every
  * instance through their own NOTIFY channel and never stored — the finished reply is stored once as a normal
  * message with the same id, which replaces the draft. A lost piece only leaves a client's draft behind until then.
  */
@@ -150,9 +150,8 @@ export function subscribeRoomDeltas(roomId: string, listener: DeltaListener): ()
 /** NOTIFY payloads are limited to 8,000 bytes: a piece is at most this many characters (4 bytes each at worst). */
 const MAX_DELTA_CHARS = 1500;
 
-export async function publishDelta(delta: AgentDelta) {
+export async function publishDelta(db: Database, delta: AgentDelta) {
   await ensureListeningDeltas();
-  const db = await getDb();
   for (let start = 0; start < Math.max(delta.delta.length, 1); start += MAX_DELTA_CHARS) {
     const piece = delta.delta.slice(start, start + MAX_DELTA_CHARS);
     const last = start + MAX_DELTA_CHARS >= delta.delta.length;

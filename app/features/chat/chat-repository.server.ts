@@ -1,19 +1,17 @@
 import { and, asc, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import type { Database } from "~/db/client.server";
 import { chatGuests, chatMessages, chatRefreshTokens, chatRooms, users } from "~/db/schema";
 
 export type ChatGuestRow = typeof chatGuests.$inferSelect;
 export type ChatRoomRow = typeof chatRooms.$inferSelect;
 export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
-export async function findGuest(id: string): Promise<ChatGuestRow | undefined> {
-  const db = await getDb();
+export async function findGuest(db: Database, id: string): Promise<ChatGuestRow | undefined> {
   const [row] = await db.select().from(chatGuests).where(eq(chatGuests.id, id));
   return row;
 }
 
-export async function findGuestByExternalId(accountId: string, externalId: string) {
-  const db = await getDb();
+export async function findGuestByExternalId(db: Database, accountId: string, externalId: string) {
   const [row] = await db
     .select()
     .from(chatGuests)
@@ -22,20 +20,23 @@ export async function findGuestByExternalId(accountId: string, externalId: strin
 }
 
 /** Inserts, or returns the user's existing guest when two creations race (unique account + external id). */
-export async function insertGuest(values: typeof chatGuests.$inferInsert): Promise<ChatGuestRow> {
-  const db = await getDb();
+export async function insertGuest(
+  db: Database,
+  values: typeof chatGuests.$inferInsert,
+): Promise<ChatGuestRow> {
   const [row] = await db.insert(chatGuests).values(values).onConflictDoNothing().returning();
   if (row) return row;
-  const existing = values.externalId && (await findGuestByExternalId(values.accountId, values.externalId));
+  const existing =
+    values.externalId && (await findGuestByExternalId(db, values.accountId, values.externalId));
   if (!existing) throw new Error("chat guest insert conflicted without an existing row");
   return existing;
 }
 
 export async function updateGuest(
+  db: Database,
   id: string,
   values: Partial<Pick<ChatGuestRow, "firstName" | "lastName" | "email" | "phone">>,
 ) {
-  const db = await getDb();
   const [row] = await db
     .update(chatGuests)
     .set({ ...values, updatedAt: new Date() })
@@ -44,23 +45,20 @@ export async function updateGuest(
   return row;
 }
 
-export async function findRoom(id: string): Promise<ChatRoomRow | undefined> {
-  const db = await getDb();
+export async function findRoom(db: Database, id: string): Promise<ChatRoomRow | undefined> {
   const [row] = await db.select().from(chatRooms).where(eq(chatRooms.id, id));
   return row;
 }
 
 /** The first name of the staff member a room is assigned to (the room's members panel), if any. */
-export async function assigneeFirstName(userId: string | null): Promise<string | undefined> {
+export async function assigneeFirstName(db: Database, userId: string | null): Promise<string | undefined> {
   if (!userId) return undefined;
-  const db = await getDb();
   const [row] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, userId));
   return row?.firstName;
 }
 
 /** The guest's newest conversation with this agent that is not resolved: reopening the widget rejoins it. */
-export async function findOpenRoom(guestId: string, agentId: string) {
-  const db = await getDb();
+export async function findOpenRoom(db: Database, guestId: string, agentId: string) {
   const [row] = await db
     .select()
     .from(chatRooms)
@@ -72,14 +70,12 @@ export async function findOpenRoom(guestId: string, agentId: string) {
   return row;
 }
 
-export async function insertRoom(values: typeof chatRooms.$inferInsert): Promise<ChatRoomRow> {
-  const db = await getDb();
+export async function insertRoom(db: Database, values: typeof chatRooms.$inferInsert): Promise<ChatRoomRow> {
   const [row] = await db.insert(chatRooms).values(values).returning();
   return row!;
 }
 
-export async function updateRoom(id: string, values: Partial<typeof chatRooms.$inferInsert>) {
-  const db = await getDb();
+export async function updateRoom(db: Database, id: string, values: Partial<typeof chatRooms.$inferInsert>) {
   const [row] = await db
     .update(chatRooms)
     .set({ ...values, updatedAt: new Date() })
@@ -93,13 +89,13 @@ export async function updateRoom(id: string, values: Partial<typeof chatRooms.$i
  * exactly one gets the row back.
  */
 export async function transitionRoom(
+  db: Database,
   id: string,
   from: readonly string[],
   values: Partial<typeof chatRooms.$inferInsert>,
   /** When given, the room must still be held by this person (null: by nobody), as when the decision was made. */
   heldBy?: string | null,
 ): Promise<ChatRoomRow | undefined> {
-  const db = await getDb();
   const holder =
     heldBy === undefined
       ? undefined
@@ -116,11 +112,11 @@ export async function transitionRoom(
 
 /** The room's messages after `afterSeq`, oldest first; internal notes only when asked (staff). */
 export async function messagesAfter(
+  db: Database,
   roomId: string,
   afterSeq: number,
   options: { includeNotes?: boolean; limit?: number } = {},
 ) {
-  const db = await getDb();
   return db
     .select()
     .from(chatMessages)
@@ -169,8 +165,7 @@ function messageRow(raw: RawMessage): ChatMessageRow {
   };
 }
 
-async function findMessage(id: string): Promise<ChatMessageRow | undefined> {
-  const db = await getDb();
+async function findMessage(db: Database, id: string): Promise<ChatMessageRow | undefined> {
   const [row] = await db.select().from(chatMessages).where(eq(chatMessages.id, id));
   return row;
 }
@@ -185,9 +180,9 @@ async function findMessage(id: string): Promise<ChatMessageRow | undefined> {
  * commits later (on PostgreSQL; the embedded database has one connection).
  */
 export async function insertMessage(
+  db: Database,
   values: typeof chatMessages.$inferInsert,
 ): Promise<{ row: ChatMessageRow; created: boolean }> {
-  const db = await getDb();
   const result = await db.execute(sql`
     with room as (
       select id from chat_rooms where id = ${values.roomId} for update
@@ -209,7 +204,7 @@ export async function insertMessage(
   const [raw] = rowsOf<RawMessage & { created: boolean }>(result);
   if (raw) return { row: messageRow(raw), created: raw.created };
   // The id was being inserted by a concurrent statement (PostgreSQL) that had not committed yet: read it now.
-  const existing = await findMessage(values.id);
+  const existing = await findMessage(db, values.id);
   if (!existing) throw new Error("chat message insert conflicted without an existing row");
   return { row: existing, created: false };
 }
@@ -226,14 +221,16 @@ export type GuestPostResult =
  * stored one with the same client id returned), the room's activity moved and the room NOTIFYed. The checks and the
  * insert see the same snapshot, so a room resolved in between cannot take the message.
  */
-export async function insertGuestMessage(input: {
-  guestId: string;
-  accountId: string;
-  roomId: string;
-  id: string;
-  content: string;
-}): Promise<GuestPostResult> {
-  const db = await getDb();
+export async function insertGuestMessage(
+  db: Database,
+  input: {
+    guestId: string;
+    accountId: string;
+    roomId: string;
+    id: string;
+    content: string;
+  },
+): Promise<GuestPostResult> {
   const result = await db.execute(sql`
     with room as (
       select id, status, ai_consent_at is not null as consented from chat_rooms
@@ -269,7 +266,7 @@ export async function insertGuestMessage(input: {
     return { kind: "stored", status: raw.room_status, row: messageRow(raw), created: raw.created };
   }
   // Same race as in insertMessage: a concurrent statement holds the id and had not committed.
-  const existing = await findMessage(input.id);
+  const existing = await findMessage(db, input.id);
   if (!existing) throw new Error("chat message insert conflicted without an existing row");
   return { kind: "stored", status: raw.room_status, row: existing, created: false };
 }
@@ -279,11 +276,11 @@ export async function insertGuestMessage(input: {
  * (oldest first, at most `limit`; internal notes only when asked). `status` is undefined when the room is gone.
  */
 export async function roomUpdatesAfter(
+  db: Database,
   roomId: string,
   afterSeq: number,
   options: { includeNotes: boolean; limit: number },
 ): Promise<{ rows: ChatMessageRow[]; status: string | undefined }> {
-  const db = await getDb();
   const result = await db.execute(sql`
     select r.status as room_status, ${sql.raw(
       "m.seq, m.id, m.room_id, m.author, m.staff_user_id, m.kind, m.content, m.created_at",
@@ -310,8 +307,7 @@ const guestWrote = sql`exists (select 1 from ${chatMessages} where ${chatMessage
  * The inbox's rooms of one status, each status read on its own so that no section crowds out another. Waiting
  * rooms come urgent first, then longest waiting first; the others by latest activity.
  */
-export async function inboxRoomsByStatus(status: string, limit: number) {
-  const db = await getDb();
+export async function inboxRoomsByStatus(db: Database, status: string, limit: number) {
   return db
     .select({
       room: chatRooms,
@@ -329,20 +325,17 @@ export async function inboxRoomsByStatus(status: string, limit: number) {
     .limit(limit);
 }
 
-export async function insertRefreshToken(values: typeof chatRefreshTokens.$inferInsert) {
-  const db = await getDb();
+export async function insertRefreshToken(db: Database, values: typeof chatRefreshTokens.$inferInsert) {
   await db.insert(chatRefreshTokens).values(values);
 }
 
-export async function findRefreshToken(tokenHash: string) {
-  const db = await getDb();
+export async function findRefreshToken(db: Database, tokenHash: string) {
   const [row] = await db.select().from(chatRefreshTokens).where(eq(chatRefreshTokens.tokenHash, tokenHash));
   return row;
 }
 
 /** Marks the token used if nobody did before; false = it was already used (a replay, or a race with one). */
-export async function consumeRefreshToken(id: string, now: Date): Promise<boolean> {
-  const db = await getDb();
+export async function consumeRefreshToken(db: Database, id: string, now: Date): Promise<boolean> {
   const rows = await db
     .update(chatRefreshTokens)
     .set({ usedAt: now })
@@ -357,8 +350,7 @@ export async function consumeRefreshToken(id: string, now: Date): Promise<boolea
   return rows.length === 1;
 }
 
-export async function revokeFamily(familyId: string, now: Date) {
-  const db = await getDb();
+export async function revokeFamily(db: Database, familyId: string, now: Date) {
   await db
     .update(chatRefreshTokens)
     .set({ revokedAt: sql`coalesce(${chatRefreshTokens.revokedAt}, ${now})` })

@@ -1,3 +1,4 @@
+import { getDb } from "~/db/client.server";
 import { logger } from "~/lib/logger.server";
 import { subscribeRoom, subscribeRoomDeltas, type AgentDelta } from "./chat-hub.server";
 import { roomUpdatesAfter, type ChatMessageRow } from "./chat-repository.server";
@@ -36,8 +37,8 @@ export const READ_LIMIT = 500;
 
 // One statement per read: the messages and the room's status together.
 const repositoryReader: FeedReader = {
-  read: (roomId, afterSeq, includeNotes) =>
-    roomUpdatesAfter(roomId, afterSeq, { includeNotes, limit: READ_LIMIT }),
+  read: async (roomId, afterSeq, includeNotes) =>
+    roomUpdatesAfter(await getDb(), roomId, afterSeq, { includeNotes, limit: READ_LIMIT }),
 };
 
 type Batch = { rows: readonly ChatMessageRow[]; status: string | undefined };

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
 
-/** spec 001 §3 and §7 "Guest chat platform": the request bodies, validated before anything else. */
-export const MAX_CHAT_MESSAGE_LENGTH = 4000;
+/** The guest chat platform's request bodies, validated before anything else. */
 export const AI_NOTICE_VERSION = "2026-11-1";
 
 const name = z.string().trim().min(1).max(80);
@@ -40,7 +40,7 @@ export const refreshSchema = z.strictObject({
   jid: z.boolean().optional(),
 });
 
-/** Text only (issue 12): no attachments, no markup types; what people write is always shown as text. */
+/** Text only: no attachments, no markup types; what people write is always shown as text. */
 export const sendMessageSchema = z.strictObject({
   id: z.uuid(),
   type: z.literal("text").optional(),
@@ -56,7 +56,7 @@ export const handoffSchema = z.strictObject({
   reason: z.string().trim().max(500).optional(),
 });
 
-// --- the room page's query options (spec 001 §7, defaults §9) ----------------------------------------------------
+// --- the room page's query options (with the widget's defaults) ----------------------------------------------------
 
 /** A query flag: true/false/1/0; anything else (or nothing) is the default. */
 const flag = (fallback: boolean) =>

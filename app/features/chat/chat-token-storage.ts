@@ -1,6 +1,6 @@
 /**
  * Where the widget keeps a guest's chat tokens: this browser's localStorage, one key per account id. A module of its
- * own so the app shell can clear them (issue 19: a signed-out browser keeps no chat tokens) without loading the
+ * own so the app shell can clear them (a signed-out browser keeps no chat tokens; ADR 032) without loading the
  * widget's client. Client-safe.
  */
 export interface ChatTokens {

@@ -1,14 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { getAuth } from "~/features/auth/auth-instance.server";
 
-/** spec 001 §3 "Chat tokens"; access tokens are short so a leaked one is worth little (issue 12). */
+/** Chat token lifetimes: access tokens are short so a leaked one is worth little (ADR 032). */
 export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface AccessClaims {
   guestId: string;
   accountId: string;
-  /** A signed-in guest's session (issue 19): the token is refused once it has ended. Absent for anonymous guests. */
+  /** A signed-in guest's session (ADR 032): the token is refused once it has ended. Absent for anonymous guests. */
   sessionId?: string;
   /** Expiry, epoch milliseconds. */
   exp: number;

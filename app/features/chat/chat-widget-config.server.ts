@@ -1,7 +1,7 @@
 import { env } from "~/lib/env.server";
 import type { ChatWidgetConfig } from "./components/chat-launcher";
 
-/** spec 001 §3 "Widget configuration": the fixed account and agent ids, and where the platform is. */
+/** The widget's configuration: the fixed account and agent ids, and where the platform is. */
 export function chatWidgetConfig(userId: string): ChatWidgetConfig {
   const current = env();
   return {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import type { Database } from "~/db/client.server";
 import {
   allowedInboxIntents,
   decideInboxAction,
@@ -7,6 +8,7 @@ import {
   type InboxActor,
 } from "~/domain/inbox-permissions";
 import { AppError } from "~/lib/errors";
+import { sseFrame, sseResponse } from "~/lib/sse.server";
 import { ensureListening, subscribeAllRooms } from "./chat-hub.server";
 import {
   findGuest,
@@ -16,10 +18,10 @@ import {
   messagesAfter,
   transitionRoom,
 } from "./chat-repository.server";
-import { MAX_CHAT_MESSAGE_LENGTH } from "./chat-schema";
+import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
 
 /**
- * The staff inbox (issue 12): conversations by status, take (atomic), reply, internal notes, hand back to the agent,
+ * The staff inbox: conversations by status, take (atomic), reply, internal notes, hand back to the agent,
  * resolve. Only the person who took a conversation writes in it; who may take, hand back or resolve is
  * domain/inbox-permissions.ts.
  */
@@ -60,14 +62,14 @@ export interface InboxMessageDto {
 }
 
 /**
- * How many of each status the page lists, each read on its own (issue 19, item 8): rooms nobody needs to answer
+ * How many of each status the page lists, each read on its own: rooms nobody needs to answer
  * never push a waiting one out of view. Rooms where the guest never wrote are not listed at all.
  */
 export const INBOX_SECTION_LIMITS = { pending_human: 200, open: 100, bot: 50, resolved: 50 } as const;
 
-export async function listInbox(staffUserId: string): Promise<InboxRoomDto[]> {
+export async function listInbox(db: Database, staffUserId: string): Promise<InboxRoomDto[]> {
   const sections = await Promise.all(
-    Object.entries(INBOX_SECTION_LIMITS).map(([status, limit]) => inboxRoomsByStatus(status, limit)),
+    Object.entries(INBOX_SECTION_LIMITS).map(([status, limit]) => inboxRoomsByStatus(db, status, limit)),
   );
   return sections.flat().map(({ room, firstName, lastName }) => ({
     id: room.id,
@@ -83,11 +85,11 @@ export async function listInbox(staffUserId: string): Promise<InboxRoomDto[]> {
   }));
 }
 
-export async function conversation(actor: InboxActor, roomId: string) {
-  const room = await findRoom(roomId);
+export async function conversation(db: Database, actor: InboxActor, roomId: string) {
+  const room = await findRoom(db, roomId);
   if (!room) throw new AppError("NOT_FOUND", "La conversación no existe.");
-  const guest = await findGuest(room.guestId);
-  const messages = await messagesAfter(room.id, 0, { includeNotes: true, limit: 1000 });
+  const guest = await findGuest(db, room.guestId);
+  const messages = await messagesAfter(db, room.id, 0, { includeNotes: true, limit: 1000 });
   return {
     id: room.id,
     status: room.status,
@@ -109,12 +111,13 @@ export async function conversation(actor: InboxActor, roomId: string) {
 }
 
 async function post(
+  db: Database,
   roomId: string,
   values: { author: "staff" | "system"; kind?: "message" | "note"; content: string; staffUserId?: string },
 ) {
   // The insert NOTIFYs the room in the same statement (chat-repository.server.ts), once this process LISTENs.
   await ensureListening();
-  await insertMessage({ id: randomUUID(), roomId, ...values });
+  await insertMessage(db, { id: randomUUID(), roomId, ...values });
 }
 
 const CHANGED_MEANWHILE = "La conversación cambió mientras tanto; vuelve a intentarlo.";
@@ -124,15 +127,24 @@ const CHANGED_MEANWHILE = "La conversación cambió mientras tanto; vuelve a int
  * room as it is now, so that it hears what it would have heard had it come second (a colleague's conversation is
  * a 403, not a 409); a conflict only when that decision would now allow it.
  */
-async function lostRace(actor: InboxActor, action: InboxAction, conflict: string): Promise<AppError> {
-  const now = await findRoom(action.roomId);
+async function lostRace(
+  db: Database,
+  actor: InboxActor,
+  action: InboxAction,
+  conflict: string,
+): Promise<AppError> {
+  const now = await findRoom(db, action.roomId);
   const decision = now ? decideInboxAction(actor, now, action.intent) : null;
   if (decision && !decision.allowed) return new AppError(decision.code, decision.message);
   return new AppError("CONFLICT", conflict);
 }
 
-export async function applyInboxAction(actor: InboxActor, action: InboxAction): Promise<string> {
-  const room = await findRoom(action.roomId);
+export async function applyInboxAction(
+  db: Database,
+  actor: InboxActor,
+  action: InboxAction,
+): Promise<string> {
+  const room = await findRoom(db, action.roomId);
   if (!room) throw new AppError("NOT_FOUND", "La conversación no existe.");
   const decision = decideInboxAction(actor, room, action.intent);
   if (!decision.allowed) throw new AppError(decision.code, decision.message);
@@ -140,18 +152,23 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
     case "take": {
       // One statement, on the holder seen when deciding: of two staff taking at once, one gets the row.
       const taken = await transitionRoom(
+        db,
         room.id,
         INBOX_FROM_STATUSES.take,
         { status: "open", assignedTo: actor.id },
         room.assignedTo,
       );
-      if (!taken) throw await lostRace(actor, action, "Otra persona del equipo ya tomó esta conversación.");
-      await post(room.id, { author: "system", content: "Una persona del equipo se unió a la conversación." });
+      if (!taken)
+        throw await lostRace(db, actor, action, "Otra persona del equipo ya tomó esta conversación.");
+      await post(db, room.id, {
+        author: "system",
+        content: "Una persona del equipo se unió a la conversación.",
+      });
       return "Conversación tomada.";
     }
     case "reply":
     case "note": {
-      await post(room.id, {
+      await post(db, room.id, {
         author: "staff",
         kind: action.intent === "note" ? "note" : "message",
         content: action.content,
@@ -161,13 +178,14 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
     }
     case "handback": {
       const back = await transitionRoom(
+        db,
         room.id,
         INBOX_FROM_STATUSES.handback,
         { status: "bot", assignedTo: null },
         room.assignedTo,
       );
-      if (!back) throw await lostRace(actor, action, CHANGED_MEANWHILE);
-      await post(room.id, {
+      if (!back) throw await lostRace(db, actor, action, CHANGED_MEANWHILE);
+      await post(db, room.id, {
         author: "system",
         content: "El Dentista Virtual IA vuelve a atender esta conversación.",
       });
@@ -175,13 +193,14 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
     }
     case "resolve": {
       const done = await transitionRoom(
+        db,
         room.id,
         INBOX_FROM_STATUSES.resolve,
         { status: "resolved" },
         room.assignedTo,
       );
-      if (!done) throw await lostRace(actor, action, CHANGED_MEANWHILE);
-      await post(room.id, {
+      if (!done) throw await lostRace(db, actor, action, CHANGED_MEANWHILE);
+      await post(db, room.id, {
         author: "system",
         content: "La conversación fue marcada como resuelta. ¡Gracias!",
       });
@@ -190,73 +209,34 @@ export async function applyInboxAction(actor: InboxActor, action: InboxAction): 
   }
 }
 
-const noop = () => {};
-
 /** How often an open inbox stream re-checks its session when no event comes. */
 export const INBOX_SESSION_CHECK_MS = 25_000;
 
 /**
  * SSE for the inbox: a `changed` event whenever any room gets a message, so the page revalidates. The session is
  * checked again before each event and at each keep-alive (`sessionLive`, which must not count as activity): once it
- * is signed out, expired or idle the stream ends instead of delivering (issue 19, item 15).
+ * is signed out, expired or idle the stream ends instead of delivering.
  */
 export function inboxEventStream(signal: AbortSignal, sessionLive: () => Promise<boolean>): Response {
-  const encoder = new TextEncoder();
-  let unsubscribe: () => void = noop;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let closed = false;
-  const stop = () => {
-    closed = true;
-    unsubscribe();
-    clearInterval(heartbeat);
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const finish = () => {
-        if (closed) return;
-        stop();
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
+  // Events that arrive while a check runs share it: one session read per burst, not per room.
+  let checking: Promise<boolean> | undefined;
+  const live = () =>
+    (checking ??= sessionLive()
+      .catch(() => false)
+      .finally(() => {
+        checking = undefined;
+      }));
+  return sseResponse({
+    signal,
+    keepAliveMs: INBOX_SESSION_CHECK_MS,
+    stillAllowed: live,
+    start(sink) {
+      const deliver = async (frame: Uint8Array) => {
+        if (sink.closed) return;
+        if (!(await live())) return sink.close();
+        sink.send(frame);
       };
-      // Events that arrive while a check runs share it: one session read per burst, not per room.
-      let checking: Promise<boolean> | undefined;
-      const live = () =>
-        (checking ??= sessionLive()
-          .catch(() => false)
-          .finally(() => {
-            checking = undefined;
-          }));
-      const deliver = async (chunk: string) => {
-        if (closed) return;
-        if (!(await live())) {
-          finish();
-          return;
-        }
-        if (closed) return;
-        try {
-          controller.enqueue(encoder.encode(chunk));
-        } catch {
-          stop();
-        }
-      };
-      controller.enqueue(encoder.encode("retry: 2000\n\n"));
-      unsubscribe = subscribeAllRooms(
-        (roomId) => void deliver(`event: changed\ndata: ${JSON.stringify({ roomId })}\n\n`),
-      );
-      heartbeat = setInterval(() => void deliver(": keep-alive\n\n"), INBOX_SESSION_CHECK_MS);
-      signal.addEventListener("abort", () => finish(), { once: true });
-    },
-    cancel() {
-      stop();
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store, no-transform",
+      return subscribeAllRooms((roomId) => void deliver(sseFrame({ event: "changed", data: { roomId } })));
     },
   });
 }

@@ -4,7 +4,7 @@ import { ChatRoom } from "~/features/chat/components/chat-room";
 import { chatAllowedOrigins, clinicFacts, env, publicBaseUrl } from "~/lib/env.server";
 
 /**
- * The chat room page the widget's iframe loads (spec 001 §7): the only frameable route (entry.server sets its
+ * The chat room page the widget's iframe loads: the only frameable route (entry.server sets its
  * frame-ancestors). It holds no data of its own: the guest's token arrives by postMessage from the parent. The
  * query options are validated with their defaults (`roomQuerySchema`); a bad value falls back to the default.
  */

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/conversations";
+import { getDb } from "~/db/client.server";
 import { formatClinicTimestamp } from "~/domain/format";
 import { AUTOMATIC_REQUEST_PARAM } from "~/domain/session-policy";
 import { actionSuccess } from "~/lib/action-result";
@@ -35,10 +36,11 @@ const AUTHOR_LABEL: Record<string, string> = {
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, INBOX_ROLES);
   const selected = new URL(args.request.url).searchParams.get("sala");
-  const rooms = await listInbox(user.id);
+  const db = await getDb();
+  const rooms = await listInbox(db, user.id);
   const current =
     selected && /^[0-9a-f-]{36}$/i.test(selected)
-      ? await conversation(user, selected).catch(() => null)
+      ? await conversation(db, user, selected).catch(() => null)
       : null;
   return data(
     // `loadedAt`: the page shows the newer of its own data and a live refresh (see the component).
@@ -52,7 +54,7 @@ export async function action(args: Route.ActionArgs) {
   const parsed = inboxActionSchema.safeParse(await readForm(args.request));
   if (!parsed.success) return validationResult(parsed.error);
   try {
-    return actionSuccess(undefined, await applyInboxAction(user, parsed.data));
+    return actionSuccess(undefined, await applyInboxAction(await getDb(), user, parsed.data));
   } catch (error) {
     return appErrorResult(error);
   }

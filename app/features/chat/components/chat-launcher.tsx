@@ -14,7 +14,7 @@ export interface ChatWidgetConfig {
 // The panel (guest flow, iframe, protocol) is a separate chunk, fetched on the first open (DESIGN §5).
 const ChatWidgetPanel = lazy(() => import("./chat-widget-panel"));
 
-/** Compact mode (spec 001 §2): a collapsed input bar that opens the panel on click, on Enter or the open button. */
+/** Compact mode: a collapsed input bar that opens the panel on click, on Enter or the open button. */
 export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState("");
@@ -76,7 +76,7 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
   );
 }
 
-/** Inline mode (spec 001 §2): the 500 px card 'Dentista Virtual IA'; the room loads when the patient starts. */
+/** Inline mode: the 500 px card 'Dentista Virtual IA'; the room loads when the patient starts. */
 export function ChatInlineCard({ config }: { config: ChatWidgetConfig }) {
   const [started, setStarted] = useState(false);
   return (

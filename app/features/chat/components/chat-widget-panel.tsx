@@ -26,7 +26,7 @@ interface Room {
 }
 
 /**
- * The parent side of the widget (spec 001 §4): find or create the guest, create or rejoin the room, log the guest
+ * The parent side of the widget: find or create the guest, create or rejoin the room, log the guest
  * in, load the room page in an iframe, and speak the postMessage protocol with it — origin and source checked,
  * an explicit target origin, tokens pushed at load, again after the load delay and every 30 s.
  */
@@ -51,7 +51,7 @@ export default function ChatWidgetPanel({
   const baseUrl = config.baseUrl.replace(/\/+$/, "");
   const frameOrigin = baseUrl ? new URL(baseUrl).origin : window.location.origin;
 
-  // The guest flow (spec 001 §4).
+  // The guest flow: find or create the guest, then its room, then its tokens.
   useEffect(() => {
     let cancelled = false;
     void (async () => {
@@ -106,7 +106,7 @@ export default function ChatWidgetPanel({
       post({ type: "new_access_token", access_token: tokens.access_token, expires_at: tokens.expires_at });
   }, [config.accountId, post]);
 
-  // Mobile: ≤ 768 wide or ≤ 600 high (spec 001 §9).
+  // Mobile: ≤ 768 wide or ≤ 600 high (MOBILE_MAX_WIDTH, MOBILE_MAX_HEIGHT in chat-client.ts).
   useEffect(() => {
     const update = () => setMobile(isMobileViewport(window.innerWidth, window.innerHeight));
     update();

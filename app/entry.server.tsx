@@ -9,9 +9,9 @@ import { ServerRouter } from "react-router";
 import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
 import { contentSecurityPolicy, frameAncestorsFor } from "~/lib/security-headers.server";
-import { chatAllowedOrigins, env } from "~/lib/env.server";
+import { chatAllowedOrigins, env } from "~/lib/base/env.server";
 import { loggableUrl } from "~/lib/loggable-url";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { appReady, appStopped } from "~/startup/app-ready.server";
 
 export const streamTimeout = 5_000;

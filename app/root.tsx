@@ -17,7 +17,7 @@ import { forgetChatTokens } from "~/features/chat/chat-token-storage";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
 import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/auth/session.server";
 import { withDentalinkDeadline } from "~/integrations/dentalink/dentalink-client.server";
-import { clinicFacts, env } from "~/lib/env.server";
+import { clinicFacts, env } from "~/lib/base/env.server";
 import { useAppData } from "~/lib/app-data";
 import { INVALID_REQUEST_MESSAGE } from "~/lib/request.server";
 import { urlCarriesNul } from "~/domain/nul-character";

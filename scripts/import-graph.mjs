@@ -42,7 +42,7 @@ export const FEATURE_IMPORTS = {
   appointments: ["dentalink-sync", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp
   auth: ["email", "outbox"], // account e-mails are queued in the outbox
   blog: [],
-  chat: ["agent"], // a room's replies come from the agent
+  chat: ["agent", "auth"], // a room's replies come from the agent; a signed-in guest's tokens are bound to its session
   "clinical-record": ["dentalink-sync", "email", "messaging", "outbox"], // records read from Dentalink; codes sent by e-mail or WhatsApp
   content: [],
   crm: ["messaging"], // the lead page shows the lead's WhatsApp messages with their labels

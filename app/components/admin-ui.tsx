@@ -1,4 +1,4 @@
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import { CheckCircle2, AlertTriangle } from "lucide-react";
 import { cn } from "~/lib/cn";
 

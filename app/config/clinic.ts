@@ -1,7 +1,7 @@
 /**
  * The clinic's facts: one source for every page, reply, legal text and e-mail.
  * Demo values are fictional (no real data in the repository). Deployments override them through CLINIC_* variables,
- * read in `lib/env.server.ts` and handed to the client through the root loader.
+ * read in `lib/base/env.server.ts` and handed to the client through the root loader.
  */
 export interface ClinicFacts {
   name: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { intervalJob, type IntervalJobOptions } from "./interval-job.server";
 
 const loggedErrors = vi.hoisted(() => [] as unknown[][]);
-vi.mock("~/lib/logger.server", () => ({
+vi.mock("~/lib/base/logger.server", () => ({
   logger: { error: (...args: unknown[]) => loggedErrors.push(args), warn: () => {}, info: () => {} },
 }));
 

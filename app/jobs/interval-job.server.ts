@@ -1,4 +1,4 @@
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 
 /** What a run may read: whether the job is stopping (a long run ends early, between units of work). */
 export interface JobRun {

@@ -10,8 +10,8 @@ import {
 import { deliverDue, type OutboxHandler } from "~/features/outbox/outbox.server";
 import { setOutboxKick } from "~/features/outbox/outbox-worker.server";
 import { createMailer, type OutgoingEmail } from "~/integrations/smtp/mailer.server";
-import { env } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+import { env } from "~/lib/base/env.server";
+import { logger } from "~/lib/base/logger.server";
 import { intervalJob } from "./interval-job.server";
 
 const POLL_MS = 2_000;

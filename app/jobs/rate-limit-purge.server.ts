@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { purgeExpiredStepUps } from "~/lib/auth/sign-in-step-up.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { purgeExpiredRates } from "~/lib/rate-limit.server";
 import { intervalJob } from "./interval-job.server";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { zodFieldErrors, type FieldErrors } from "./action-result";
+import { zodFieldErrors, type FieldErrors } from "./base/action-result";
 import { formToObject } from "./form-data";
 
 /** The browser's check of a form: its fields read as the action reads them, then the action's schema. */

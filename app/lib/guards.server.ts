@@ -1,7 +1,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { requiresTwoFactor, type RoleName } from "~/domain/roles";
 import { sessionUser, type SessionUser } from "./auth/session.server";
-import { staffTwoFactorRequired } from "./env.server";
+import { staffTwoFactorRequired } from "./base/env.server";
 
 export interface GuardArgs {
   request: Request;

@@ -2,8 +2,8 @@ import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { minutesPhrase } from "~/domain/policy-wording";
 import { rateLimitIp } from "~/lib/client-ip.server";
-import { clinicFacts } from "~/lib/env.server";
-import { AppError } from "~/lib/errors";
+import { clinicFacts } from "~/lib/base/env.server";
+import { AppError } from "~/lib/base/errors";
 import { consumeAll, type RateRule } from "~/lib/rate-limit.server";
 
 const HOUR = 60 * 60;

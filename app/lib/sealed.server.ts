@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/base/env.server";
 
 /**
  * Secrets a queued message needs only until it is sent (a one-time code, a reminder's single-use links), kept

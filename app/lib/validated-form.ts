@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import type { z } from "zod";
-import type { AnyActionResult, FieldErrors } from "./action-result";
+import type { AnyActionResult, FieldErrors } from "./base/action-result";
 
 type FormSchema = z.ZodType<Record<string, unknown>>;
 

@@ -6,7 +6,7 @@ import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
-import { env, isDemoMode } from "~/lib/env.server";
+import { env, isDemoMode } from "~/lib/base/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
 /*

@@ -6,7 +6,7 @@ import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import type { AppointmentActionResult } from "~/features/appointments/appointment-schema";
 import type { AppointmentsPageData } from "~/features/appointments/components/appointment-types";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/base/env.server";
 import { action, loader } from "~/routes/_patient/appointments";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";

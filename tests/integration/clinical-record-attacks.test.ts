@@ -27,7 +27,7 @@ async function importApp() {
       import("~/routes/_patient/clinical-record"),
       import("~/routes/_patient/clinical-record-file"),
       import("../setup/users"),
-      import("~/lib/env.server"),
+      import("~/lib/base/env.server"),
     ]);
   reader.setDentalinkReader({
     client: dentalink.createDentalinkClient({ mock: { delays: mock.NO_MOCK_DELAYS, store } }),

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { RequestReceipt } from "~/features/requests/request-schemas";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { callbackRequests, dataRightsRequests, leads, outbox } from "~/db/schema";
 import { formatChileanPhone } from "~/domain/format";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
 import { action as leadAction } from "~/routes/_public/home";

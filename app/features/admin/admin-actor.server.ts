@@ -1,7 +1,7 @@
 import { hasAdminRole } from "~/domain/roles";
 import type { SessionUser } from "~/lib/auth/session.server";
 import { clientIp } from "~/lib/client-ip.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 
 /** Who is making an admin change, as recorded in the audit log. */
 export interface AdminActor {

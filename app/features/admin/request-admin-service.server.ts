@@ -2,9 +2,9 @@ import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { formatRut } from "~/domain/rut";
 import { callbackTimeLabels, dataRightsLabels } from "~/features/requests/request-options";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { dateLabel, type DateLabel } from "./admin-format";
 import {
   REQUESTS_LIST_LIMIT,

@@ -2,9 +2,9 @@ import { activeRoleNames, activeRolesByUser, grantRole, revokeRole } from "~/db/
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { ADMIN_ROLES, roleNames, type RoleName } from "~/domain/roles";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { assertAdmin, isSuperAdmin, type AdminActor } from "./admin-actor.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { dateLabel, type DateLabel } from "./admin-format";
 import { roleLabel, USERS_PAGE_SIZE } from "./admin-options";
 import { userActionSchema, userSearchParamsSchema } from "./admin-schemas";

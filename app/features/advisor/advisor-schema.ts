@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import { ADVISOR_MAX_MESSAGE_LENGTH, type AdvisorReplyType } from "~/domain/advisor-replies";
 
 export const ADVISOR_EMPTY_ERROR = "Escribe tu consulta antes de enviarla.";

@@ -7,7 +7,7 @@ import {
   type AdvisorReplyType,
 } from "~/domain/advisor-replies";
 import { formatChileanPhone, formatClinicTime } from "~/domain/format";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { consumeRate } from "~/lib/rate-limit.server";
 import { ADVISOR_RATE_LIMITED_ERROR, type AdvisorMessageDto, type AdvisorRole } from "./advisor-schema";
 import {

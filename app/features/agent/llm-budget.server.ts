@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/base/env.server";
 import { consumeAll, type RateCheck } from "~/lib/rate-limit.server";
 
 const HOUR = 60 * 60;

@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { periodLabel, type ReportPeriod } from "~/domain/analytics-period";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import {
   analyticsSettingsSchema,
   chartKeys,

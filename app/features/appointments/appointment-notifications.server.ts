@@ -8,8 +8,8 @@ import {
 } from "~/domain/appointment-messages";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
-import { clinicFacts } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+import { clinicFacts } from "~/lib/base/env.server";
+import { logger } from "~/lib/base/logger.server";
 import { appointmentParties } from "./appointment-repository.server";
 
 export interface AppointmentNotice {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 
 /**
  * The forms of /paciente/citas (one `intent` per action) and the query of /paciente/citas/horarios. Client-safe:

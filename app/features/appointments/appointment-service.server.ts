@@ -16,15 +16,15 @@ import {
 import { clinicDate, clinicDayBounds, clinicInstant, clinicTime } from "~/domain/clinic-time";
 import { formatChileanPhone } from "~/domain/format";
 import { freeSlots, isClosedDay, slotTimes, workingBlocks, type ScheduleBlock } from "~/domain/slots";
-import { clinicFacts, env } from "~/lib/env.server";
+import { clinicFacts, env } from "~/lib/base/env.server";
 import {
   AppError,
   DEADLOCK_DETECTED,
   EXCLUSION_VIOLATION,
   postgresConstraint,
   postgresErrorCode,
-} from "~/lib/errors";
-import { logger } from "~/lib/logger.server";
+} from "~/lib/base/errors";
+import { logger } from "~/lib/base/logger.server";
 import {
   busyIntervals,
   countUpcomingAppointments,

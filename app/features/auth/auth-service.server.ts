@@ -17,7 +17,7 @@ import {
   SIGN_IN_STEP_UP_COOKIE,
 } from "~/lib/auth/sign-in-step-up.server";
 import { rateLimitIp } from "~/lib/client-ip.server";
-import { clinicFacts, publicBaseUrl } from "~/lib/env.server";
+import { clinicFacts, publicBaseUrl } from "~/lib/base/env.server";
 import {
   checkBlocked,
   clearRates,

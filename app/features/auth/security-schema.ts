@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { passwordMeetsRule } from "~/domain/password-rule";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 
 const RULE = "La nueva contraseña debe tener al menos 8 caracteres e incluir letras y números.";
 const password = z.string().min(1, "Ingresa tu contraseña actual.").max(128);

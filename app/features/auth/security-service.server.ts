@@ -1,7 +1,7 @@
 import QRCode from "qrcode";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { getAuth } from "./auth-instance.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { authRateRules, errorCode, forwardCookies, limited } from "./auth-service.server";
 
 /** A change that went through; refusals are thrown as AppError with a Spanish message. */

@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { violatesSafety } from "~/domain/agent-safety";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { publishDelta } from "./chat-hub.server";
 
 /**

@@ -1,4 +1,4 @@
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/base/env.server";
 import type { ChatGuestRow, ChatMessageRow, ChatRoomRow } from "./chat-repository.server";
 
 /** The chat platform's answers, field by field (snake_case, as the widget's protocol has them). */

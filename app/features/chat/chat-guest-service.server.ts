@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { isLiveSession, sessionUser, type SessionUser } from "~/lib/auth/session.server";
-import { AppError } from "~/lib/errors";
-import { env } from "~/lib/env.server";
+import { AppError } from "~/lib/base/errors";
+import { env } from "~/lib/base/env.server";
 import { guestDto } from "./chat-dto.server";
 import { browserSecret, guestCookie } from "./chat-guest-cookie.server";
 import { requireChatAccount } from "./chat-http.server";

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
-import { AppError } from "~/lib/errors";
-import { appErrorResponse } from "~/lib/errors.server";
-import { env } from "~/lib/env.server";
+import { AppError } from "~/lib/base/errors";
+import { appErrorResponse } from "~/lib/base/errors.server";
+import { env } from "~/lib/base/env.server";
 import { readJson } from "~/lib/request.server";
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb, listenToChannel, type Database } from "~/db/client.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { CHAT_CHANNEL } from "./chat-repository.server";
 
 /**

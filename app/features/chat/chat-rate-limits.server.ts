@@ -1,8 +1,8 @@
 import type { Database } from "~/db/client.server";
 import { createSlotCounter } from "~/domain/concurrency-slots";
 import { rateLimitIp } from "~/lib/client-ip.server";
-import { env } from "~/lib/env.server";
-import { AppError } from "~/lib/errors";
+import { env } from "~/lib/base/env.server";
+import { AppError } from "~/lib/base/errors";
 import { consumeRate, type RateRule } from "~/lib/rate-limit.server";
 
 /**

@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { subscribeRoom, subscribeRoomDeltas, type AgentDelta } from "./chat-hub.server";
 import { roomUpdatesAfter, type ChatMessageRow } from "./chat-repository.server";
 

@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
-import { AppError } from "~/lib/errors";
-import { env } from "~/lib/env.server";
+import { AppError } from "~/lib/base/errors";
+import { env } from "~/lib/base/env.server";
 import { runAgent } from "./chat-agent-runner.server";
 import { agentDto, messageDto, roomDto, type RoomMemberDto } from "./chat-dto.server";
 import { ownedGuest, type RequestScope } from "./chat-guest-service.server";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { isLiveSession, sessionUser } from "~/lib/auth/session.server";
-import { AppError } from "~/lib/errors";
-import { logger } from "~/lib/logger.server";
+import { AppError } from "~/lib/base/errors";
+import { logger } from "~/lib/base/logger.server";
 import { guestDto } from "./chat-dto.server";
 import { ownedGuest, sessionStillHolds, type RequestScope } from "./chat-guest-service.server";
 import { requireChatAccount } from "./chat-http.server";

@@ -1,4 +1,4 @@
-import { env } from "~/lib/env.server";
+import { env } from "~/lib/base/env.server";
 import type { ChatWidgetConfig } from "./components/chat-launcher";
 
 /** The widget's configuration: the fixed account and agent ids, and where the platform is. */

@@ -7,7 +7,7 @@ import {
   INBOX_FROM_STATUSES,
   type InboxActor,
 } from "~/domain/inbox-permissions";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { sseFrame, sseResponse } from "~/lib/sse.server";
 import { ensureListening, subscribeAllRooms } from "./chat-hub.server";
 import {

@@ -1,5 +1,5 @@
 import { CLINICAL_READER_ROLES } from "~/domain/roles";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import type { NewAccessRow } from "./record-repository.server";
 
 /** Who reads a clinical record, as the access register records them, and what each reader must be. */

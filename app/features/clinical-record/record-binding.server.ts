@@ -11,9 +11,9 @@ import {
 } from "~/domain/record-code";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import type { DentalinkPatient } from "~/integrations/dentalink/dentalink-mapping";
-import { env } from "~/lib/env.server";
-import { AppError } from "~/lib/errors";
-import { logger } from "~/lib/logger.server";
+import { env } from "~/lib/base/env.server";
+import { AppError } from "~/lib/base/errors";
+import { logger } from "~/lib/base/logger.server";
 import { dentalinkReader } from "./dentalink-reader.server";
 import { assertVerified, patientEntry, type ReadContext, type RecordReader } from "./record-actor.server";
 import {

@@ -1,7 +1,7 @@
 import type { Database } from "~/db/client.server";
 import type { DentalinkDocument } from "~/integrations/dentalink/dentalink-mapping";
 import { isIntegrationError } from "~/integrations/http.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { dentalinkReader } from "./dentalink-reader.server";
 import {
   fullName,

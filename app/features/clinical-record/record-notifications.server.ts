@@ -6,7 +6,7 @@ import { templateContent, whatsAppTemplates } from "~/domain/whatsapp-templates"
 import { enqueueSecretEmail } from "~/features/email/email-outbox.server";
 import { enqueueWhatsApp } from "~/features/messaging/whatsapp-outbox.server";
 import { enqueue } from "~/features/outbox/outbox.server";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 
 /**
  * WhatsApp only allows business-initiated messages as approved templates (ADR 020, the 24-hour rule), so the

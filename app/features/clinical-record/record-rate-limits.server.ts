@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { minutesPhrase } from "~/domain/policy-wording";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { consumeAll, consumeRate, type RateRule } from "~/lib/rate-limit.server";
 import type { ReadContext, RecordReader } from "./record-actor.server";
 

@@ -10,7 +10,7 @@ import type {
   DentalinkPayment,
   DentalinkTreatment,
 } from "~/integrations/dentalink/dentalink-mapping";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { dentalinkReader } from "./dentalink-reader.server";
 import {
   assertVerified,

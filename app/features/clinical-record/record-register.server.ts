@@ -1,7 +1,7 @@
 import type { Database } from "~/db/client.server";
 import { formatClinicDateTime } from "~/domain/format";
 import { formatRut } from "~/domain/rut";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import type { RecordReader } from "./record-actor.server";
 import { accessesOfPatient, findBinding, latestAccesses, type AccessRow } from "./record-repository.server";
 import type { RecordAccessItem } from "./record-schema";

@@ -7,7 +7,7 @@ import {
   STAFF_REASON_MIN_LENGTH,
 } from "~/domain/record-code";
 import { RUT_MAX_LENGTH, RUT_MESSAGES, validateRut } from "~/domain/rut";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 
 /** A required RUT with the RUT field's messages, canonical ("12345678-5") once valid. */
 export const requiredRut = z

@@ -1,4 +1,4 @@
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import type { LeadFilters } from "./lead-panel-schema";
 
 export interface LeadCard {

@@ -1,5 +1,5 @@
 import type { Database } from "~/db/client.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { consumeRate, type RateRule } from "~/lib/rate-limit.server";
 import { contactOutcome, type LeadStatus } from "~/domain/lead-pipeline";
 import { canChangeLead, type LeadActor } from "~/domain/lead-permissions";

@@ -1,4 +1,4 @@
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 
 /** What the lead page's loader sends (client-safe types; ADR 025). */
 

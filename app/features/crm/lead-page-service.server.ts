@@ -26,7 +26,7 @@ import {
 } from "~/domain/lead-labels";
 import { firstNameOf, leadWhatsappLink } from "~/domain/lead-messages";
 import { purposeLabels, statusLabels, statusTones } from "~/features/messaging/whatsapp-labels";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { isAway, listAsesores, staffNames } from "./lead-assignment-repository.server";
 import { findLead, historySources } from "./lead-pipeline-repository.server";
 import type { HistoryEntry, LeadPageData } from "./lead-page-dto";

@@ -9,7 +9,7 @@ import {
 } from "~/domain/lead-pipeline";
 import { canChangeLead, LEAD_CHANGE_REFUSED } from "~/domain/lead-permissions";
 import { hasAdminRole } from "~/domain/roles";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { isActiveAsesor, setAway, staffNames } from "./lead-assignment-repository.server";
 import {
   currentStatus,

@@ -3,7 +3,7 @@ import { matchDentistsByName } from "~/domain/dentist-matching";
 import { PermanentDeliveryError } from "~/features/outbox/outbox.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import type { DentalinkDentist } from "~/integrations/dentalink/dentalink-mapping";
-import { AppError, postgresErrorCode } from "~/lib/errors";
+import { AppError, postgresErrorCode } from "~/lib/base/errors";
 import {
   dentistLink,
   dentistLinks,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "~/lib/env.server";
+import { EnvError, parseEnv } from "~/lib/base/env.server";
 import { dentalinkSettings, dentalinkStatusView, isMockMode } from "./dentalink-settings.server";
 
 const SECRET = "0123456789abcdef0123456789abcdef";

@@ -14,7 +14,7 @@ import type {
   MockAppointment,
   MockPatient,
 } from "~/integrations/dentalink/dentalink-mock-store";
-import { dentalinkMockDelays, env, type Env } from "~/lib/env.server";
+import { dentalinkMockDelays, env, type Env } from "~/lib/base/env.server";
 import {
   loadMockAppointmentRecords,
   loadMockPatientRecords,

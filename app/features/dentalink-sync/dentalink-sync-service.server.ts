@@ -11,8 +11,8 @@ import {
   MOCK_PATIENTS,
 } from "~/integrations/dentalink/dentalink-demo-data";
 import type { MockAppointment, MockPatient } from "~/integrations/dentalink/dentalink-mock-store";
-import { AppError } from "~/lib/errors";
-import { logger } from "~/lib/logger.server";
+import { AppError } from "~/lib/base/errors";
+import { logger } from "~/lib/base/logger.server";
 import {
   DENTALINK_MOCK_PAGE,
   createDatabaseMockStore,

@@ -1,4 +1,4 @@
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 
 /** What the sync tab's loader and action send to the page (client-safe types). */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { zodFieldErrors } from "~/lib/action-result";
+import { zodFieldErrors } from "~/lib/base/action-result";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { PHONE_ERROR } from "~/lib/validation";
 import { SYNC_PAST_DATE_MESSAGE, SYNC_REQUIRED_MESSAGES } from "./sync-options";

@@ -8,8 +8,8 @@ import {
 import type { LeadLevel } from "~/domain/lead-scoring";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
-import { clinicFacts } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+import { clinicFacts } from "~/lib/base/env.server";
+import { logger } from "~/lib/base/logger.server";
 import type { LeadRow } from "./lead-repository.server";
 import { labelOf, leadLevelLabels, leadSourceLabels, treatmentLabels } from "~/domain/lead-labels";
 

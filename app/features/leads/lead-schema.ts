@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import {
   boundedText,

@@ -10,7 +10,7 @@ import {
   type Urgency,
 } from "~/domain/lead-scoring";
 import { assigneeForNewLead, assignIfUnassigned } from "~/features/crm/lead-assignment-service.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import type { LeadForm } from "./lead-schema";
 import { notifyNewLead } from "./lead-notifications.server";

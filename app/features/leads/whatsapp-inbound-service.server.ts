@@ -7,7 +7,7 @@ import {
   type InboundBatch,
 } from "~/features/messaging/whatsapp-inbound.server";
 import type { WhatsAppInboundResult } from "~/integrations/whatsapp/whatsapp-schemas";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { fileWhatsAppMessage, lockSenders } from "./lead-service.server";
 
 export interface InboundOutcome {

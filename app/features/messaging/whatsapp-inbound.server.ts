@@ -6,8 +6,8 @@ import {
   whatsAppInboundResultSchema,
   type WhatsAppInboundResult,
 } from "~/integrations/whatsapp/whatsapp-schemas";
-import { clinicFacts, env } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+import { clinicFacts, env } from "~/lib/base/env.server";
+import { logger } from "~/lib/base/logger.server";
 import { insertInboundOnce, touchContact } from "./whatsapp-repository.server";
 
 export { fileInboundUnderLead } from "./whatsapp-repository.server";

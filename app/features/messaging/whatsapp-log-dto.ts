@@ -1,6 +1,6 @@
 /** What the staff pages show of WhatsApp messages (client-safe DTOs; never the API key, never raw rows). */
 import type { TestSendProgress } from "~/domain/whatsapp-test-send";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import type { StatusTone } from "./whatsapp-labels";
 
 export interface TimeLabel {

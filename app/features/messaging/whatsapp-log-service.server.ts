@@ -5,7 +5,7 @@ import { whatsAppMessageStatuses, type WhatsAppMessageStatus } from "~/domain/wh
 import type { Database } from "~/db/client.server";
 import { normalizeWhatsAppNumber } from "~/integrations/whatsapp/phone";
 import { WHATSAPP_TEMPLATE_PATH, WHATSAPP_TEXT_PATH } from "~/integrations/whatsapp/whatsapp-schemas";
-import { clinicFacts, whatsAppTestMode } from "~/lib/env.server";
+import { clinicFacts, whatsAppTestMode } from "~/lib/base/env.server";
 import { messageLogParams, messageLogSearchSchema } from "./message-log-schema";
 import {
   API_LOG_SIZE,

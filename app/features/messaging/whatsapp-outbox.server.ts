@@ -20,7 +20,7 @@ import {
   WhatsAppInputError,
   type WhatsAppClient,
 } from "~/integrations/whatsapp/whatsapp-client.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import {
   advanceStatus,
   findMessage,

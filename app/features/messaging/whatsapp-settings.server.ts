@@ -1,6 +1,6 @@
 import { worstCaseDurationMs } from "~/integrations/http.server";
 import { normalizeWhatsAppNumber } from "~/integrations/whatsapp/phone";
-import { clinicFacts, env, EnvError, publicBaseUrl, whatsAppTestMode, type Env } from "~/lib/env.server";
+import { clinicFacts, env, EnvError, publicBaseUrl, whatsAppTestMode, type Env } from "~/lib/base/env.server";
 import { OUTBOX_LEASE_MS } from "~/features/outbox/outbox.server";
 
 /** What the WhatsApp outbox handler builds its client from (env by default; tests pass their own). */

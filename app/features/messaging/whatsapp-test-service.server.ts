@@ -10,8 +10,8 @@ import {
 import type { LeadLevel } from "~/domain/lead-scoring";
 import { effectiveTestMode, reachableOnWhatsApp } from "~/domain/whatsapp-test-send";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
-import { AppError } from "~/lib/errors";
-import { clinicFacts, whatsAppTestMode } from "~/lib/env.server";
+import { AppError } from "~/lib/base/errors";
+import { clinicFacts, whatsAppTestMode } from "~/lib/base/env.server";
 import { consumeRate } from "~/lib/rate-limit.server";
 import { enqueueWhatsApp } from "./whatsapp-outbox.server";
 import { outboxIdsByKey } from "./whatsapp-log-repository.server";

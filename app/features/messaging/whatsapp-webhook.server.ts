@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { clientIp } from "~/lib/client-ip.server";
-import { env, whatsAppWebhookSecrets, type Env } from "~/lib/env.server";
-import { ipAllowList } from "~/lib/ip-allow-list.server";
+import { env, whatsAppWebhookSecrets, type Env } from "~/lib/base/env.server";
+import { ipAllowList } from "~/lib/base/ip-allow-list.server";
 
 /**
  * What the provider's webhooks (`/api/whatsapp/reports`, `/api/whatsapp/inbound`) share: POST only, the provider's

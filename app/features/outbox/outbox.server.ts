@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { isIntegrationError } from "~/integrations/http.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { seal, unseal } from "~/lib/sealed.server";
 
 export type OutboxRow = typeof outbox.$inferSelect;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import { boundedText, optionalChileanPhone } from "~/lib/validation";
 
 export const PROFILE_NAME_MAX = 80;

@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { profileCompleteness, type ProfileCompleteness } from "./profile-completeness";
 import { profileRow, updateProfileRow } from "./profile-repository.server";
 import type { ProfileDto, ProfileInput } from "./profile-schema";

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { getDb } from "~/db/client.server";
 import type { AppointmentLinkAction } from "~/domain/appointment-links";
 import { clientIp } from "~/lib/client-ip.server";
-import { isAppError } from "~/lib/errors";
+import { isAppError } from "~/lib/base/errors";
 import { publicWriter } from "~/lib/public-write-limit.server";
 import { readForm } from "~/lib/request.server";
 import {

@@ -12,8 +12,8 @@ import { appointmentStatusLabel, treatmentNameOrFallback } from "~/domain/appoin
 import { clinicDate } from "~/domain/clinic-time";
 import { formatCLP, formatClinicTime, formatDateWithWeekday } from "~/domain/format";
 import { cancelAppointment, confirmAppointment } from "~/features/appointments/appointment-service.server";
-import { isAppError } from "~/lib/errors";
-import { logger } from "~/lib/logger.server";
+import { isAppError } from "~/lib/base/errors";
+import { logger } from "~/lib/base/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
 import { hashActionToken, isWellFormedActionToken } from "./action-tokens.server";
 import type { AppointmentLinkView } from "./appointment-link-types";

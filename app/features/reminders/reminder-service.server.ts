@@ -8,8 +8,8 @@ import {
 import { REMINDER_TEMPLATE_NAME, reminderPlaceholders } from "~/domain/reminder-message";
 import { enqueueWhatsApp } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
-import { publicBaseUrl } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+import { publicBaseUrl } from "~/lib/base/env.server";
+import { logger } from "~/lib/base/logger.server";
 import { hashActionToken, newActionToken } from "./action-tokens.server";
 import { appointmentLinkPath } from "./appointment-link-types";
 import {

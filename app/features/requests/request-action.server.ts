@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { z } from "zod";
 import { getDb, type Database } from "~/db/client.server";
-import { actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { readForm } from "~/lib/request.server";
 import type { RequestReceipt } from "./request-schemas";
 import { publicWriter, type PublicWriter } from "~/lib/public-write-limit.server";

@@ -1,4 +1,4 @@
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 
 /** One scored test lead, as the test dashboard shows it (client-safe). */
 export interface LeadTestResult {

@@ -2,7 +2,7 @@ import type { Database } from "~/db/client.server";
 import { dentalinkClient, dentalinkStatusView } from "~/features/dentalink-sync/dentalink-settings.server";
 import { WHATSAPP_OUTBOX_KIND } from "~/features/messaging/whatsapp-outbox.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
-import { env, whatsAppTestMode, type Env } from "~/lib/env.server";
+import { env, whatsAppTestMode, type Env } from "~/lib/base/env.server";
 import { systemStatusLines, type ScoringCheck, type SystemStatusLine } from "./system-status";
 import { lastAgentReplyAt, outboxFacts, whatsAppFacts } from "./system-status-repository.server";
 

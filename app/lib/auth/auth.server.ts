@@ -19,8 +19,8 @@ import {
   publicBaseUrl,
   staffTwoFactorRequired,
   type Env,
-} from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+} from "~/lib/base/env.server";
+import { logger } from "~/lib/base/logger.server";
 import { consumeRate } from "~/lib/rate-limit.server";
 import { TWO_FACTOR_PENDING_SECONDS } from "./oauth-second-factor";
 import { oauthSecondFactor } from "./oauth-second-factor.server";

@@ -17,8 +17,8 @@ import {
   type SecurityActionData,
   type SecurityResultData,
 } from "~/features/auth/security-schema";
-import { actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 

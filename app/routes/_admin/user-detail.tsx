@@ -6,9 +6,9 @@ import { Select } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
-import { actionSuccess, type ActionResult } from "~/lib/action-result";
-import { appErrorResult } from "~/lib/errors.server";
-import { isAppError } from "~/lib/errors";
+import { actionSuccess, type ActionResult } from "~/lib/base/action-result";
+import { appErrorResult } from "~/lib/base/errors.server";
+import { isAppError } from "~/lib/base/errors";
 import {
   ActionMessage,
   AdminPanel,

@@ -27,7 +27,7 @@ import {
   type ActionErrorCode,
   type ActionResult,
   type FieldErrors,
-} from "~/lib/action-result";
+} from "~/lib/base/action-result";
 import { readForm } from "~/lib/request.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 

@@ -5,8 +5,8 @@ import { PASSWORD_RESET_LINK_LIFETIME } from "~/domain/account-links";
 import { Button } from "~/components/ui/button";
 import { requestPasswordReset } from "~/features/auth/auth-service.server";
 import { forgotPasswordSchema } from "~/features/auth/password-reset-schema";
-import { actionFailure, actionSuccess, type ActionResult } from "~/lib/action-result";
-import { validationResult } from "~/lib/errors.server";
+import { actionFailure, actionSuccess, type ActionResult } from "~/lib/base/action-result";
+import { validationResult } from "~/lib/base/errors.server";
 import { readForm } from "~/lib/request.server";
 import { useValidatedForm } from "~/lib/validated-form";
 

@@ -5,8 +5,8 @@ import { PasswordField } from "~/components/password-field";
 import { Button } from "~/components/ui/button";
 import { resetPassword } from "~/features/auth/auth-service.server";
 import { resetPasswordSchema } from "~/features/auth/password-reset-schema";
-import { actionFailure, actionSuccess, formLevelMessage, type ActionResult } from "~/lib/action-result";
-import { validationResult } from "~/lib/errors.server";
+import { actionFailure, actionSuccess, formLevelMessage, type ActionResult } from "~/lib/base/action-result";
+import { validationResult } from "~/lib/base/errors.server";
 import { readForm } from "~/lib/request.server";
 import { useValidatedForm } from "~/lib/validated-form";
 

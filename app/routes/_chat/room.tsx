@@ -1,7 +1,7 @@
 import type { Route } from "./+types/room";
 import { parseRoomQuery } from "~/features/chat/chat-schema";
 import { ChatRoom } from "~/features/chat/components/chat-room";
-import { chatAllowedOrigins, clinicFacts, env, publicBaseUrl } from "~/lib/env.server";
+import { chatAllowedOrigins, clinicFacts, env, publicBaseUrl } from "~/lib/base/env.server";
 
 /**
  * The chat room page the widget's iframe loads: the only frameable route (entry.server sets its

@@ -6,7 +6,7 @@ import { fileResponse } from "~/features/clinical-record/record-file-response.se
 import { staffFile } from "~/features/clinical-record/record-files.server";
 import { validateRut } from "~/domain/rut";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
-import { isAppError } from "~/lib/errors";
+import { isAppError } from "~/lib/base/errors";
 import { requireRole } from "~/lib/guards.server";
 
 /**

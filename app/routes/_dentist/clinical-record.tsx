@@ -8,10 +8,10 @@ import { CLINICAL_READER_ROLES } from "~/domain/roles";
 import { PatientSummary, RecordTabs } from "~/features/clinical-record/components/record-dashboard";
 import { staffLookupSchema, type ClinicalRecordDto } from "~/features/clinical-record/record-schema";
 import { staffRecord } from "~/features/clinical-record/record-reading.server";
-import { actionSuccess, fieldError, formLevelMessage, type ActionResult } from "~/lib/action-result";
+import { actionSuccess, fieldError, formLevelMessage, type ActionResult } from "~/lib/base/action-result";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
-import { isAppError } from "~/lib/errors";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
+import { isAppError } from "~/lib/base/errors";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 

@@ -6,7 +6,7 @@ import { outbox } from "~/db/schema";
 import { formatClinicDateTime } from "~/domain/format";
 import { openPayload } from "~/features/outbox/outbox.server";
 import { ADMIN_ROLES } from "~/domain/roles";
-import { env, isDemoMode } from "~/lib/env.server";
+import { env, isDemoMode } from "~/lib/base/env.server";
 import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [

@@ -8,12 +8,12 @@ import { AdvisorNotice, AdvisorWorkspace } from "~/features/advisor/components/a
 import { advisorMessageSchema, type AdvisorActionData } from "~/features/advisor/advisor-schema";
 import { loadConversation, sendAdvisorMessage } from "~/features/advisor/advisor-service.server";
 import { useAppData } from "~/lib/app-data";
-import { clinicFacts } from "~/lib/env.server";
-import { actionFailure, actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
-import { isAppError } from "~/lib/errors";
+import { clinicFacts } from "~/lib/base/env.server";
+import { actionFailure, actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
+import { isAppError } from "~/lib/base/errors";
 import { requireUser } from "~/lib/guards.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { readForm } from "~/lib/request.server";
 
 const PATH = "/paciente/asesor";

@@ -2,8 +2,8 @@ import type { Route } from "./+types/appointment-slots";
 import { getDb } from "~/db/client.server";
 import { slotQuerySchema, type SlotsResponse } from "~/features/appointments/appointment-schema";
 import { availableSlots } from "~/features/appointments/appointment-service.server";
-import { actionFailure, actionSuccess } from "~/lib/action-result";
-import { isAppError } from "~/lib/errors";
+import { actionFailure, actionSuccess } from "~/lib/base/action-result";
+import { isAppError } from "~/lib/base/errors";
 import { requireUser } from "~/lib/guards.server";
 
 function answer(body: SlotsResponse, status = 200) {

@@ -39,8 +39,8 @@ import type {
   AppointmentsPageData,
   DayOption,
 } from "~/features/appointments/components/appointment-types";
-import { actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { ttlCache } from "~/lib/ttl-cache.server";
 import { readForm } from "~/lib/request.server";

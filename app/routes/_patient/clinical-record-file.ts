@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { fileResponse } from "~/features/clinical-record/record-file-response.server";
 import { patientFile } from "~/features/clinical-record/record-files.server";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
-import { isAppError } from "~/lib/errors";
+import { isAppError } from "~/lib/base/errors";
 import { requireUser } from "~/lib/guards.server";
 
 /**

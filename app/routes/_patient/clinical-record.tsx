@@ -33,10 +33,10 @@ import {
 } from "~/features/clinical-record/record-binding.server";
 import { patientRecord } from "~/features/clinical-record/record-reading.server";
 import { recordOpenings } from "~/features/clinical-record/record-register.server";
-import { fieldError, formLevelMessage, type AnyActionResult } from "~/lib/action-result";
+import { fieldError, formLevelMessage, type AnyActionResult } from "~/lib/base/action-result";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
-import { isAppError } from "~/lib/errors";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
+import { isAppError } from "~/lib/base/errors";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 

@@ -8,10 +8,10 @@ import { ClinicInfoCard, ProfileForm, ProfileToaster } from "~/features/profile/
 import { profileSchema, type ProfileActionData } from "~/features/profile/profile-schema";
 import { getProfile, updateProfile } from "~/features/profile/profile-service.server";
 import { useAppData } from "~/lib/app-data";
-import { actionFailure, actionSuccess } from "~/lib/action-result";
-import { validationResult } from "~/lib/errors.server";
+import { actionFailure, actionSuccess } from "~/lib/base/action-result";
+import { validationResult } from "~/lib/base/errors.server";
 import { requireUser } from "~/lib/guards.server";
-import { logger } from "~/lib/logger.server";
+import { logger } from "~/lib/base/logger.server";
 import { readForm } from "~/lib/request.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi Perfil | Río Clínica" }];

@@ -5,7 +5,7 @@ import { BackLink } from "~/components/back-link";
 import { MediaPicture } from "~/components/media-picture";
 import { ArticleDateAndReadTime } from "~/features/blog/components/article-facts";
 import { articleHtml, findArticle } from "~/features/content/content.server";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 import { pageMeta } from "~/lib/seo";
 
 export function loader({ params }: Route.LoaderArgs) {

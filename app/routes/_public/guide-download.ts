@@ -4,7 +4,7 @@ import { findGuide, guideMarkdown } from "~/features/content/content.server";
 import { renderGuidePdf } from "~/features/content/guide-pdf.server";
 import type { ClinicFacts } from "~/config/clinic";
 import type { GuideMeta } from "~/content/guides";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 import { keyedCache } from "~/lib/ttl-cache.server";
 
 /** Each guide's PDF, rendered once per process (and again after a failed render). */

@@ -14,8 +14,8 @@ import { loadLeadCaptureSection } from "~/features/leads/components/load-lead-ca
 import { leadFormSchema } from "~/features/leads/lead-schema";
 import { captureLead } from "~/features/leads/lead-service.server";
 import { dentistJsonLd } from "~/features/seo/dentist-json-ld";
-import { actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { hydrateWhenNear, useLoadOnRouterActivity } from "~/lib/hydrate-when-near";
 import { publicWriter } from "~/lib/public-write-limit.server";
 import { readForm } from "~/lib/request.server";

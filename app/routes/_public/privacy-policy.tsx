@@ -3,7 +3,7 @@ import type { Route } from "./+types/privacy-policy";
 import { buttonClass } from "~/components/ui/button";
 import { legalHtml } from "~/features/content/content.server";
 import { LegalPage } from "~/features/legal/components/legal-page";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
 export function loader() {

@@ -13,7 +13,7 @@ import {
   type SettingsActionData,
 } from "~/features/analytics/components/analytics-settings-form";
 import { DashboardHeader } from "~/components/dashboard-header";
-import { actionFailure, actionSuccess, type FieldErrors } from "~/lib/action-result";
+import { actionFailure, actionSuccess, type FieldErrors } from "~/lib/base/action-result";
 import { clientIp } from "~/lib/client-ip.server";
 import { requireRole } from "~/lib/guards.server";
 

@@ -4,8 +4,8 @@ import type { Route } from "./+types/conversations";
 import { getDb } from "~/db/client.server";
 import { formatClinicTimestamp } from "~/domain/format";
 import { AUTOMATIC_REQUEST_PARAM } from "~/domain/session-policy";
-import { actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 import {

@@ -33,11 +33,11 @@ import {
 } from "~/features/crm/lead-panel-schema";
 import { systemStatus } from "~/features/staff/system-status.server";
 import { clientIp } from "~/lib/client-ip.server";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
-import { actionFailure, actionSuccess, zodFieldErrors } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionFailure, actionSuccess, zodFieldErrors } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Funnel Dashboard | Río Clínica" }];
 

@@ -14,10 +14,10 @@ import {
   recordContact,
   setAvailability,
 } from "~/features/crm/lead-pipeline-service.server";
-import { actionSuccess } from "~/lib/action-result";
+import { actionSuccess } from "~/lib/base/action-result";
 import { clientIp } from "~/lib/client-ip.server";
-import { clinicFacts } from "~/lib/env.server";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { clinicFacts } from "~/lib/base/env.server";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 

@@ -4,7 +4,7 @@ import { STAFF_ROLES } from "~/domain/roles";
 import { exportLeads } from "~/features/crm/lead-list-service.server";
 import { parseLeadFilters } from "~/features/crm/lead-panel-schema";
 import { clientIp } from "~/lib/client-ip.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { requireRole } from "~/lib/guards.server";
 
 /**

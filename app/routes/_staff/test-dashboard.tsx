@@ -7,8 +7,8 @@ import { TestDashboard } from "~/features/staff/components/test-dashboard";
 import type { LeadTestActionData } from "~/features/staff/lead-test-dto";
 import { leadTestActionSchema } from "~/features/staff/lead-test-schema";
 import { scoreScenario, scoreTestLead } from "~/features/staff/lead-test-service.server";
-import { actionSuccess } from "~/lib/action-result";
-import { validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { validationResult } from "~/lib/base/errors.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 

@@ -7,8 +7,8 @@ import type { TestSendStatus, WhatsAppTestSendResult } from "~/features/messagin
 import { testSendStatus } from "~/features/messaging/whatsapp-log-service.server";
 import { whatsAppTestSendSchema } from "~/features/staff/lead-test-schema";
 import { sendTestLeadWhatsApp } from "~/features/staff/lead-test-service.server";
-import { actionSuccess } from "~/lib/action-result";
-import { appErrorResult, validationResult } from "~/lib/errors.server";
+import { actionSuccess } from "~/lib/base/action-result";
+import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 

@@ -1,4 +1,4 @@
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 
 export function loader() {
   const { siteUrl } = clinicFacts();

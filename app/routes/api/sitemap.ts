@@ -1,5 +1,5 @@
 import { articles } from "~/content/articles";
-import { clinicFacts } from "~/lib/env.server";
+import { clinicFacts } from "~/lib/base/env.server";
 
 const staticPaths = [
   "/",

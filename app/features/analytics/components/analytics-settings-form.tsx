@@ -1,7 +1,7 @@
 import { useFetcher, Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, Select } from "~/components/ui/field";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import {
   chartKeys,
   chartTitles,

@@ -1,7 +1,7 @@
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { cn } from "~/lib/cn";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import type { DentistLinkView, SyncDentistOption } from "../sync-dto";
 import { DENTIST_LINK_INTENT, NO_DENTALINK_DENTIST } from "../sync-options";
 

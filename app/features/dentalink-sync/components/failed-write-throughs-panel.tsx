@@ -2,7 +2,7 @@ import { AlertTriangle, RotateCcw } from "lucide-react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { formatClinicDateTime } from "~/domain/format";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import type { FailedWriteThroughView } from "../sync-dto";
 import { WRITE_THROUGH_RETRY_INTENT } from "../sync-options";
 

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { budgets, treatments, urgencies } from "~/domain/lead-scoring";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
-import { fieldError, formLevelMessage } from "~/lib/action-result";
+import { fieldError, formLevelMessage } from "~/lib/base/action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import type { z } from "zod";
 import { ConsentField, FormAlert } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/lib/base/action-result";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import { useValidatedForm } from "~/lib/validated-form";
 import type { RequestReceipt } from "../request-schemas";

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert, InputField, TextareaField } from "~/components/form-fields";
 import { LeadChoiceFields, LeadContactFields } from "~/features/leads/components/lead-fields";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
-import { formLevelMessage } from "~/lib/action-result";
+import { formLevelMessage } from "~/lib/base/action-result";
 import { Badge } from "~/components/ui/badge";
 import { cn } from "~/lib/cn";
 import { useValidatedForm } from "~/lib/validated-form";

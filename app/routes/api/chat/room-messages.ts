@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { AppError } from "~/lib/errors";
+import { AppError } from "~/lib/base/errors";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { chatEndpoint, chatJson, readChatBody } from "~/features/chat/chat-http.server";
 import { postGuestMessage } from "~/features/chat/chat-room-service.server";

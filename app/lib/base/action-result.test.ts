@@ -7,7 +7,7 @@ import {
   formLevelMessage,
   validationFailure,
 } from "./action-result";
-import { formToObject } from "./form-data";
+import { formToObject } from "../form-data";
 
 const schema = z
   .object({

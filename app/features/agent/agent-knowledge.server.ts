@@ -6,6 +6,7 @@ import { articles } from "~/content/articles";
 import { guides } from "~/content/guides";
 import { formatCLP } from "~/domain/format";
 import { articleMarkdown, guideMarkdown } from "~/features/content/content.server";
+import { getDb } from "~/db/client.server";
 import { catalogueTreatments } from "./agent-repository.server";
 
 /**
@@ -71,7 +72,7 @@ export async function knowledgePassages(clinic: ClinicFacts): Promise<Passage[]>
       });
     }
   }
-  for (const treatment of await catalogueTreatments()) {
+  for (const treatment of await catalogueTreatments(await getDb())) {
     passages.push({
       title: treatment.name,
       url: "/paciente/citas",

@@ -1,10 +1,9 @@
 import { asc } from "drizzle-orm";
-import { getDb } from "~/db/client.server";
+import type { Database } from "~/db/client.server";
 import { treatmentsCatalog } from "~/db/schema";
 
 /** The catalogue the agent quotes prices from (never a clinical record: the agent has no access to one). */
-export async function catalogueTreatments() {
-  const db = await getDb();
+export async function catalogueTreatments(db: Database) {
   return db
     .select({
       slug: treatmentsCatalog.slug,

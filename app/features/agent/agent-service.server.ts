@@ -12,6 +12,7 @@ import { createLlmClient, type LlmClient } from "~/integrations/llm/llm-client.s
 import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
 import { clinicFacts, env } from "~/lib/base/env.server";
 import { logger } from "~/lib/base/logger.server";
+import { getDb } from "~/db/client.server";
 import { catalogueTreatments } from "./agent-repository.server";
 import { retrieve, type Passage } from "./agent-knowledge.server";
 import { chargeLlmCall } from "./llm-budget.server";
@@ -184,7 +185,7 @@ async function offlineTurn(input: { text: string; roomId?: string }): Promise<Ag
         sources: [],
       };
     case "prices": {
-      const treatments = await catalogueTreatments();
+      const treatments = await catalogueTreatments(await getDb());
       const lines = treatments.map(
         (treatment) => `• ${treatment.name}: desde ${formatCLP(treatment.basePrice)}`,
       );

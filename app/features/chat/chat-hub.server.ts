@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { getDb, listenToChannel, type Database } from "~/db/client.server";
+import { listenToChannel, type Database } from "~/db/client.server";
 import { logger } from "~/lib/base/logger.server";
 import { CHAT_CHANNEL } from "./chat-repository.server";
 
@@ -51,22 +51,6 @@ export function subscribeAllRooms(listener: (roomId: string) => void): () => voi
 function wakeLocal(roomId: string) {
   for (const listener of listeners.get(roomId) ?? []) listener();
   for (const listener of anyListeners) listener(roomId);
-}
-
-/**
- * Tells every instance that the room has a new status. A new message needs no call: the repository's insert
- * NOTIFYs in the same statement.
- */
-export async function wake(roomId: string) {
-  await ensureListening();
-  try {
-    const db = await getDb();
-    await db.execute(sql`select pg_notify(${CHANNEL}, ${roomId})`);
-  } catch (error) {
-    // The database refused the NOTIFY: at least this instance's listeners hear of it.
-    logger.error({ err: error, roomId }, "chat NOTIFY failed");
-    wakeLocal(roomId);
-  }
 }
 
 export function subscriberCount(): number {

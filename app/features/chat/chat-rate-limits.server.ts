@@ -1,3 +1,4 @@
+import { minutesPhrase } from "~/domain/policy-wording";
 import type { Database } from "~/db/client.server";
 import { createSlotCounter } from "~/domain/concurrency-slots";
 import { rateLimitIp } from "~/lib/client-ip.server";
@@ -34,7 +35,7 @@ function refusal(detail: string, retryAfter: number) {
 function inWords(seconds: number) {
   if (seconds < 60) return seconds === 1 ? "1 segundo" : `${seconds} segundos`;
   const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? "1 minuto" : `${minutes} minutos`;
+  return minutesPhrase(minutes);
 }
 
 /** Counts one `action` from the request's address; throws the refusal when its budget is spent. */

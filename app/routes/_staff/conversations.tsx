@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useFetcher, useLocation, useNavigation } from "react-router";
 import type { Route } from "./+types/conversations";
+import { Badge } from "~/components/ui/badge";
 import { getDb } from "~/db/client.server";
 import { formatClinicTimestamp } from "~/domain/format";
 import { AUTOMATIC_REQUEST_PARAM } from "~/domain/session-policy";
@@ -76,9 +77,9 @@ function RoomLink({ room }: { room: InboxRoomDto }) {
       >
         <span className="font-semibold">{room.guestName}</span>
         {room.urgent && (
-          <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800">
+          <Badge tone="bad" className="ml-2">
             Urgente
-          </span>
+          </Badge>
         )}
         {room.waitingSince && (
           <span className="ml-2 text-xs text-amber-800">espera {waited(room.waitingSince)}</span>

@@ -1,6 +1,16 @@
 import type { ActionResult } from "~/lib/base/action-result";
 import type { LeadFilters } from "./lead-panel-schema";
 
+/** The counters above the lead list (from `lead_tallies`). */
+export interface LeadCounters {
+  total: number;
+  hot: number;
+  warm: number;
+  cold: number;
+  new: number;
+  converted: number;
+}
+
 export interface LeadCard {
   id: string;
   name: string;

@@ -17,7 +17,7 @@ import {
   urgencyLabels,
 } from "~/domain/lead-labels";
 import { firstNameOf, leadWhatsappLink } from "~/domain/lead-messages";
-import type { LeadCard, LeadPanelData } from "./lead-list-dto";
+import type { LeadCard, LeadCounters, LeadPanelData } from "./lead-list-dto";
 import {
   countLeadsMatching,
   exportBatch,
@@ -48,15 +48,6 @@ import {
  * page itself; a view by level and status is counted exactly from `lead_tallies`.
  */
 export const LEAD_COUNT_CAP = 1_000;
-
-export interface LeadCounters {
-  total: number;
-  hot: number;
-  warm: number;
-  cold: number;
-  new: number;
-  converted: number;
-}
 
 function countersFrom(tallies: readonly LeadTally[]): LeadCounters {
   const sum = (keep: (tally: LeadTally) => boolean) =>

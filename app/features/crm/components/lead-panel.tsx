@@ -3,7 +3,7 @@ import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
 import { Badge } from "~/components/ui/badge";
 import { cn } from "~/lib/cn";
-import type { LeadCard, LeadPanelActionResult, LeadPanelData } from "../lead-list-dto";
+import type { LeadCard, LeadCounters, LeadPanelActionResult, LeadPanelData } from "../lead-list-dto";
 import {
   leadSortLabels,
   leadSorts,
@@ -20,15 +20,6 @@ import {
 import { defaultLeadFilters, isFiltered, leadFiltersQuery } from "../lead-panel-schema";
 import { LeadAge } from "./lead-age";
 import { LeadContactLinks } from "./lead-contact-links";
-
-export interface LeadCounters {
-  total: number;
-  hot: number;
-  warm: number;
-  cold: number;
-  new: number;
-  converted: number;
-}
 
 const counterLabels: Array<[keyof LeadCounters, string]> = [
   ["total", "Total"],

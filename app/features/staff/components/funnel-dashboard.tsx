@@ -7,7 +7,8 @@ import type { SyncTabData } from "~/features/dentalink-sync/sync-dto";
 import type { LeadPanelData } from "~/features/crm/lead-list-dto";
 import { DashboardHeader } from "~/components/dashboard-header";
 import { FunnelOverview } from "~/features/analytics/components/funnel-overview";
-import { LeadPanel, type LeadCounters } from "~/features/crm/components/lead-panel";
+import { LeadPanel } from "~/features/crm/components/lead-panel";
+import type { LeadCounters } from "~/features/crm/lead-list-dto";
 import type { SystemStatusLine } from "../system-status";
 import { SystemStatusList } from "./system-status-list";
 

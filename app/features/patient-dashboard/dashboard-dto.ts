@@ -1,4 +1,4 @@
-import type { ProfileCompleteness } from "~/features/profile/profile-completeness";
+import type { ProfileCompleteness } from "~/domain/profile-completeness";
 
 export interface NextAppointmentDto {
   id: string;

@@ -1,7 +1,7 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { AppError } from "~/lib/base/errors";
-import { profileCompleteness, type ProfileCompleteness } from "./profile-completeness";
+import { profileCompleteness, type ProfileCompleteness } from "~/domain/profile-completeness";
 import { profileRow, updateProfileRow } from "./profile-repository.server";
 import type { ProfileDto, ProfileInput } from "./profile-schema";
 

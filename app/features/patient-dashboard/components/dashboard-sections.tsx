@@ -12,7 +12,7 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { StatusBadge } from "~/features/appointments/components/appointment-status";
-import type { ProfileCompleteness } from "~/features/profile/profile-completeness";
+import type { ProfileCompleteness } from "~/domain/profile-completeness";
 import { cn } from "~/lib/cn";
 import type { NextAppointmentDto } from "../dashboard-dto";
 

@@ -1,4 +1,5 @@
 import type { Database } from "~/db/client.server";
+import { NOTE_MAX_LENGTH } from "./lead-page-schema";
 import {
   checkTransition,
   contactOutcome,
@@ -26,8 +27,6 @@ import {
 } from "./lead-pipeline-repository.server";
 
 export type { StaffActor };
-
-export const NOTE_MAX = 2000;
 
 export interface PipelineOutcome {
   status: LeadStatus;
@@ -225,10 +224,10 @@ export async function addNote(
   now = new Date(),
 ): Promise<{ message: string }> {
   const text = input.text.trim();
-  if (text.length === 0 || text.length > NOTE_MAX) {
+  if (text.length === 0 || text.length > NOTE_MAX_LENGTH) {
     throw new AppError(
       "VALIDATION",
-      `La nota debe tener entre 1 y ${NOTE_MAX.toLocaleString("es-CL")} caracteres.`,
+      `La nota debe tener entre 1 y ${NOTE_MAX_LENGTH.toLocaleString("es-CL")} caracteres.`,
     );
   }
   const added = await db.transaction(async (tx) => {

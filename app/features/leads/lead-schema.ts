@@ -10,6 +10,9 @@ import {
   submissionId,
 } from "~/lib/validation";
 
+/** The longest message a lead keeps, from the form or from WhatsApp. */
+export const LEAD_MESSAGE_MAX_LENGTH = 2000;
+
 export const leadSources = ["web", "asistente"] as const;
 
 export const leadFormSchema = z.object({
@@ -20,7 +23,7 @@ export const leadFormSchema = z.object({
   treatment: z.enum(treatments, { error: "Elige el tratamiento que te interesa." }),
   urgency: z.enum(urgencies, { error: "Indica cuándo te gustaría comenzar." }),
   budget: z.enum(budgets, { error: "Elige un rango de presupuesto." }),
-  message: boundedText(2000, "El mensaje"),
+  message: boundedText(LEAD_MESSAGE_MAX_LENGTH, "El mensaje"),
   consent: consentAccepted,
   source: z.enum(leadSources).default("web"),
 });

@@ -12,7 +12,7 @@ import {
 import { assigneeForNewLead, assignIfUnassigned } from "~/features/crm/lead-assignment-service.server";
 import { logger } from "~/lib/base/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
-import type { LeadForm } from "./lead-schema";
+import { LEAD_MESSAGE_MAX_LENGTH, type LeadForm } from "./lead-schema";
 import { notifyNewLead } from "./lead-notifications.server";
 import {
   findBySubmission,
@@ -181,7 +181,6 @@ export async function lockSenders(tx: Database, phones: string[]): Promise<void>
 
 /** The name a lead from WhatsApp gets when the message carries no usable profile name. */
 export const WHATSAPP_LEAD_PLACEHOLDER_NAME = "Paciente de WhatsApp";
-const LEAD_MESSAGE_MAX = 2000;
 
 export interface WhatsAppLeadMessage {
   /** The sender's number in E.164 (`+56912345678`), as leads store phones. */
@@ -227,7 +226,7 @@ export async function fileWhatsAppMessage(
     return { leadId: known.id, created: false };
   }
   const answers = { treatment: "evaluacion", urgency: "evaluando", budget: "consultar" } as const;
-  const text = message.text.slice(0, LEAD_MESSAGE_MAX);
+  const text = message.text.slice(0, LEAD_MESSAGE_MAX_LENGTH);
   const { score, level, reasons } = scoreLead({
     ...answers,
     phone: message.phone,

@@ -34,8 +34,12 @@ export interface SseSink {
 }
 
 export interface SseOptions {
-  /** The request's signal: the client leaving closes the stream. */
-  signal: AbortSignal;
+  /**
+   * The request: its signal aborting (the client left) closes the stream. The stream holds the request itself, not
+   * only its signal: a Request that is garbage-collected no longer hears its parent signal's abort (undici follows
+   * the signal through a WeakRef), and a stream outlives the handler that received the request.
+   */
+  request: Request;
   /** A comment line this often, so proxies keep the connection open. */
   keepAliveMs: number;
   /**
@@ -50,12 +54,15 @@ export interface SseOptions {
 }
 
 export function sseResponse(options: SseOptions): Response {
+  const { request } = options;
   let stopProducer: (() => void) | void = undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   const end = () => {
     if (closed) return;
     closed = true;
+    // Released with the stream (see `request` above).
+    void request;
     stopProducer?.();
     clearInterval(heartbeat);
     options.onEnd?.();
@@ -85,7 +92,7 @@ export function sseResponse(options: SseOptions): Response {
         },
       };
       // A client that left before the stream started: nothing to produce.
-      if (options.signal.aborted) return sink.close();
+      if (request.signal.aborted) return sink.close();
       controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
       stopProducer = options.start(sink);
       // The producer may have closed the stream while starting.
@@ -102,7 +109,7 @@ export function sseResponse(options: SseOptions): Response {
           () => sink.close(),
         );
       }, options.keepAliveMs);
-      options.signal.addEventListener("abort", () => sink.close(), { once: true });
+      request.signal.addEventListener("abort", () => sink.close(), { once: true });
     },
     cancel: end,
   });

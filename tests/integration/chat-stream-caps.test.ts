@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb } from "~/db/client.server";
 import { chatStreamCaps } from "~/features/chat/chat-rate-limits.server";
@@ -139,6 +141,27 @@ describe("event stream caps", () => {
       streams.push(again);
     }
     await closeAll();
+  });
+
+  it("a client's abort closes its stream even once the handler's Request object was garbage-collected", async () => {
+    // undici makes a Request's signal follow its parent signal through a WeakRef: if nothing holds the Request, the
+    // parent's abort never reaches the stream and its slot and feed stay taken. The stream must hold its request.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const room = await roomWithToken();
+    const ip = randomIp();
+    const held: Open[] = [];
+    for (let index = 0; index < PER_GUEST; index++) held.push(await connect(room.roomId, room.token, ip));
+    for (const stream of held) expect(stream.response.status).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (const stream of held) stream.abort();
+    const again = await eventually(async () => (await connect(room.roomId, room.token, ip)).response);
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    expect(roomFeeds.size()).toBe(0);
   });
 
   it("a request that is already aborted when its stream starts takes no slot", async () => {

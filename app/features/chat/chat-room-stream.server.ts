@@ -50,7 +50,7 @@ export function openRoomEvents(request: Request, { guest, room }: RoomAccess, cl
   // Concurrent streams are capped per guest, room and address on this instance (ADR 032).
   const slot = takeStreamSlot(request, guest.id, room.id);
   try {
-    return roomEventStream(room.id, Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0, request.signal, {
+    return roomEventStream(room.id, Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0, request, {
       includeNotes: false,
       onEnd: slot.release,
       stillAllowed: sessionCheck(claims),
@@ -70,7 +70,7 @@ function sessionCheck(claims: AccessClaims) {
 export function roomEventStream(
   roomId: string,
   afterSeq: number,
-  signal: AbortSignal,
+  request: Request,
   options: {
     includeNotes: boolean;
     /** Called once when the stream ends, however it ends (client gone, body cancelled, feed failure). */
@@ -80,7 +80,7 @@ export function roomEventStream(
   },
 ) {
   return sseResponse({
-    signal,
+    request,
     keepAliveMs: KEEP_ALIVE_MS,
     stillAllowed: options.stillAllowed,
     onEnd: options.onEnd,

@@ -217,7 +217,7 @@ export const INBOX_SESSION_CHECK_MS = 25_000;
  * checked again before each event and at each keep-alive (`sessionLive`, which must not count as activity): once it
  * is signed out, expired or idle the stream ends instead of delivering.
  */
-export function inboxEventStream(signal: AbortSignal, sessionLive: () => Promise<boolean>): Response {
+export function inboxEventStream(request: Request, sessionLive: () => Promise<boolean>): Response {
   // Events that arrive while a check runs share it: one session read per burst, not per room.
   let checking: Promise<boolean> | undefined;
   const live = () =>
@@ -227,7 +227,7 @@ export function inboxEventStream(signal: AbortSignal, sessionLive: () => Promise
         checking = undefined;
       }));
   return sseResponse({
-    signal,
+    request,
     keepAliveMs: INBOX_SESSION_CHECK_MS,
     stillAllowed: live,
     start(sink) {

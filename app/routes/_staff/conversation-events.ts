@@ -14,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
   }
   await requireRole(args, INBOX_ROLES);
   const request = args.request;
-  return inboxEventStream(request.signal, async () => {
+  return inboxEventStream(request, async () => {
     const user = await recheckSessionUser(request);
     return user !== null && hasInboxRole(user.roles);
   });

@@ -50,3 +50,19 @@ export function staffRole(reader: RecordReader): string {
   if (!role) throw new AppError("FORBIDDEN", "No tienes permiso para ver fichas clínicas.");
   return role === "super_admin" ? "admin" : role;
 }
+
+/** A staff member's register row: the role they read with and the reason they gave, on every read. */
+export function staffEntry(
+  reader: RecordReader,
+  role: string,
+  context: ReadContext,
+  entry: Pick<NewAccessRow, "rut" | "dentalinkPatientId" | "reason" | "resource" | "resourceId" | "outcome">,
+): NewAccessRow {
+  return {
+    actorId: reader.id,
+    actorName: fullName(reader) || reader.email,
+    actorRole: role,
+    ip: context.ip,
+    ...entry,
+  };
+}

@@ -4,7 +4,7 @@ import { isIntegrationError } from "~/integrations/http.server";
 import { AppError } from "~/lib/base/errors";
 import { dentalinkReader } from "./dentalink-reader.server";
 import {
-  fullName,
+  staffEntry,
   patientEntry,
   staffRole,
   type ReadContext,
@@ -96,14 +96,7 @@ export async function staffFile(
   if (!grant?.dentalinkPatientId || !grant.reason) throw new AppError("NOT_FOUND", FILE_NOT_FOUND);
   const patientId = grant.dentalinkPatientId;
   const reason = grant.reason;
-  return downloadOwnFile(db, { patientId }, input.fileId, (row) => ({
-    actorId: reader.id,
-    actorName: fullName(reader) || reader.email,
-    actorRole: role,
-    rut: input.rut,
-    dentalinkPatientId: patientId,
-    reason,
-    ip: context.ip,
-    ...row,
-  }));
+  return downloadOwnFile(db, { patientId }, input.fileId, (row) =>
+    staffEntry(reader, role, context, { rut: input.rut, dentalinkPatientId: patientId, reason, ...row }),
+  );
 }

@@ -14,7 +14,7 @@ import { AppError } from "~/lib/base/errors";
 import { dentalinkReader } from "./dentalink-reader.server";
 import {
   assertVerified,
-  fullName,
+  staffEntry,
   patientEntry,
   staffRole,
   type ReadContext,
@@ -193,16 +193,8 @@ export async function staffRecord(
   const entry = (
     row: Pick<NewAccessRow, "resource" | "outcome" | "resourceId">,
     dentalinkPatientId: string | null,
-  ): NewAccessRow => ({
-    actorId: reader.id,
-    actorName: fullName(reader) || reader.email,
-    actorRole: role,
-    rut: input.rut,
-    dentalinkPatientId,
-    reason: input.reason,
-    ip: context.ip,
-    ...row,
-  });
+  ): NewAccessRow =>
+    staffEntry(reader, role, context, { rut: input.rut, dentalinkPatientId, reason: input.reason, ...row });
   const { client } = dentalinkReader();
   let patient: DentalinkPatient | undefined;
   try {

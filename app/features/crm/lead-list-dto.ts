@@ -11,7 +11,8 @@ export interface LeadCounters {
   converted: number;
 }
 
-export interface LeadCard {
+/** Who a lead is and how to reach them: the lead list's cards and the lead page both show it. */
+export interface LeadContact {
   id: string;
   name: string;
   firstName: string;
@@ -19,6 +20,9 @@ export interface LeadCard {
   phoneHref: string;
   whatsappHref: string;
   email: string | null;
+}
+
+export interface LeadCard extends LeadContact {
   level: string;
   levelLabel: string;
   score: number;

@@ -1,4 +1,5 @@
 import type { ActionResult } from "~/lib/base/action-result";
+import type { LeadContact } from "./lead-list-dto";
 
 /** What the lead page's loader sends (client-safe types; ADR 025). */
 
@@ -33,14 +34,7 @@ export interface HistoryEntry {
 }
 
 export interface LeadPageData {
-  lead: {
-    id: string;
-    name: string;
-    firstName: string;
-    phone: string;
-    phoneHref: string;
-    whatsappHref: string;
-    email: string | null;
+  lead: LeadContact & {
     treatmentLabel: string;
     urgencyLabel: string;
     budgetLabel: string;

@@ -1,5 +1,6 @@
 import { MessageCircle, PhoneCall } from "lucide-react";
 import { cn } from "~/lib/cn";
+import type { LeadContact } from "../lead-list-dto";
 
 /**
  * The card actions 'WhatsApp' (wa.me with the prefilled greeting, new tab) and 'Llamar' (tel:), on
@@ -11,7 +12,7 @@ export function LeadContactLinks({
   whatsappClass,
   callClass,
 }: {
-  lead: { whatsappHref: string; phoneHref: string; firstName: string };
+  lead: Pick<LeadContact, "whatsappHref" | "phoneHref" | "firstName">;
   button: string;
   whatsappClass: string;
   callClass: string;

@@ -65,6 +65,10 @@ const transitions: Record<AppointmentStatus, readonly AppointmentStatus[]> = {
   completed: [],
   cancelled: [],
   no_show: [],
+  // A booking waiting for its deposit (ADR 036): paid, released, or cancelled by the patient.
+  pending_payment: ["confirmed", "payment_failed", "cancelled"],
+  // Released: paid late while its slot is still free books it again; 'Reintentar pago' holds it again.
+  payment_failed: ["confirmed", "pending_payment"],
 };
 
 export function canTransition(from: string, to: AppointmentStatus): boolean {

@@ -13,7 +13,7 @@ import {
 } from "./appointment-status";
 
 describe("appointment statuses", () => {
-  it("labels the six statuses as spec 000 §4 writes them and shows any other value raw", () => {
+  it("labels the six statuses of the patient area, the two of a booking's deposit, and shows any other value raw", () => {
     expect(appointmentStatuses.map(appointmentStatusLabel)).toEqual([
       "Programada",
       "Confirmada",
@@ -21,6 +21,8 @@ describe("appointment statuses", () => {
       "Completada",
       "Cancelada",
       "No Asistió",
+      "Pendiente de pago",
+      "Pago no completado",
     ]);
     expect(appointmentStatusLabel("rescheduled")).toBe("rescheduled");
     expect(appointmentStatusLabel("toString")).toBe("toString");
@@ -39,8 +41,15 @@ describe("appointment statuses", () => {
   });
 
   it("splits live from closed statuses", () => {
-    expect([...liveAppointmentStatuses]).toEqual(["scheduled", "confirmed", "in_progress"]);
-    expect(closedAppointmentStatuses).toEqual(["completed", "cancelled", "no_show"]);
+    expect([...liveAppointmentStatuses]).toEqual([
+      "pending_payment",
+      "scheduled",
+      "confirmed",
+      "in_progress",
+    ]);
+    expect(closedAppointmentStatuses).toEqual(["completed", "cancelled", "no_show", "payment_failed"]);
+    expect(isInactiveAppointment("payment_failed")).toBe(true);
+    expect(isLiveAppointment("pending_payment")).toBe(true);
     expect(isLiveAppointment("in_progress")).toBe(true);
     expect(isLiveAppointment("completed")).toBe(false);
     expect(isInactiveAppointment("no_show")).toBe(true);

@@ -10,6 +10,8 @@ export const appointmentStatuses = [
   "completed",
   "cancelled",
   "no_show",
+  "pending_payment",
+  "payment_failed",
 ] as const;
 export type AppointmentStatus = (typeof appointmentStatuses)[number];
 
@@ -25,6 +27,8 @@ export const appointmentStatusLabels: Readonly<Record<AppointmentStatus, string>
   completed: "Completada",
   cancelled: "Cancelada",
   no_show: "No Asistió",
+  pending_payment: "Pendiente de pago",
+  payment_failed: "Pago no completado",
 };
 
 /** A status the portal does not know yet is shown as stored rather than hidden. */
@@ -47,6 +51,8 @@ const tones: Readonly<Record<AppointmentStatus, AppointmentStatusTone>> = {
   completed: "slate",
   cancelled: "red",
   no_show: "red",
+  pending_payment: "amber",
+  payment_failed: "slate",
 };
 
 export function appointmentStatusTone(status: string): AppointmentStatusTone {
@@ -55,6 +61,7 @@ export function appointmentStatusTone(status: string): AppointmentStatusTone {
 
 /** Statuses of appointments that are still going to happen or happening (not over, whatever their date). */
 export const liveAppointmentStatuses = [
+  "pending_payment",
   "scheduled",
   "confirmed",
   "in_progress",
@@ -71,8 +78,17 @@ export function isLiveAppointment(status: string): boolean {
 
 /** Cancelled and no-show appointments stay in lists but are muted. */
 export function isInactiveAppointment(status: string): boolean {
-  return status === "cancelled" || status === "no_show";
+  return status === "cancelled" || status === "no_show" || status === "payment_failed";
 }
+
+/**
+ * Statuses whose appointment no longer takes its slot: cancelled, and a booking released because its deposit was
+ * never paid (ADR 036). The exclusion constraints of migrations 0001/0002/0024 list the same two.
+ */
+export const slotFreeingStatuses = [
+  "cancelled",
+  "payment_failed",
+] as const satisfies readonly AppointmentStatus[];
 
 /**
  * The name shown for an appointment whose treatment is unknown (none recorded, or removed from the catalogue).

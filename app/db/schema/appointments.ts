@@ -51,9 +51,13 @@ export const appointments = pgTable(
     durationMinutes: integer("duration_minutes"),
     status: text("status").notNull().default("scheduled"),
     notes: text("notes"),
+    /** CLP: the treatment's price when it was booked, what a late-cancellation fee is counted on (ADR 036). */
+    agreedPrice: integer("agreed_price"),
     /** CLP charged for a late cancellation (50% of the treatment) or a no-show. */
     cancellationFee: integer("cancellation_fee"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** A booking waiting for its deposit ("Pendiente de pago") holds the slot until then (ADR 036). */
+    paymentHoldExpiresAt: timestamp("payment_hold_expires_at", { withTimezone: true }),
     /** Set by the Dentalink write-through (ADR 023): the appointment and patient at Dentalink, once created. */
     dentalinkAppointmentId: text("dentalink_appointment_id"),
     dentalinkPatientId: text("dentalink_patient_id"),

@@ -17,3 +17,4 @@ export * from "./public-requests";
 export * from "./rate-limits";
 export * from "./reminders";
 export * from "./whatsapp";
+export * from "./payments";

@@ -3,7 +3,11 @@ import { alias } from "drizzle-orm/pg-core";
 import { activeGrantOf, grantedRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
-import { closedAppointmentStatuses, liveAppointmentStatuses } from "~/domain/appointment-status";
+import {
+  closedAppointmentStatuses,
+  liveAppointmentStatuses,
+  slotFreeingStatuses,
+} from "~/domain/appointment-status";
 import type { BusyInterval, ScheduleBlock } from "~/domain/slots";
 
 const dentist = alias(users, "dentist");
@@ -163,10 +167,13 @@ export async function scheduleBlocks(db: Pick<Database, "select">, dentistIds: s
   return byDentist;
 }
 
-/** Not cancelled and overlapping [from, to); the appointment being moved does not count against itself. */
+/**
+ * Still taking its slot (not cancelled, not released unpaid) and overlapping [from, to); the appointment being moved
+ * does not count against itself.
+ */
 function overlapping(from: Date, to: Date, excludeAppointmentId?: string) {
   return and(
-    ne(appointments.status, "cancelled"),
+    notInArray(appointments.status, [...slotFreeingStatuses]),
     lt(appointments.startsAt, to),
     gt(appointments.endsAt, from),
     excludeAppointmentId ? ne(appointments.id, excludeAppointmentId) : undefined,

@@ -55,9 +55,10 @@ export const FEATURE_IMPORTS = {
   legal: [],
   messaging: ["outbox"], // WhatsApp messages are outbox rows
   outbox: [],
+  payments: ["appointments", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp or e-mail through the outbox
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
   profile: [],
-  reminders: ["appointments", "messaging"], // a reminder's link confirms or cancels the appointment; reminders go out on WhatsApp
+  reminders: ["appointments", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],
   seo: [],
   staff: ["analytics", "crm", "dentalink-sync", "leads", "messaging"], // the top feature: composes the staff dashboards

@@ -30,6 +30,7 @@ import {
   type PaymentStatus,
 } from "./payments";
 import { appointmentStatuses } from "./appointment-status";
+import { formatCLP } from "./format";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -344,14 +345,14 @@ describe("paymentTransition: refunds", () => {
       "authorized",
       0,
       10_001,
-      { ok: false, reason: "El reembolso no puede superar lo pagado y aún no reembolsado (10000 pesos)." },
+      { ok: false, reason: "El reembolso no puede superar lo pagado y aún no reembolsado ($10.000)." },
     ],
     [
       "more than what is left",
       "partially_refunded",
       4_000,
       6_001,
-      { ok: false, reason: "El reembolso no puede superar lo pagado y aún no reembolsado (6000 pesos)." },
+      { ok: false, reason: "El reembolso no puede superar lo pagado y aún no reembolsado ($6.000)." },
     ],
     ["anything of a refunded payment", "refunded", 10_000, 1, { ok: false, reason: notApproved }],
     ["a rejected payment", "rejected", 0, 10_000, { ok: false, reason: notApproved }],
@@ -391,7 +392,7 @@ describe("paymentTransition: refunds", () => {
 describe("refundDecision", () => {
   const allowed = { allowed: true };
   const tooMuch = (available: number) =>
-    refused(`El reembolso no puede superar lo pagado y aún no reembolsado (${available} pesos).`);
+    refused(`El reembolso no puede superar lo pagado y aún no reembolsado (${formatCLP(available)}).`);
   const notWhole = refused("El monto a reembolsar debe ser un número entero de pesos mayor que cero.");
   const done = refused("Este pago ya fue reembolsado por completo.");
   it.each([

@@ -1,3 +1,5 @@
+import { formatCLP } from "./format";
+
 /**
  * The money rules of online payments (ADR 036). Pure: amounts are whole Chilean pesos, every decision takes `now`.
  * - A treatment may ask for a deposit ("abono") at booking: a fixed amount or a percentage of its price.
@@ -151,7 +153,7 @@ export type PaymentOutcome = "authorized" | "rejected" | "aborted" | "expired";
 
 /**
  * Webpay's transaction status (and response code) as our outcome, or null while it is still open:
- * AUTHORIZED with code 0 is paid; FAILED (or AUTHORIZED with another code) is a rejection; INITIALIZED after the form's
+ * AUTHORIZED with code 0 (or none: a status answer without one) is paid; FAILED (or AUTHORIZED with another code) is a rejection; INITIALIZED after the form's
  * time, and REVERSED when we never refunded (Webpay reverses what is not committed in time), expired.
  * NULLIFIED / PARTIALLY_NULLIFIED / CAPTURED: the money went through; refunds are ours to record.
  */
@@ -237,7 +239,7 @@ export function refundDecision(input: {
       allowed: false,
       reason:
         available > 0
-          ? `El reembolso no puede superar lo pagado y aún no reembolsado (${available} pesos).`
+          ? `El reembolso no puede superar lo pagado y aún no reembolsado (${formatCLP(available)}).`
           : "Este pago ya fue reembolsado por completo.",
     };
   }
@@ -316,5 +318,7 @@ export function chargeDue(
  */
 export function buyOrderOf(timeMs: number, random: string): string {
   const cleaned = random.toLowerCase().replace(/[^0-9a-z]/g, "");
-  return `RC${timeMs.toString(36)}${cleaned}`.slice(0, BUY_ORDER_MAX_LENGTH).toUpperCase();
+  return `RC${Math.trunc(Math.abs(timeMs)).toString(36)}${cleaned}`
+    .slice(0, BUY_ORDER_MAX_LENGTH)
+    .toUpperCase();
 }

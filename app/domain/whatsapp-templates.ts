@@ -83,6 +83,21 @@ export const whatsAppTemplates = {
       "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
       cancellationWording.lateFeeNotice,
   },
+  paymentReceived: {
+    name: "pago_recibido",
+    placeholders: ["nombre", "monto", "concepto", "clínica"],
+    body: "Hola {{1}}, recibimos tu pago de {{2}} por {{3}}. Puedes descargar tu comprobante en Mis Pagos. {{4}}.",
+  },
+  refundIssued: {
+    name: "reembolso_emitido",
+    placeholders: ["nombre", "monto", "concepto", "clínica"],
+    body: "Hola {{1}}, emitimos un reembolso de {{2}} por {{3}} a la tarjeta con que pagaste. Según tu banco, puede tardar algunos días en verse. {{4}}.",
+  },
+  feePending: {
+    name: "cargo_pendiente",
+    placeholders: ["nombre", "monto", "concepto", "enlace"],
+    body: "Hola {{1}}, tienes un cargo pendiente de {{2}} por {{3}}. Puedes pagarlo en línea aquí: {{4}} .",
+  },
   clinicalRecordCode: {
     name: "codigo_acceso_ficha",
     placeholders: ["código"],

@@ -8,6 +8,8 @@ import {
   WHATSAPP_OUTBOX_KIND,
 } from "~/features/messaging/whatsapp-outbox.server";
 import { deliverDue, type OutboxHandler } from "~/features/outbox/outbox.server";
+import { createWebpayRefundHandler, WEBPAY_REFUND_KIND } from "~/features/payments/refund-service.server";
+import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import { setOutboxKick } from "~/features/outbox/outbox-worker.server";
 import { createMailer, type OutgoingEmail } from "~/integrations/smtp/mailer.server";
 import { env } from "~/lib/base/env.server";
@@ -16,7 +18,7 @@ import { intervalJob } from "./interval-job.server";
 
 const POLL_MS = 2_000;
 
-/** How each kind of outbox row is delivered: e-mail, WhatsApp, the Dentalink write-through. */
+/** How each kind of outbox row is delivered: e-mail, WhatsApp, the Dentalink write-through, Webpay refunds. */
 export function outboxHandlers(): Record<string, OutboxHandler> {
   const current = env();
   const mailer = createMailer({ smtpUrl: current.SMTP_URL, from: current.MAIL_FROM });
@@ -34,6 +36,7 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
     },
     [WHATSAPP_OUTBOX_KIND]: createWhatsAppOutboxHandler(),
     [DENTALINK_APPOINTMENT_KIND]: createDentalinkWriteThroughHandler(),
+    [WEBPAY_REFUND_KIND]: createWebpayRefundHandler(webpayClient),
   };
 }
 

@@ -4,6 +4,7 @@ import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
+import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { env, isDemoMode } from "~/lib/base/env.server";
@@ -32,6 +33,7 @@ export function appReady(): Promise<void> {
       startOutboxWorker();
       startRateLimitPurge();
       startReminderJob();
+      startPaymentReconciliation();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -42,6 +44,11 @@ export function appReady(): Promise<void> {
 
 /** Stops the jobs, waits for the work they have in progress (bounded), then closes the database for good. */
 export async function appStopped(): Promise<void> {
-  await Promise.all([stopOutboxWorker(), stopRateLimitPurge(), stopReminderJob()]);
+  await Promise.all([
+    stopOutboxWorker(),
+    stopRateLimitPurge(),
+    stopReminderJob(),
+    stopPaymentReconciliation(),
+  ]);
   await closeDb();
 }

@@ -21,6 +21,8 @@ const cardColumns = {
   status: appointments.status,
   notes: appointments.notes,
   cancellationFee: appointments.cancellationFee,
+  agreedPrice: appointments.agreedPrice,
+  paymentHoldExpiresAt: appointments.paymentHoldExpiresAt,
   treatmentSlug: treatmentsCatalog.slug,
   treatmentName: treatmentsCatalog.name,
   treatmentDescription: treatmentsCatalog.description,

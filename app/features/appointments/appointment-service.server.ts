@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { appointments } from "~/db/schema";
+import { appointments, treatmentsCatalog } from "~/db/schema";
 import { isLiveAppointment } from "~/domain/appointment-status";
 import {
   BOOKING_HORIZON_MESSAGE,
@@ -15,6 +15,7 @@ import {
 } from "~/domain/appointment-policy";
 import { clinicDate, clinicDayBounds, clinicInstant, clinicTime } from "~/domain/clinic-time";
 import { formatChileanPhone } from "~/domain/format";
+import { feeBasePrice } from "~/domain/payments";
 import { freeSlots, isClosedDay, slotTimes, workingBlocks, type ScheduleBlock } from "~/domain/slots";
 import { clinicFacts, env } from "~/lib/base/env.server";
 import {
@@ -197,6 +198,17 @@ export interface BookingInput extends SlotQuery {
   notes?: string;
 }
 
+/** What a booking that waits for its deposit passes (ADR 036). */
+export interface BookingOptions {
+  /** Hold the slot as "Pendiente de pago" until then: no confirmation message, no Dentalink write until it is paid. */
+  hold?: { expiresAt: Date };
+  /** Runs inside the booking's transaction once the row exists (the deposit's charge is written there). */
+  inTransaction?: (
+    tx: Database,
+    booked: { id: string; dentistId: string; startsAt: Date; treatmentName: string; price: number },
+  ) => Promise<void>;
+}
+
 /**
  * Books a slot for the signed-in patient. Availability is checked again inside the transaction and the database's
  * exclusion constraint decides between simultaneous requests: exactly one wins, the others get a clear message.
@@ -208,6 +220,7 @@ export async function bookAppointment(
   patientId: string,
   input: BookingInput,
   now = new Date(),
+  options: BookingOptions = {},
 ) {
   const slots = await availableSlots(db, input, now);
   const slot = slots.find((candidate) => candidate.time === input.time);
@@ -234,20 +247,30 @@ export async function bookAppointment(
             treatmentId: treatment.id,
             startsAt,
             endsAt,
-            status: "scheduled",
+            status: options.hold ? "pending_payment" : "scheduled",
+            paymentHoldExpiresAt: options.hold?.expiresAt ?? null,
+            agreedPrice: treatment.basePrice,
             notes: input.notes || null,
           })
           .returning({ id: appointments.id });
         if (!row) throw new Error("insert returned nothing");
-        await notifyAppointment(tx, {
-          event: "booked",
-          appointmentId: row.id,
-          patientId,
+        if (!options.hold) {
+          await announceBooking(tx, {
+            appointmentId: row.id,
+            patientId,
+            dentistId,
+            treatment: treatment.name,
+            startsAt,
+            endsAt,
+          });
+        }
+        await options.inTransaction?.(tx, {
+          id: row.id,
           dentistId,
-          treatment: treatment.name,
           startsAt,
+          treatmentName: treatment.name,
+          price: treatment.basePrice,
         });
-        await queueDentalinkWriteThrough(tx, { appointmentId: row.id, action: "book", startsAt, endsAt });
         return row;
       });
       logger.info({ appointmentId: created.id, dentistId }, "appointment booked");
@@ -262,16 +285,43 @@ export async function bookAppointment(
   throw new AppError("CONFLICT", SLOT_TAKEN);
 }
 
+/** A booking becomes real: the confirmation messages and the Dentalink write-through, in the caller's transaction. */
+async function announceBooking(
+  tx: Database,
+  booking: {
+    appointmentId: string;
+    patientId: string;
+    dentistId: string;
+    treatment: string;
+    startsAt: Date;
+    endsAt: Date;
+  },
+) {
+  await notifyAppointment(tx, { event: "booked", ...booking });
+  await queueDentalinkWriteThrough(tx, {
+    appointmentId: booking.appointmentId,
+    action: "book",
+    startsAt: booking.startsAt,
+    endsAt: booking.endsAt,
+  });
+}
+
 async function ownAppointment(db: Database, patientId: string, appointmentId: string) {
   const row = await patientAppointment(db, patientId, appointmentId);
   if (!row) throw new AppError("NOT_FOUND", "No encontramos esa cita.");
   return row;
 }
 
-const policyView = (row: { status: string; startsAt: Date; treatmentPrice: number | null }) => ({
+/** The fee is counted on the price agreed at booking, when it was recorded (ADR 036). */
+const policyView = (row: {
+  status: string;
+  startsAt: Date;
+  treatmentPrice: number | null;
+  agreedPrice: number | null;
+}) => ({
   status: row.status,
   startsAt: row.startsAt,
-  treatmentPrice: row.treatmentPrice,
+  treatmentPrice: feeBasePrice(row.agreedPrice, row.treatmentPrice),
 });
 
 /**
@@ -319,6 +369,7 @@ export async function bookForPatient(
   patientId: string,
   input: BookingRequest,
   now = new Date(),
+  options: BookingOptions = {},
 ) {
   // First, so an unverified or full account hears why before any detail of the chosen slot is judged.
   await assertMayBook(db, patientId, now);
@@ -345,6 +396,7 @@ export async function bookForPatient(
       notes: input.notes,
     },
     now,
+    options,
   );
   const assigned = chosen.find((dentist) => dentist.id === booked.dentistId);
   return {
@@ -483,40 +535,163 @@ export async function rescheduleAppointment(
   return { startsAt };
 }
 
-/** Cancels with the 24-hour policy; a late cancellation records the 50% fee on the appointment. */
+/** What a cancellation passes to the caller's settlement (ADR 036), inside its transaction. */
+export interface CancellationOptions {
+  inTransaction?: (
+    tx: Database,
+    cancelled: { appointmentId: string; patientId: string; late: boolean; fee: number; wasHeld: boolean },
+  ) => Promise<void>;
+}
+
+/**
+ * Cancels with the 24-hour policy; a late cancellation records the 50% fee on the appointment. A booking still
+ * waiting for its deposit is simply let go: it was never confirmed, so it costs nothing and announces nothing.
+ */
 export async function cancelAppointment(
   db: Database,
   patientId: string,
   appointmentId: string,
   now = new Date(),
+  options: CancellationOptions = {},
 ) {
   const current = await ownAppointment(db, patientId, appointmentId);
-  const decision = cancellationDecision(policyView(current), now);
+  const wasHeld = current.status === "pending_payment";
+  const decision = wasHeld
+    ? ({ allowed: true, late: false, fee: 0 } as const)
+    : cancellationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
   await db.transaction(async (tx) => {
-    await updateOwnAppointment(tx, patientId, appointmentId, ["scheduled", "confirmed"], {
-      status: "cancelled",
-      cancelledAt: now,
-      cancellationFee: decision.fee,
-    });
-    await notifyAppointment(tx, {
-      event: "cancelled",
+    await updateOwnAppointment(
+      tx,
+      patientId,
+      appointmentId,
+      wasHeld ? ["pending_payment"] : ["scheduled", "confirmed"],
+      {
+        status: "cancelled",
+        cancelledAt: now,
+        cancellationFee: decision.fee,
+        paymentHoldExpiresAt: null,
+      },
+    );
+    if (!wasHeld) {
+      await notifyAppointment(tx, {
+        event: "cancelled",
+        appointmentId,
+        patientId,
+        dentistId: current.dentistId,
+        treatment: current.treatmentName ?? "tu tratamiento",
+        startsAt: current.startsAt,
+        fee: decision.fee,
+      });
+      await queueDentalinkWriteThrough(tx, {
+        appointmentId,
+        action: "cancel",
+        startsAt: current.startsAt,
+        endsAt: current.endsAt,
+      });
+    }
+    await options.inTransaction?.(tx, {
       appointmentId,
       patientId,
-      dentistId: current.dentistId,
-      treatment: current.treatmentName ?? "tu tratamiento",
-      startsAt: current.startsAt,
+      late: decision.late,
       fee: decision.fee,
-    });
-    await queueDentalinkWriteThrough(tx, {
-      appointmentId,
-      action: "cancel",
-      startsAt: current.startsAt,
-      endsAt: current.endsAt,
+      wasHeld,
     });
   });
   return { fee: decision.fee, late: decision.late };
 }
+
+/**
+ * A held booking whose deposit was paid (ADR 036): confirmed, announced and written through to Dentalink. A booking
+ * released meanwhile is booked again only if its slot is still free (the exclusion constraints decide, inside a
+ * savepoint so that a refusal leaves the caller's transaction usable). Answers whether it is now confirmed.
+ */
+export async function confirmPaidBooking(tx: Database, appointmentId: string): Promise<boolean> {
+  let row: typeof appointments.$inferSelect | undefined;
+  try {
+    row = await tx.transaction(async (savepoint) => {
+      const [updated] = await savepoint
+        .update(appointments)
+        .set({ status: "confirmed", paymentHoldExpiresAt: null, updatedAt: new Date() })
+        .where(
+          and(
+            eq(appointments.id, appointmentId),
+            inArray(appointments.status, ["pending_payment", "payment_failed"]),
+          ),
+        )
+        .returning();
+      return updated;
+    });
+  } catch (error) {
+    if (overlapError(error)) return false;
+    throw error;
+  }
+  if (!row) return false;
+  const [treatment] = row.treatmentId
+    ? await tx
+        .select({ name: treatmentsCatalog.name })
+        .from(treatmentsCatalog)
+        .where(eq(treatmentsCatalog.id, row.treatmentId))
+    : [];
+  await announceBooking(tx, {
+    appointmentId: row.id,
+    patientId: row.patientId,
+    dentistId: row.dentistId,
+    treatment: treatment?.name ?? "tu tratamiento",
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+  });
+  logger.info({ appointmentId }, "held appointment confirmed by its deposit");
+  return true;
+}
+
+/** A held booking whose deposit was not paid in time (or was refused): it frees its slot. Answers whether it did. */
+export async function releaseHeldBooking(
+  tx: Pick<Database, "update">,
+  appointmentId: string,
+): Promise<boolean> {
+  const released = await tx
+    .update(appointments)
+    .set({ status: "payment_failed", paymentHoldExpiresAt: null, updatedAt: new Date() })
+    .where(and(eq(appointments.id, appointmentId), eq(appointments.status, "pending_payment")))
+    .returning({ id: appointments.id });
+  return released.length > 0;
+}
+
+/**
+ * 'Reintentar pago': a released booking of this patient takes its slot again for a new hold, if the slot is still
+ * free and still far enough ahead; otherwise the patient is told to choose another time.
+ */
+export async function reholdBooking(
+  db: Database,
+  patientId: string,
+  appointmentId: string,
+  expiresAt: Date,
+  now = new Date(),
+) {
+  const current = await ownAppointment(db, patientId, appointmentId);
+  if (current.status === "pending_payment") return current;
+  if (current.status !== "payment_failed") throw new AppError("CONFLICT", "Esta cita ya no espera un pago.");
+  const window = bookingWindowDecision(current.startsAt, now);
+  if (!window.allowed) throw new AppError("CONFLICT", SLOT_GONE);
+  try {
+    await db.transaction(async (tx) => {
+      await lockPatientForBooking(tx, patientId);
+      await assertMayBook(tx, patientId, now);
+      await updateOwnAppointment(tx, patientId, appointmentId, ["payment_failed"], {
+        status: "pending_payment",
+        paymentHoldExpiresAt: expiresAt,
+      });
+    });
+  } catch (error) {
+    if (overlapError(error)) throw new AppError("CONFLICT", SLOT_GONE);
+    throw error;
+  }
+  return current;
+}
+
+const SLOT_GONE =
+  "Ese horario ya no está disponible para reintentar el pago. Agenda una nueva cita con otro horario, por favor.";
 
 export async function confirmAppointment(
   db: Database,

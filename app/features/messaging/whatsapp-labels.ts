@@ -9,6 +9,7 @@ export const whatsAppPurposes = [
   "appointment-clinic",
   "reminder",
   "clinical-record-code",
+  "payment-patient",
   "test",
 ] as const;
 export type WhatsAppPurposeName = (typeof whatsAppPurposes)[number];
@@ -20,6 +21,7 @@ export const purposeLabels: Record<WhatsAppPurposeName, string> = {
   "appointment-clinic": "Cita: aviso a la clínica",
   reminder: "Recordatorio de cita",
   "clinical-record-code": "Código de acceso a la ficha",
+  "payment-patient": "Pago: aviso al paciente",
   test: "Prueba (Dashboard de Pruebas)",
 };
 

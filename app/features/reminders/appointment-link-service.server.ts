@@ -11,7 +11,8 @@ import { cancellationPolicyText, lateCancellationRecorded } from "~/domain/appoi
 import { appointmentStatusLabel, treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate } from "~/domain/clinic-time";
 import { formatCLP, formatClinicTime, formatDateWithWeekday } from "~/domain/format";
-import { cancelAppointment, confirmAppointment } from "~/features/appointments/appointment-service.server";
+import { confirmAppointment } from "~/features/appointments/appointment-service.server";
+import { cancelWithSettlement } from "~/features/payments/booking-payment-service.server";
 import { isAppError } from "~/lib/base/errors";
 import { logger } from "~/lib/base/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
@@ -168,7 +169,7 @@ export async function actOnAppointmentLink(
           },
         };
       }
-      const cancelled = await cancelAppointment(tx, row.patientId, row.appointmentId, now);
+      const cancelled = await cancelWithSettlement(tx, row.patientId, row.appointmentId, now);
       await recordLinkAudit(tx, {
         action: "appointment.cancelled_by_link",
         patientId: row.patientId,

@@ -36,6 +36,9 @@ export default [
       route("perfil", "routes/_patient/profile.tsx"),
       route("ficha", "routes/_patient/clinical-record.tsx"),
       route("ficha/archivo/:id", "routes/_patient/clinical-record-file.ts"),
+      // Mis Pagos and its receipts (ADR 036)
+      route("pagos", "routes/_patient/payments.tsx"),
+      route("pagos/:paymentId/comprobante", "routes/_patient/payment-receipt.ts"),
     ]),
   ]),
 

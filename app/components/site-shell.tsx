@@ -12,6 +12,7 @@ const patientLinks = [
   { to: "/paciente/asesor", key: "shell.advisor", end: false },
   { to: "/paciente/perfil", key: "shell.profile", end: false },
   { to: "/paciente/ficha", key: "shell.record", end: false },
+  { to: "/paciente/pagos", key: "shell.payments", end: false },
 ] as const;
 
 /** Links to the areas this person may open (the server checks again on every request). */

@@ -74,6 +74,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/profile.tsx": "signed-in",
   "routes/_patient/clinical-record.tsx": "signed-in",
   "routes/_patient/clinical-record-file.ts": "signed-in",
+  "routes/_patient/payments.tsx": "signed-in",
+  "routes/_patient/payment-receipt.ts": "signed-in",
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_dentist/clinical-record.tsx": "dentista",
   "routes/_dentist/clinical-record-file.ts": "dentista",

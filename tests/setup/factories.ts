@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { appointments, leads, treatmentsCatalog } from "~/db/schema";
+import { appointments, charges, leads, paymentRefunds, payments, treatmentsCatalog } from "~/db/schema";
 import type { RoleName } from "~/domain/roles";
 import { scoreLead } from "~/domain/lead-scoring";
 import { uniqueEmail, uniquePhone } from "./clients";
@@ -151,5 +151,60 @@ export async function insertAppointments(seeds: AppointmentSeed[]): Promise<Appo
 export async function insertAppointment(seed: AppointmentSeed): Promise<AppointmentRow> {
   const [row] = await insertAppointments([seed]);
   if (!row) throw new Error("appointment not inserted");
+  return row;
+}
+
+// Payments (ADR 036): charges, Webpay attempts and refunds in any state, without going through Webpay.
+
+export type ChargeRow = typeof charges.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+
+export async function insertCharge(
+  seed: Pick<typeof charges.$inferInsert, "patientId"> & Partial<typeof charges.$inferInsert>,
+): Promise<ChargeRow> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(charges)
+    .values({ kind: "balance", concept: "Pago de presupuesto", amount: 45_000, ...seed })
+    .returning();
+  if (!row) throw new Error("charge not inserted");
+  return row;
+}
+
+let buyOrders = 0;
+
+/** An attempt on `charge`, by its patient, for the charge's amount unless given. */
+export async function insertPayment(
+  charge: ChargeRow,
+  seed: Partial<typeof payments.$inferInsert> = {},
+): Promise<PaymentRow> {
+  const db = await getDb();
+  const now = new Date();
+  const [row] = await db
+    .insert(payments)
+    .values({
+      chargeId: charge.id,
+      patientId: charge.patientId,
+      buyOrder: `RCTEST${Date.now().toString(36)}${(buyOrders++).toString(36)}`.toUpperCase().slice(0, 26),
+      sessionId: randomUUID().replaceAll("-", ""),
+      amount: charge.amount,
+      formExpiresAt: new Date(now.getTime() + 10 * 60_000),
+      ...seed,
+    })
+    .returning();
+  if (!row) throw new Error("payment not inserted");
+  return row;
+}
+
+export async function insertRefund(
+  payment: PaymentRow,
+  seed: Partial<typeof paymentRefunds.$inferInsert> = {},
+) {
+  const db = await getDb();
+  const [row] = await db
+    .insert(paymentRefunds)
+    .values({ paymentId: payment.id, amount: 5_000, reason: "Cancelación a tiempo", ...seed })
+    .returning();
+  if (!row) throw new Error("refund not inserted");
   return row;
 }

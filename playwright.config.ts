@@ -16,6 +16,13 @@ const whatsAppKey = "fake-whatsapp-key-e2e";
 export const dentalinkFakePort = Number(process.env.E2E_DENTALINK_PORT ?? 3295);
 export const dentalinkFakeOrigin = `http://127.0.0.1:${dentalinkFakePort}`;
 const dentalinkKey = "fake-dentalink-key-e2e";
+// The fake Webpay Plus (app/integrations/webpay/webpay-fake.ts, ADR 036): the server pays through the official SDK
+// against it, and its payment form sends the browser back to the server's return URL. Tests drive the form or its
+// /__fake/pay hook, and move its clock with /__fake/clock.
+export const webpayFakePort = Number(process.env.E2E_WEBPAY_PORT ?? 3296);
+export const webpayFakeUrl = `http://127.0.0.1:${webpayFakePort}`;
+const webpayCommerceCode = "597055555532";
+const webpayKey = "fake-webpay-key-e2e-0123456789";
 const whatsAppWebhookSecret = "e2e-webhook-secret-0123456789";
 
 // Debian's Chromium, never a downloaded browser (STACK-NOTES 5).
@@ -85,6 +92,17 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      command: "exec node tests/setup/run-webpay-fake.mjs",
+      env: {
+        WEBPAY_FAKE_PORT: String(webpayFakePort),
+        TRANSBANK_COMMERCE_CODE: webpayCommerceCode,
+        TRANSBANK_API_KEY: webpayKey,
+      },
+      url: `${webpayFakeUrl}/__fake/state`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       // The production build on a fresh embedded database with demo data (demo mode, as `npm run demo`).
       command: `rm -rf data/e2e && exec node server.mjs`,
       env: {
@@ -103,6 +121,9 @@ export default defineConfig({
         DENTALINK_API_KEY: dentalinkKey,
         DENTALINK_BASE_URL: `${dentalinkFakeOrigin}/api/v1`,
         DENTALINK_DASHBOARD_URL: `${dentalinkFakeOrigin}/`,
+        TRANSBANK_COMMERCE_CODE: webpayCommerceCode,
+        TRANSBANK_API_KEY: webpayKey,
+        TRANSBANK_ENVIRONMENT: webpayFakeUrl,
       },
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,

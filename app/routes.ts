@@ -71,6 +71,8 @@ export default [
 
   // Demo only: e-mails kept in the outbox when no SMTP server is configured
   route("dev/correos", "routes/_dev/outbox.tsx"),
+  // Demo only: Webpay's API and payment form, served by the fake when no Transbank commerce is configured (ADR 036)
+  route("webpay-demo/*", "routes/_dev/webpay-demo.ts"),
 
   // Technical
   route("healthz", "routes/api/healthz.ts"),

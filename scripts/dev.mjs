@@ -3,24 +3,34 @@
 // delivery reports back to the dev server's webhook. The Dentalink fake serves the same demo records as mock mode
 // (the four dentists, the RUT portal's demo patients) over HTTP, so the app runs in live mode ("Conectado") and Mis
 // Citas bookings are written through to it; what is created there is kept in data/dentalink-fake.json.
-// Set WHATSAPP_API_KEY (and WHATSAPP_BASE_URL) or DENTALINK_API_KEY (and DENTALINK_BASE_URL) yourself to use a real
-// account instead; DENTALINK_FAKE=0 runs Dentalink in mock mode (in process, no HTTP) instead of the fake.
+// The Webpay fake (ADR 036) stands in for Transbank: payments go through the official SDK to it and its payment form
+// sends the browser back to the dev server (test cards on the form); its transactions are kept in data/webpay-fake.json.
+// Set WHATSAPP_API_KEY (and WHATSAPP_BASE_URL), DENTALINK_API_KEY (and DENTALINK_BASE_URL) or TRANSBANK_API_KEY (with
+// TRANSBANK_COMMERCE_CODE and TRANSBANK_ENVIRONMENT) yourself to use a real account instead; DENTALINK_FAKE=0 runs
+// Dentalink in mock mode (in process, no HTTP) instead of the fake.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 
 const devPort = Number(process.env.PORT ?? 5173);
 const whatsAppFakePort = Number(process.env.WHATSAPP_FAKE_PORT ?? 3292);
 const dentalinkFakePort = Number(process.env.DENTALINK_FAKE_PORT ?? 3293);
+const webpayFakePort = Number(process.env.WEBPAY_FAKE_PORT ?? 3297);
 const devUrl = `http://localhost:${devPort}`;
 const useWhatsAppFake = !process.env.WHATSAPP_API_KEY;
 const useDentalinkFake =
   !process.env.DENTALINK_API_KEY && !/^(0|false)$/i.test(process.env.DENTALINK_FAKE ?? "");
+const useWebpayFake = !process.env.TRANSBANK_API_KEY;
 
 const whatsAppEnv = {
   WHATSAPP_API_KEY: "fake-whatsapp-key-dev",
   WHATSAPP_WEBHOOK_SECRET: process.env.WHATSAPP_WEBHOOK_SECRET ?? "dev-webhook-secret-0123456789",
 };
 const dentalinkKey = "fake-dentalink-key-dev";
+// The fake checks the same pair the app sends; a key of its own, so nothing real is ever configured by accident.
+const webpayEnv = {
+  TRANSBANK_COMMERCE_CODE: "597055555532",
+  TRANSBANK_API_KEY: "fake-webpay-key-dev-0123456789",
+};
 const children = [];
 
 function start(command, args, env) {
@@ -77,6 +87,15 @@ if (useDentalinkFake) {
     }),
   );
 }
+if (useWebpayFake) {
+  fakes.push(
+    start(process.execPath, ["tests/setup/run-webpay-fake.mjs"], {
+      ...webpayEnv,
+      WEBPAY_FAKE_PORT: String(webpayFakePort),
+      WEBPAY_FAKE_STATE_FILE: process.env.WEBPAY_FAKE_STATE_FILE ?? "data/webpay-fake.json",
+    }),
+  );
+}
 await Promise.all(fakes.map(ready));
 
 start(
@@ -100,5 +119,6 @@ start(
           DENTALINK_DASHBOARD_URL: `http://127.0.0.1:${dentalinkFakePort}/`,
         }
       : {}),
+    ...(useWebpayFake ? { ...webpayEnv, TRANSBANK_ENVIRONMENT: `http://127.0.0.1:${webpayFakePort}` } : {}),
   },
 );

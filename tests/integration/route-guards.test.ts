@@ -58,6 +58,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/api/sitemap.ts": "sitemap.xml",
   "routes/api/robots.ts": "robots.txt",
   "routes/_dev/outbox.tsx": "demo-only mail viewer (404 with SMTP or outside demo mode)",
+  "routes/_dev/webpay-demo.ts":
+    "demo-only Webpay fake (API keyed by the public integration key, payment form by token; 404 outside demo mode)",
 };
 
 /** "signed-in": any session; a role: the staff role that may use it (patients must get 403). */

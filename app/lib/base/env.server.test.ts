@@ -5,6 +5,8 @@ import {
   isDemoMode,
   parseEnv,
   staffTwoFactorRequired,
+  webpayMode,
+  webpaySettings,
   whatsAppWebhookSecrets,
 } from "./env.server";
 
@@ -17,6 +19,13 @@ function captureError(run: () => unknown): unknown {
     return error;
   }
   return undefined;
+}
+
+/** The boot's complaints about `source` (with a valid AUTH_SECRET). */
+function bootProblems(source: Record<string, string>) {
+  const error = captureError(() => parseEnv({ AUTH_SECRET: SECRET, ...source }));
+  expect(error).toBeInstanceOf(EnvError);
+  return (error as EnvError).problems;
 }
 
 describe("parseEnv", () => {
@@ -142,5 +151,102 @@ describe("parseEnv", () => {
     expect((bad as EnvError).problems).toEqual([
       "WHATSAPP_WEBHOOK_ALLOW_IPS: no son direcciones IP ni rangos CIDR: infobip.com, 10.0.0.0/40 (p. ej. 203.0.113.5, 198.51.100.0/24)",
     ]);
+  });
+
+  describe("Transbank Webpay Plus (ADR 036)", () => {
+    const CODE = "597012345678";
+    const KEY = "clave-secreta-de-la-clinica-0123456789";
+
+    it("is off without a commerce, demo in demo mode, live when configured", () => {
+      const off = parseEnv({ AUTH_SECRET: SECRET });
+      expect(webpayMode(off)).toBe("off");
+      expect(off.TRANSBANK_TIMEOUT_MS).toBe(10_000);
+      expect(webpayMode(parseEnv({ SEED_DEMO: "1" }))).toBe("demo");
+      const live = parseEnv({
+        SEED_DEMO: "1",
+        TRANSBANK_COMMERCE_CODE: CODE,
+        TRANSBANK_API_KEY: KEY,
+        TRANSBANK_ENVIRONMENT: "integration",
+        TRANSBANK_TIMEOUT_MS: "5000",
+      });
+      expect(webpayMode(live)).toBe("live");
+      expect(webpaySettings(live)).toEqual({
+        mode: "live",
+        commerceCode: CODE,
+        apiKey: KEY,
+        environment: "integration",
+        timeoutMs: 5_000,
+        publicBaseUrl: "http://localhost:3000",
+      });
+      expect(
+        parseEnv({
+          AUTH_SECRET: SECRET,
+          TRANSBANK_COMMERCE_CODE: CODE,
+          TRANSBANK_API_KEY: KEY,
+          TRANSBANK_ENVIRONMENT: "http://127.0.0.1:3296",
+        }).TRANSBANK_ENVIRONMENT,
+      ).toBe("http://127.0.0.1:3296");
+    });
+
+    it("takes the commerce code and the key together, and the environment with them", () => {
+      expect(bootProblems({ TRANSBANK_COMMERCE_CODE: CODE, TRANSBANK_ENVIRONMENT: "integration" })).toEqual([
+        "TRANSBANK_API_KEY: TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY van juntos",
+      ]);
+      expect(bootProblems({ TRANSBANK_API_KEY: KEY, TRANSBANK_ENVIRONMENT: "integration" })).toEqual([
+        "TRANSBANK_COMMERCE_CODE: TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY van juntos",
+      ]);
+      expect(bootProblems({ TRANSBANK_COMMERCE_CODE: CODE, TRANSBANK_API_KEY: KEY })).toEqual([
+        expect.stringMatching(
+          /^TRANSBANK_ENVIRONMENT: obligatorio con TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY/,
+        ),
+      ]);
+      expect(bootProblems({ TRANSBANK_ENVIRONMENT: "integration" })).toEqual([
+        "TRANSBANK_ENVIRONMENT: solo junto a TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY",
+      ]);
+    });
+
+    it("checks each value's shape, in Spanish", () => {
+      const found = bootProblems({
+        TRANSBANK_COMMERCE_CODE: "5970-1234",
+        TRANSBANK_API_KEY: "corta",
+        TRANSBANK_ENVIRONMENT: "staging",
+        TRANSBANK_TIMEOUT_MS: "50",
+      });
+      expect(found).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^TRANSBANK_COMMERCE_CODE: el código de comercio de Transbank: 12 dígitos/),
+          expect.stringMatching(/^TRANSBANK_API_KEY: la llave secreta que entrega Transbank/),
+          expect.stringMatching(/^TRANSBANK_ENVIRONMENT: usa integration, production o la URL/),
+          "TRANSBANK_TIMEOUT_MS: al menos 100 ms",
+        ]),
+      );
+      expect(found).toHaveLength(4);
+    });
+
+    it("runs production only on an https site and never with the public integration commerce", () => {
+      const production = {
+        TRANSBANK_COMMERCE_CODE: CODE,
+        TRANSBANK_API_KEY: KEY,
+        TRANSBANK_ENVIRONMENT: "production",
+      };
+      expect(bootProblems(production)).toEqual([
+        expect.stringMatching(/^PUBLIC_BASE_URL: con TRANSBANK_ENVIRONMENT=production debe ser la URL https/),
+      ]);
+      expect(bootProblems({ ...production, PUBLIC_BASE_URL: "http://clinica.example" })).toHaveLength(1);
+      expect(
+        bootProblems({
+          ...production,
+          PUBLIC_BASE_URL: "https://clinica.example",
+          TRANSBANK_COMMERCE_CODE: "597055555532",
+        }),
+      ).toEqual([
+        expect.stringMatching(/^TRANSBANK_COMMERCE_CODE: es el código de comercio público de integración/),
+      ]);
+      expect(
+        webpayMode(
+          parseEnv({ AUTH_SECRET: SECRET, ...production, PUBLIC_BASE_URL: "https://clinica.example" }),
+        ),
+      ).toBe("live");
+    });
   });
 });

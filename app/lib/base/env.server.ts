@@ -109,6 +109,34 @@ const envSchema = z.object({
     .enum(["0", "1", "true", "false"], { error: "usa 1 (esperas de la especificación) o 0 (sin esperas)" })
     .optional()
     .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
+  // Transbank Webpay Plus (ADR 036): the commerce code and its key go together; without them payments are off
+  // (or, in demo mode, served by the fake inside the app).
+  TRANSBANK_COMMERCE_CODE: z
+    .string()
+    .trim()
+    .regex(/^\d{12}$/, "el código de comercio de Transbank: 12 dígitos, p. ej. 597012345678")
+    .optional(),
+  TRANSBANK_API_KEY: z
+    .string()
+    .trim()
+    .min(8, "la llave secreta que entrega Transbank (al menos 8 caracteres)")
+    .optional(),
+  TRANSBANK_ENVIRONMENT: z
+    .string()
+    .trim()
+    .refine(
+      (value) => value === "integration" || value === "production" || /^https?:\/\/[^\s/]+/.test(value),
+      {
+        message: "usa integration, production o la URL http(s) de un Webpay de prueba",
+      },
+    )
+    .optional(),
+  TRANSBANK_TIMEOUT_MS: z.coerce
+    .number({ error: "debe ser un número de milisegundos" })
+    .int("debe ser un número entero de milisegundos")
+    .min(100, "al menos 100 ms")
+    .max(60_000, "a lo más 60000 ms")
+    .default(10_000),
   // Guest chat platform (served by this app, so the widget works out of the box) and virtual dentist (ADR 032, 033).
   CHAT_ACCOUNT_ID: z
     .string()
@@ -181,6 +209,7 @@ const productionChecks = envSchema.superRefine((value, ctx) => {
       message: "solo durante un cambio de secreto, junto al nuevo en WHATSAPP_WEBHOOK_SECRET",
     });
   }
+  checkTransbank(value, ctx);
   if (Boolean(value.GOOGLE_CLIENT_ID) !== Boolean(value.GOOGLE_CLIENT_SECRET)) {
     ctx.addIssue({
       code: "custom",
@@ -189,6 +218,56 @@ const productionChecks = envSchema.superRefine((value, ctx) => {
     });
   }
 });
+
+/** The public integration commerce of Webpay Plus (Transbank's docs and SDK): never a real clinic's. */
+const TRANSBANK_INTEGRATION_COMMERCE_CODE = "597055555532";
+
+/** Webpay Plus (ADR 036): code, key and environment together; production only on an https site. */
+function checkTransbank(value: z.output<typeof envSchema>, ctx: z.RefinementCtx) {
+  const code = value.TRANSBANK_COMMERCE_CODE;
+  const key = value.TRANSBANK_API_KEY;
+  const environment = value.TRANSBANK_ENVIRONMENT;
+  if (Boolean(code) !== Boolean(key)) {
+    ctx.addIssue({
+      code: "custom",
+      path: [code ? "TRANSBANK_API_KEY" : "TRANSBANK_COMMERCE_CODE"],
+      message: "TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY van juntos",
+    });
+  }
+  if ((code || key) && !environment) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["TRANSBANK_ENVIRONMENT"],
+      message:
+        "obligatorio con TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY: integration, production o la URL de un Webpay de prueba",
+    });
+  }
+  if (environment && !code && !key) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["TRANSBANK_ENVIRONMENT"],
+      message: "solo junto a TRANSBANK_COMMERCE_CODE y TRANSBANK_API_KEY",
+    });
+  }
+  if (environment === "production") {
+    if (!value.PUBLIC_BASE_URL?.startsWith("https://")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["PUBLIC_BASE_URL"],
+        message:
+          "con TRANSBANK_ENVIRONMENT=production debe ser la URL https del sitio (Webpay devuelve al paciente a ella y Transbank exige https)",
+      });
+    }
+    if (code === TRANSBANK_INTEGRATION_COMMERCE_CODE) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["TRANSBANK_COMMERCE_CODE"],
+        message:
+          "es el código de comercio público de integración; en producción va el código que Transbank entregó a la clínica",
+      });
+    }
+  }
+}
 
 export class EnvError extends Error {
   constructor(public readonly problems: string[]) {
@@ -241,6 +320,28 @@ export function whatsAppTestMode(current: Env = env()) {
  */
 export function dentalinkMockDelays(current: Env = env()) {
   return current.DENTALINK_MOCK_DELAYS ?? (isDemoMode(current) && current.NODE_ENV !== "test");
+}
+
+/**
+ * Webpay Plus (ADR 036): "live" with the clinic's commerce configured, "demo" without it in demo mode (the fake
+ * served inside the app at /webpay-demo, with Transbank's public integration commerce), "off" otherwise.
+ */
+export function webpayMode(current: Env = env()): "live" | "demo" | "off" {
+  if (current.TRANSBANK_COMMERCE_CODE && current.TRANSBANK_API_KEY && current.TRANSBANK_ENVIRONMENT)
+    return "live";
+  return isDemoMode(current) ? "demo" : "off";
+}
+
+/** What the Webpay client of this process is built from (`webpayClientConfig` in integrations/webpay). */
+export function webpaySettings(current: Env = env()) {
+  return {
+    mode: webpayMode(current),
+    commerceCode: current.TRANSBANK_COMMERCE_CODE,
+    apiKey: current.TRANSBANK_API_KEY,
+    environment: current.TRANSBANK_ENVIRONMENT,
+    timeoutMs: current.TRANSBANK_TIMEOUT_MS,
+    publicBaseUrl: publicBaseUrl(current),
+  };
 }
 
 export function publicBaseUrl(current: Env = env()) {

@@ -1,19 +1,20 @@
-import { isDemoMode, publicBaseUrl } from "~/lib/base/env.server";
 import {
   createWebpayClient,
   webpayClientConfig,
   type WebpayClient,
 } from "~/integrations/webpay/webpay-client.server";
+import { webpaySettings } from "~/lib/base/env.server";
 
-// Provisional until the TRANSBANK_* variables land with the integration branch: demo mode only.
-let cached: WebpayClient | null | undefined;
+const holder = globalThis as typeof globalThis & { __clinicaWebpay?: WebpayClient | null };
+
+/**
+ * The Webpay this process talks to (ADR 036): the configured commerce (TRANSBANK_*), the fake the app serves itself
+ * in demo mode, or none — then online payment is off and bookings work as they did without it. Built once.
+ */
 export function webpayClient(): WebpayClient | null {
-  if (cached !== undefined) return cached;
-  const config = webpayClientConfig({
-    mode: isDemoMode() ? "demo" : "off",
-    timeoutMs: 10_000,
-    publicBaseUrl: publicBaseUrl(),
-  });
-  cached = config ? createWebpayClient(config) : null;
-  return cached;
+  if (holder.__clinicaWebpay === undefined) {
+    const config = webpayClientConfig(webpaySettings());
+    holder.__clinicaWebpay = config ? createWebpayClient(config) : null;
+  }
+  return holder.__clinicaWebpay;
 }

@@ -1,8 +1,10 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { appointments, charges, payments } from "~/db/schema";
+import { formatCLP } from "~/domain/format";
 import type { PaymentStatus } from "~/domain/payments";
 import { AppError } from "~/lib/base/errors";
+import type { CheckoutView, PaymentResultView, ResultState } from "./components/payment-pages";
 import { depositPaidFor } from "./payment-service.server";
 
 /**
@@ -113,4 +115,47 @@ export async function depositsPaidByAppointment(
     if (paid > 0) result.set(appointmentId, paid);
   }
   return result;
+}
+
+/** The outcome the result page tells: a refunded payment was still approved. */
+export function resultStateOf(status: PaymentStatus): ResultState {
+  if (status === "refunded" || status === "partially_refunded") return "authorized";
+  return status;
+}
+
+/** The result page's DTO, field by field. */
+export function paymentResultView(payment: PatientPayment, online: boolean): PaymentResultView {
+  const state = resultStateOf(payment.status);
+  const isDeposit = payment.chargeKind === "deposit";
+  const failed = state === "rejected" || state === "aborted" || state === "expired";
+  // A deposit can be paid again only while its booking waits for it or was released unpaid (payCharge takes it
+  // back if the slot is still free); another charge while it is open.
+  const bookingPayable =
+    !isDeposit ||
+    payment.appointmentStatus === "pending_payment" ||
+    payment.appointmentStatus === "payment_failed";
+  const upcoming = !payment.appointmentStartsAt || payment.appointmentStartsAt.getTime() > Date.now();
+  return {
+    paymentId: payment.id,
+    state,
+    concept: payment.concept,
+    amountLabel: formatCLP(payment.amount),
+    authorizationCode: state === "authorized" ? payment.authorizationCode : null,
+    cardLast4: state === "authorized" ? payment.cardLast4 : null,
+    isDeposit,
+    appointmentConfirmed: isDeposit && payment.appointmentStatus === "confirmed",
+    slotReleased: isDeposit && payment.appointmentStatus === "payment_failed",
+    canRetry: failed && online && payment.chargeStatus === "open" && bookingPayable && upcoming,
+  };
+}
+
+/** The checkout page's DTO; null once the attempt can no longer be paid on Webpay's form. */
+export function checkoutView(payment: PatientPayment): CheckoutView | null {
+  if (payment.status !== "created" || !payment.token || !payment.formUrl) return null;
+  return {
+    concept: payment.concept,
+    amountLabel: formatCLP(payment.amount),
+    formUrl: payment.formUrl,
+    token: payment.token,
+  };
 }

@@ -8,4 +8,5 @@ export const paymentResultPath = (paymentId: string) =>
   `/paciente/pagos/resultado/${encodeURIComponent(paymentId)}`;
 
 /** The receipt of an authorized payment. */
-export const receiptPath = (paymentId: string) => `/paciente/pagos/${encodeURIComponent(paymentId)}/comprobante`;
+export const receiptPath = (paymentId: string) =>
+  `/paciente/pagos/${encodeURIComponent(paymentId)}/comprobante`;

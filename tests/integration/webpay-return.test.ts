@@ -177,14 +177,15 @@ describe("Webpay return", () => {
     const held = await heldBooking(owner);
     const before = await paymentRow(held.paymentId);
     const callsBefore = server.fake.state.calls.length;
-    for (const fields of [
+    const forged: Array<Record<string, string>> = [
       { token_ws: `01ab${"0".repeat(60)}` },
       { TBK_TOKEN: "desconocido" },
       { TBK_ORDEN_COMPRA: "orden-falsa", TBK_ID_SESION: "sesion-falsa" },
       { TBK_ORDEN_COMPRA: before!.buyOrder, TBK_ID_SESION: "otra-sesion" },
       {},
       { token_ws: "x".repeat(65) },
-    ]) {
+    ];
+    for (const fields of forged) {
       const response = await webpayReturnResponse(returnPost(fields), webpay);
       expect(response.status).toBe(404);
       expect(await response.text()).toContain("No encontramos ese pago");

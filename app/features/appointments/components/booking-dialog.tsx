@@ -124,8 +124,8 @@ function DepositTerms({ money }: { money: BookingMoneyView }) {
       </dl>
       <p>Se descuenta del valor del tratamiento; el resto se paga en la clínica.</p>
       <p>
-        Reservamos el horario por {money.holdMinutes} minutos mientras pagas con Webpay. Si no se completa el pago,
-        el horario se libera y no se hace ningún cargo.
+        Reservamos el horario por {money.holdMinutes} minutos mientras pagas con Webpay. Si no se completa el
+        pago, el horario se libera y no se hace ningún cargo.
       </p>
       <p>{cancellationWording.policy}</p>
       <p>Pagas en el sitio de Webpay (Transbank): los datos de tu tarjeta no pasan por la clínica.</p>

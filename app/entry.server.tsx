@@ -8,8 +8,8 @@ import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
 import { NonceContext } from "~/lib/nonce";
-import { contentSecurityPolicy, frameAncestorsFor } from "~/lib/security-headers.server";
-import { chatAllowedOrigins, env } from "~/lib/base/env.server";
+import { contentSecurityPolicy, formActionFor, frameAncestorsFor } from "~/lib/security-headers.server";
+import { chatAllowedOrigins, env, webpayFormOrigins } from "~/lib/base/env.server";
 import { loggableUrl } from "~/lib/loggable-url";
 import { logger } from "~/lib/base/logger.server";
 import { appReady, appStopped } from "~/startup/app-ready.server";
@@ -43,10 +43,16 @@ export default function handleRequest(
   }
   // A fresh nonce per document; server.mjs swaps it again when it serves a cached copy.
   const nonce = randomBytes(16).toString("base64url");
-  const frameAncestors = frameAncestorsFor(new URL(request.url).pathname, chatAllowedOrigins());
+  const pathname = new URL(request.url).pathname;
+  const frameAncestors = frameAncestorsFor(pathname, chatAllowedOrigins());
   responseHeaders.set(
     "Content-Security-Policy",
-    contentSecurityPolicy(nonce, import.meta.env.DEV, frameAncestors),
+    contentSecurityPolicy(
+      nonce,
+      import.meta.env.DEV,
+      frameAncestors,
+      formActionFor(pathname, webpayFormOrigins()),
+    ),
   );
 
   return new Promise((resolve, reject) => {

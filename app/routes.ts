@@ -36,11 +36,16 @@ export default [
       route("perfil", "routes/_patient/profile.tsx"),
       route("ficha", "routes/_patient/clinical-record.tsx"),
       route("ficha/archivo/:id", "routes/_patient/clinical-record-file.ts"),
-      // Mis Pagos and its receipts (ADR 036)
+      // Online payments (ADR 036): Mis Pagos, its receipts and the outcome of a Webpay attempt
       route("pagos", "routes/_patient/payments.tsx"),
       route("pagos/:paymentId/comprobante", "routes/_patient/payment-receipt.ts"),
+      route("pagos/resultado/:paymentId", "routes/_patient/payment-result.tsx"),
     ]),
+    // The page that posts token_ws to Webpay (ADR 036)
+    route("pagos/webpay/ir/:paymentId", "routes/_patient/payment-checkout.tsx"),
   ]),
+  // Webpay's return_url (ADR 036): no session (Webpay's cross-site POST carries no Lax cookie), keyed by the token
+  route("pagos/webpay/retorno", "routes/_public/webpay-return.ts"),
 
   // Chat: the room page the widget's iframe loads (the only frameable page) and the staff inbox (ADR 028)
   route("chat/sala/:roomId", "routes/_chat/room.tsx"),

@@ -28,6 +28,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_public/appointment-cancel-link.tsx":
     "a reminder's single-use link; the unguessable token is the credential",
   "routes/_public/not-found.tsx": "404 page",
+  "routes/_public/webpay-return.ts":
+    "Webpay's return_url: its cross-site POST carries no Lax cookie; the token we issued is the key (ADR 036)",
   "routes/_chat/room.tsx":
     "the chat room page the widget frames: no data of its own, the guest's token arrives by postMessage",
   "routes/_auth/auth.tsx": "sign-in / sign-up page",
@@ -78,6 +80,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/clinical-record-file.ts": "signed-in",
   "routes/_patient/payments.tsx": "signed-in",
   "routes/_patient/payment-receipt.ts": "signed-in",
+  "routes/_patient/payment-checkout.tsx": "signed-in",
+  "routes/_patient/payment-result.tsx": "signed-in",
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_dentist/clinical-record.tsx": "dentista",
   "routes/_dentist/clinical-record-file.ts": "dentista",

@@ -67,6 +67,8 @@ export const appointmentActionSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("reschedule"), appointmentId, date: calendarDate, time: clockTime }),
     z.object({ intent: z.literal("cancel"), appointmentId }),
     z.object({ intent: z.literal("confirm"), appointmentId }),
+    // 'Pagar abono' / 'Reintentar pago': the server finds the appointment's open deposit charge itself (ADR 036).
+    z.object({ intent: z.literal("pay"), appointmentId }),
   ],
   { error: "La acción no es válida." },
 );

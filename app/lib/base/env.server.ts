@@ -332,6 +332,20 @@ export function webpayMode(current: Env = env()): "live" | "demo" | "off" {
   return isDemoMode(current) ? "demo" : "off";
 }
 
+/**
+ * The origin of a Webpay given as a URL (a fake in development and the browser tests): the checkout page's form posts
+ * there, so its Content-Security-Policy must allow it. Transbank's own hosts are always allowed.
+ */
+export function webpayFormOrigins(current: Env = env()): string[] {
+  const environment = current.TRANSBANK_ENVIRONMENT;
+  if (!environment || !/^https?:\/\//.test(environment)) return [];
+  try {
+    return [new URL(environment).origin];
+  } catch {
+    return [];
+  }
+}
+
 /** What the Webpay client of this process is built from (`webpayClientConfig` in integrations/webpay). */
 export function webpaySettings(current: Env = env()) {
   return {

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/appointments";
 import { getDb } from "~/db/client.server";
 import {
@@ -12,20 +12,20 @@ import { treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
 import {
   formatChileanPhone,
+  formatClinicTime,
   formatCLP,
   formatDateWithWeekday,
   formatShortDay,
   formatWeekdayShort,
 } from "~/domain/format";
+import { cancellationSettlement, feeBasePrice, PAYMENT_HOLD_MINUTES } from "~/domain/payments";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
 import {
   appointmentActionSchema,
   type AppointmentActionResult,
 } from "~/features/appointments/appointment-schema";
 import {
-  bookForPatient,
   bookingAvailabilityOf,
-  cancelAppointment,
   confirmAppointment,
   listDentists,
   listTreatments,
@@ -37,8 +37,22 @@ import { AppointmentsPage } from "~/features/appointments/components/appointment
 import type {
   AppointmentCardData,
   AppointmentsPageData,
+  CardPayment,
   DayOption,
+  TreatmentOption,
 } from "~/features/appointments/components/appointment-types";
+import {
+  bookingMoney,
+  bookWithPayment,
+  cancelWithSettlement,
+  payCharge,
+} from "~/features/payments/booking-payment-service.server";
+import {
+  depositsPaidByAppointment,
+  openDepositChargeOf,
+} from "~/features/payments/patient-payment-pages.server";
+import { checkoutPath } from "~/features/payments/payment-paths";
+import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import { actionSuccess } from "~/lib/base/action-result";
 import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { requireUser } from "~/lib/guards.server";
@@ -76,9 +90,45 @@ function dentistName(firstName: string, lastName: string) {
   return `Dr. ${[firstName, lastName].filter(Boolean).join(" ")}`;
 }
 
+/** 'Pagar abono' while the booking is held, 'Reintentar pago' once its hold was released unpaid (ADR 036). */
+function cardPayment(row: AppointmentCardRow, now: Date, online: boolean): CardPayment | null {
+  if (!online || row.startsAt.getTime() <= now.getTime()) return null;
+  if (row.status === "pending_payment") {
+    return {
+      kind: "pay",
+      holdUntilLabel: row.paymentHoldExpiresAt ? formatClinicTime(row.paymentHoldExpiresAt) : null,
+    };
+  }
+  if (row.status === "payment_failed") return { kind: "retry", holdUntilLabel: null };
+  return null;
+}
+
+/** The cancel dialog's money sentences for a paid deposit (cancellationSettlement, ADR 036). */
+function depositLines(late: boolean, fee: number, depositPaid: number): string[] {
+  if (depositPaid <= 0) return [];
+  const settlement = cancellationSettlement({ late, fee, depositPaid });
+  if (!late) return [`Te devolveremos el abono de ${formatCLP(depositPaid)}.`];
+  // The fee itself is already on the dialog ('Cargo por cancelación').
+  const lines = [`Tu abono de ${formatCLP(depositPaid)} se aplica al cargo.`];
+  if (settlement.feeDue > 0) lines.push(`Quedarán por pagar ${formatCLP(settlement.feeDue)}.`);
+  if (settlement.depositRefund > 0) {
+    lines.push(`Te devolveremos ${formatCLP(settlement.depositRefund)} del abono.`);
+  }
+  return lines;
+}
+
 /** A card's DTO, field by field, with the actions the policy allows at `now`. */
-function toCard(row: AppointmentCardRow, now: Date): AppointmentCardData {
-  const policy = { status: row.status, startsAt: row.startsAt, treatmentPrice: row.treatmentPrice };
+function toCard(
+  row: AppointmentCardRow,
+  now: Date,
+  money: { online: boolean; depositPaid: number },
+): AppointmentCardData {
+  // The fee counts on the price agreed at booking, as cancelAppointment does (ADR 036).
+  const policy = {
+    status: row.status,
+    startsAt: row.startsAt,
+    treatmentPrice: feeBasePrice(row.agreedPrice, row.treatmentPrice),
+  };
   const cancel = cancellationDecision(policy, now);
   const reschedule = rescheduleDecision(policy, now);
   const confirm = confirmationDecision(policy, now);
@@ -117,9 +167,41 @@ function toCard(row: AppointmentCardRow, now: Date): AppointmentCardData {
           fee: cancel.fee,
           feeLabel: formatCLP(cancel.fee),
           policyText: cancellationPolicyText(cancel, formatCLP),
+          depositLines: depositLines(cancel.late, cancel.fee, money.depositPaid),
         }
       : null,
+    payment: cardPayment(row, now, money.online),
   };
+}
+
+/** Each treatment's deposit for this patient (bookingMoney): shown online, or announced as paid at the clinic. */
+async function withMoney(
+  db: Awaited<ReturnType<typeof getDb>>,
+  patientId: string,
+  online: boolean,
+  treatments: TreatmentOption[],
+): Promise<TreatmentOption[]> {
+  const result: TreatmentOption[] = [];
+  for (const treatment of treatments) {
+    const money = await bookingMoney(db, patientId, treatment.slug);
+    if (!money || money.deposit <= 0) {
+      result.push({ ...treatment, money: null, depositAtClinic: false });
+    } else if (!online) {
+      result.push({ ...treatment, money: null, depositAtClinic: true });
+    } else {
+      result.push({
+        ...treatment,
+        money: {
+          priceLabel: formatCLP(money.price),
+          depositLabel: formatCLP(money.deposit),
+          remainderLabel: formatCLP(money.remainder),
+          holdMinutes: PAYMENT_HOLD_MINUTES,
+        },
+        depositAtClinic: false,
+      });
+    }
+  }
+  return result;
 }
 
 export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageData> {
@@ -130,17 +212,30 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   // "today" is the clinic's date (America/Santiago), not UTC's, so upcoming starts at the clinic's midnight.
   const { upcoming, history } = await patientAppointments(db, user.id, startOfClinicDay(today));
   const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
+  const online = webpayClient() !== null;
+  // Only live appointments can be cancelled, so only theirs need the paid deposit.
+  const paid = await depositsPaidByAppointment(
+    db,
+    user.id,
+    upcoming.filter((row) => row.status === "scheduled" || row.status === "confirmed").map((row) => row.id),
+  );
+  const card = (row: AppointmentCardRow) => toCard(row, now, { online, depositPaid: paid.get(row.id) ?? 0 });
   return {
     booking: bookingAvailabilityOf(user.emailVerified, [...upcoming, ...history], now),
-    upcoming: upcoming.map((row) => toCard(row, now)),
-    history: history.map((row) => toCard(row, now)),
-    treatments: treatments.map((treatment) => ({
-      slug: treatment.slug,
-      name: treatment.name,
-      description: treatment.description,
-      durationMinutes: treatment.durationMinutes,
-      priceLabel: formatCLP(treatment.basePrice),
-    })),
+    upcoming: upcoming.map(card),
+    history: history.map(card),
+    treatments: await withMoney(
+      db,
+      user.id,
+      online,
+      treatments.map((treatment) => ({
+        slug: treatment.slug,
+        name: treatment.name,
+        description: treatment.description,
+        durationMinutes: treatment.durationMinutes,
+        priceLabel: formatCLP(treatment.basePrice),
+      })),
+    ),
     dentists: dentists.map((dentist) => ({
       id: dentist.id,
       name: dentistName(dentist.firstName, dentist.lastName),
@@ -160,7 +255,10 @@ export async function action(args: Route.ActionArgs) {
     let message: string;
     switch (input.intent) {
       case "book": {
-        const booked = await bookForPatient(db, user.id, input, now);
+        const result = await bookWithPayment(db, user.id, input, webpayClient(), now);
+        // The slot is held 'Pendiente de pago': the browser goes on to Webpay (ADR 036).
+        if (result.kind === "payment") throw redirect(checkoutPath(result.paymentId));
+        const { booked } = result;
         const withWhom = booked.dentist
           ? ` con ${dentistName(booked.dentist.firstName, booked.dentist.lastName)}`
           : "";
@@ -172,7 +270,7 @@ export async function action(args: Route.ActionArgs) {
         message = `Tu cita se reprogramó para el ${formatDateWithWeekday(input.date)} a las ${input.time}.`;
         break;
       case "cancel": {
-        const outcome = await cancelAppointment(db, user.id, input.appointmentId, now);
+        const outcome = await cancelWithSettlement(db, user.id, input.appointmentId, now);
         message = outcome.late
           ? `Tu cita fue cancelada. Según la política de cancelación se registró un cargo de ${formatCLP(outcome.fee)}.`
           : "Tu cita fue cancelada sin costo.";
@@ -182,6 +280,12 @@ export async function action(args: Route.ActionArgs) {
         await confirmAppointment(db, user.id, input.appointmentId, now);
         message = "Tu cita quedó confirmada. ¡Te esperamos!";
         break;
+      case "pay": {
+        // The charge is looked up by the appointment and the session's patient, never taken from the browser.
+        const chargeId = await openDepositChargeOf(db, user.id, input.appointmentId);
+        const paymentId = await payCharge(db, user.id, chargeId, webpayClient(), now);
+        throw redirect(checkoutPath(paymentId));
+      }
     }
     return data<AppointmentActionResult>(actionSuccess({ intent: input.intent }, message));
   } catch (error) {

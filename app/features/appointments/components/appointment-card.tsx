@@ -1,4 +1,4 @@
-import { CalendarX, CircleCheck, Clock, Phone, RefreshCw, UserRound } from "lucide-react";
+import { CalendarX, CircleCheck, Clock, CreditCard, Phone, RefreshCw, UserRound } from "lucide-react";
 import { useCallback, useId, useRef } from "react";
 import { useFetcher, type FetcherWithComponents } from "react-router";
 import { toast } from "sonner";
@@ -37,7 +37,14 @@ export function AppointmentCard({
     }
   }, []);
   useFetcherResult(confirmFetcher, handleConfirmed);
-  const hasActions = actions.confirm || actions.reschedule || actions.cancel;
+  const payFetcher = useFetcher<AppointmentActionResult>();
+  const handlePaid = useCallback((result: AppointmentActionResult) => {
+    // A success leaves for Webpay (a redirect); only a refusal comes back here.
+    if (!result.ok) toast.error(result.message);
+  }, []);
+  useFetcherResult(payFetcher, handlePaid);
+  const { payment } = appointment;
+  const hasActions = actions.confirm || actions.reschedule || actions.cancel || payment !== null;
 
   return (
     <article
@@ -123,8 +130,29 @@ export function AppointmentCard({
         </dl>
       )}
 
+      {payment?.kind === "pay" && payment.holdUntilLabel && (
+        <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-300">
+          Reservamos este horario hasta las{" "}
+          <strong data-testid="hold-deadline">{payment.holdUntilLabel}</strong>. Paga el abono antes para
+          confirmar tu cita.
+        </p>
+      )}
+      {payment?.kind === "retry" && (
+        <p className="mt-3 rounded-lg bg-slate-50 p-3 text-sm text-slate-800 ring-1 ring-slate-200">
+          El pago del abono no se completó y liberamos el horario. Puedes reintentar el pago si sigue libre.
+        </p>
+      )}
+
       {(hasActions || actions.rescheduleHint) && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+          {payment && (
+            <PayForm
+              fetcher={payFetcher}
+              appointmentId={appointment.id}
+              describedBy={titleId}
+              label={payment.kind === "pay" ? "Pagar abono" : "Reintentar pago"}
+            />
+          )}
           {actions.confirm && (
             <ConfirmForm fetcher={confirmFetcher} appointmentId={appointment.id} describedBy={titleId} />
           )}
@@ -156,6 +184,42 @@ export function AppointmentCard({
         </div>
       )}
     </article>
+  );
+}
+
+/** 'Pagar abono' / 'Reintentar pago': the server finds the deposit and answers with a redirect to Webpay. */
+function PayForm({
+  fetcher,
+  appointmentId,
+  describedBy,
+  label,
+}: {
+  fetcher: FetcherWithComponents<AppointmentActionResult>;
+  appointmentId: string;
+  describedBy: string;
+  label: string;
+}) {
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
+      <input type="hidden" name="intent" value="pay" />
+      <input type="hidden" name="appointmentId" value={appointmentId} />
+      <button
+        type="submit"
+        disabled={busy}
+        aria-describedby={describedBy}
+        className={buttonClass("primary", smallButton)}
+      >
+        {busy ? (
+          <Spinner label="Abriendo Webpay..." />
+        ) : (
+          <>
+            <CreditCard aria-hidden className="size-4" />
+            {label}
+          </>
+        )}
+      </button>
+    </fetcher.Form>
   );
 }
 

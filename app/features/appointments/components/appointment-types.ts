@@ -8,6 +8,18 @@ export interface CancellationPreview {
   feeLabel: string;
   /** cancellationPolicyText() for this appointment at load time. */
   policyText: string;
+  /**
+   * What happens to a paid deposit (ADR 036), one sentence each, built by the route from cancellationSettlement:
+   * refunded whole in time; late, applied to the fee first. Empty when no deposit was paid.
+   */
+  depositLines: string[];
+}
+
+/** 'Pagar abono' (the booking waits for its deposit) or 'Reintentar pago' (its hold was released unpaid). */
+export interface CardPayment {
+  kind: "pay" | "retry";
+  /** "14:35": until when the slot stays held ('Pendiente de pago' only). */
+  holdUntilLabel: string | null;
 }
 
 export interface AppointmentCardData {
@@ -43,6 +55,20 @@ export interface AppointmentCardData {
     rescheduleHint: string | null;
   };
   cancellation: CancellationPreview | null;
+  /** Set by the page's route when online payment applies to this booking; the appointments feature knows no money. */
+  payment: CardPayment | null;
+}
+
+/**
+ * The money of a booking with a deposit, shown on the confirmation step before the patient leaves for Webpay
+ * (Ley 20.584 art. 11: the price and the terms are known beforehand). Built by the route from the payments feature.
+ */
+export interface BookingMoneyView {
+  priceLabel: string;
+  depositLabel: string;
+  remainderLabel: string;
+  /** How long the slot is held waiting for the deposit (PAYMENT_HOLD_MINUTES). */
+  holdMinutes: number;
 }
 
 export interface TreatmentOption {
@@ -51,6 +77,10 @@ export interface TreatmentOption {
   description: string;
   durationMinutes: number;
   priceLabel: string;
+  /** The deposit paid online at booking; null when none is asked or online payment is off. */
+  money?: BookingMoneyView | null;
+  /** A deposit is asked but online payment is off: it is paid at the clinic and the booking is made as before. */
+  depositAtClinic?: boolean;
 }
 
 export interface DentistOption {

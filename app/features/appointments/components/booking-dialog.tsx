@@ -5,7 +5,7 @@ import { cancellationWording } from "~/domain/appointment-policy";
 import { Textarea } from "~/components/ui/field";
 import { cn } from "~/lib/cn";
 import { ANY_DENTIST, NOTES_MAX } from "../appointment-schema";
-import type { DayOption, DentistOption, TreatmentOption } from "./appointment-types";
+import type { BookingMoneyView, DayOption, DentistOption, TreatmentOption } from "./appointment-types";
 import { DayAndTimeSteps, Spinner } from "./slot-pickers";
 import { ErrorMessage, StepHeader, SummaryRow } from "./steps";
 import { useSlotFlow } from "./use-slot-flow";
@@ -97,6 +97,42 @@ function RadioCard({
   );
 }
 
+/**
+ * The deposit's terms, shown before the patient leaves for Webpay (Ley 20.584 art. 11: the price, what is paid now,
+ * what it is credited to, how long the slot is held and the cancellation terms, all known beforehand).
+ */
+function DepositTerms({ money }: { money: BookingMoneyView }) {
+  return (
+    <section
+      aria-label="Pago del abono"
+      className="mt-3 space-y-2 rounded-lg bg-sky-50 p-4 text-sm text-sky-950 ring-1 ring-sky-200"
+      data-testid="booking-deposit"
+    >
+      <dl className="space-y-1">
+        <div className="flex justify-between gap-3">
+          <dt>Precio del tratamiento</dt>
+          <dd>{money.priceLabel}</dd>
+        </div>
+        <div className="flex justify-between gap-3 font-semibold">
+          <dt>Abono a pagar ahora</dt>
+          <dd>{money.depositLabel}</dd>
+        </div>
+        <div className="flex justify-between gap-3">
+          <dt>Por pagar en la clínica</dt>
+          <dd>{money.remainderLabel}</dd>
+        </div>
+      </dl>
+      <p>Se descuenta del valor del tratamiento; el resto se paga en la clínica.</p>
+      <p>
+        Reservamos el horario por {money.holdMinutes} minutos mientras pagas con Webpay. Si no se completa el
+        pago, el horario se libera y no se hace ningún cargo.
+      </p>
+      <p>{cancellationWording.policy}</p>
+      <p>Pagas en el sitio de Webpay (Transbank): los datos de tu tarjeta no pasan por la clínica.</p>
+    </section>
+  );
+}
+
 function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions & { onDone: () => void }) {
   const notesId = useId();
   const [treatment, setTreatment] = useState<string | null>(null);
@@ -181,7 +217,16 @@ function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions 
                 {time} ({chosenTreatment.durationMinutes} min)
               </SummaryRow>
               <SummaryRow label="Precio estimado">{chosenTreatment.priceLabel}</SummaryRow>
+              {chosenTreatment.money && (
+                <SummaryRow label="Abono">{chosenTreatment.money.depositLabel}</SummaryRow>
+              )}
             </dl>
+            {chosenTreatment.money && <DepositTerms money={chosenTreatment.money} />}
+            {chosenTreatment.depositAtClinic && (
+              <p className="mt-3 rounded-lg bg-sky-50 p-3 text-sm text-sky-950 ring-1 ring-sky-200">
+                El pago en línea no está disponible; el abono se paga en la clínica.
+              </p>
+            )}
             <div className="mt-4 space-y-1.5">
               <label htmlFor={notesId} className="block text-sm font-medium text-slate-800">
                 Notas para la clínica (opcional)
@@ -194,7 +239,13 @@ function BookingFlow({ treatments, dentists, openDays, onDone }: BookingOptions 
                 Atrás
               </Button>
               <Button type="submit" disabled={busy}>
-                {busy ? <Spinner label="Agendando..." /> : "Confirmar cita"}
+                {busy ? (
+                  <Spinner label={chosenTreatment.money ? "Reservando..." : "Agendando..."} />
+                ) : chosenTreatment.money ? (
+                  "Pagar abono con Webpay"
+                ) : (
+                  "Confirmar cita"
+                )}
               </Button>
             </div>
           </fetcher.Form>

@@ -81,6 +81,13 @@ function CancelForm({ appointment, onDone }: { appointment: AppointmentCardData;
               Cargo por cancelación: <strong data-testid="cancellation-fee">{preview.feeLabel}</strong>
             </p>
           )}
+          {preview && preview.depositLines.length > 0 && (
+            <div data-testid="cancellation-deposit" className="space-y-1">
+              {preview.depositLines.map((line) => (
+                <p key={line}>{line}</p>
+              ))}
+            </div>
+          )}
           <p>{cancellationWording.policy}</p>
         </div>
       </div>

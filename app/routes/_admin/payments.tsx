@@ -156,7 +156,8 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
         title="Cargos por cancelación tardía"
         empty="No hay cargos por cancelación tardía que se puedan condonar."
         charges={fees}
-        action={canManage ? (charge) => <WaiveDialog charge={charge} /> : null}
+        rowAction={canManage ? "waive" : null}
+        busy={busy}
       />
 
       <ChargeSection
@@ -165,25 +166,8 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
         description="La API de Dentalink no permite crear pagos: regístralos a mano en Dentalink y márcalos aquí."
         empty="No hay pagos de saldo pendientes de registrar."
         charges={balances}
-        action={
-          canManage
-            ? (charge) => (
-                <Form method="post" preventScrollReset>
-                  <input type="hidden" name="intent" value="dentalink" />
-                  <input type="hidden" name="chargeId" value={charge.id} />
-                  <Button
-                    type="submit"
-                    variant="secondary"
-                    className="px-3 py-1 text-sm"
-                    disabled={busy}
-                    aria-label={`Marcar como registrado en Dentalink el pago de ${charge.patientName}`}
-                  >
-                    Registrado en Dentalink
-                  </Button>
-                </Form>
-              )
-            : null
-        }
+        rowAction={canManage ? "dentalink" : null}
+        busy={busy}
         badge="Registrar en Dentalink"
       />
 
@@ -361,7 +345,8 @@ function ChargeSection({
   description,
   empty,
   charges,
-  action,
+  rowAction,
+  busy,
   badge,
 }: {
   id: string;
@@ -369,7 +354,8 @@ function ChargeSection({
   description?: string;
   empty: string;
   charges: ChargeDto[];
-  action: ((charge: ChargeDto) => React.ReactNode) | null;
+  rowAction: "waive" | "dentalink" | null;
+  busy: boolean;
   badge?: string;
 }) {
   return (
@@ -385,7 +371,7 @@ function ChargeSection({
           <AdminTable
             label={title}
             caption={title}
-            columns={["Paciente", "Concepto", "Monto", "Detalle", "Creado", ...(action ? ["Acción"] : [])]}
+            columns={["Paciente", "Concepto", "Monto", "Detalle", "Creado", ...(rowAction ? ["Acción"] : [])]}
           >
             {charges.map((charge) => (
               <tr key={charge.id}>
@@ -408,13 +394,40 @@ function ChargeSection({
                 <td className={tdClass}>
                   <DateCell value={charge.created} />
                 </td>
-                {action && <td className={tdClass}>{action(charge)}</td>}
+                {rowAction && (
+                  <td className={tdClass}>
+                    {rowAction === "waive" ? (
+                      <WaiveDialog charge={charge} />
+                    ) : (
+                      <DentalinkForm charge={charge} busy={busy} />
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </AdminTable>
         </div>
       )}
     </section>
+  );
+}
+
+/** Marks a balance payment as recorded by hand at Dentalink (its API takes no payments, ADR 036). */
+function DentalinkForm({ charge, busy }: { charge: ChargeDto; busy: boolean }) {
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value="dentalink" />
+      <input type="hidden" name="chargeId" value={charge.id} />
+      <Button
+        type="submit"
+        variant="secondary"
+        className="px-3 py-1 text-sm"
+        disabled={busy}
+        aria-label={`Marcar como registrado en Dentalink el pago de ${charge.patientName}`}
+      >
+        Registrado en Dentalink
+      </Button>
+    </Form>
   );
 }
 

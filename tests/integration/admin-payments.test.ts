@@ -249,7 +249,7 @@ describe("/admin/pagos.csv", () => {
     );
     // UTF-8 with its byte-order mark (a Response's text() would drop it).
     const bytes = new Uint8Array(await response.arrayBuffer());
-    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(Array.from(bytes.subarray(0, 3))).toEqual([0xef, 0xbb, 0xbf]);
     const body = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
     expect(body.startsWith(CSV_BOM)).toBe(true);
     const lines = body.slice(1).split("\r\n");
@@ -280,17 +280,17 @@ describe("/admin/pagos.csv", () => {
   });
 });
 
-describe("deposit rules", () => {
-  async function implant() {
-    const [row] = await (
-      await getDb()
-    )
-      .select()
-      .from(treatmentsCatalog)
-      .where(eq(treatmentsCatalog.slug, "implantes"));
-    return row!;
-  }
+async function implant() {
+  const [row] = await (
+    await getDb()
+  )
+    .select()
+    .from(treatmentsCatalog)
+    .where(eq(treatmentsCatalog.slug, "implantes"));
+  return row!;
+}
 
+describe("deposit rules", () => {
   it("refuses 101 % in Spanish and stores nothing; stores 20 % with its author and an audit row", async () => {
     const treatment = await implant();
     const db = await getDb();

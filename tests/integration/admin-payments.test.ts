@@ -2,9 +2,18 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { auditLog, charges, paymentRefunds, treatmentDeposits, treatmentsCatalog } from "~/db/schema";
+import {
+  auditLog,
+  charges,
+  paymentRefunds,
+  payments,
+  treatmentDeposits,
+  treatmentsCatalog,
+} from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { CSV_BOM } from "~/domain/csv";
+import { seedDemoDeposits } from "~/db/seed.server";
+import { systemStatus } from "~/features/staff/system-status.server";
 import { action, loader } from "~/routes/_admin/payments";
 import { loader as csvLoader } from "~/routes/_admin/payments-export";
 import { postAs, requestAs } from "../setup/clients";
@@ -370,5 +379,51 @@ describe("period totals", () => {
     const data = await page(admin, `?q=${encodeURIComponent(other.email)}`);
     expect(data.totals).toEqual({ paid: "$30.000", refunded: "$5.000", net: "$25.000", pending: "$5.000" });
     expect(data.attempts).toHaveLength(2);
+  });
+});
+
+describe("the Overview's Webpay line", () => {
+  it("is failing while an attempt stays unsettled for more than 15 minutes", async () => {
+    const db = await getDb();
+    const now = new Date();
+    const webpay = async () =>
+      (await systemStatus(db, { now, webpayMode: "live" })).find((line) => line.key === "webpay");
+    const charge = await insertCharge({ patientId: patient.id, amount: 9_000 });
+    const stuck = await insertPayment({
+      charge,
+      status: "created",
+      settledBy: null,
+      settledAt: null,
+      createdAt: new Date(now.getTime() - 20 * 60_000),
+    });
+    expect(await webpay()).toMatchObject({ label: "Con fallas", tone: "down" });
+    await db.update(payments).set({ status: "expired" }).where(eq(payments.id, stuck.id));
+    expect(await webpay()).toMatchObject({ label: "Real", tone: "ok" });
+  });
+});
+
+describe("demo seed", () => {
+  it("gives aesthetic treatments a fixed $30.000 deposit, idempotently, keeping a rule an admin changed", async () => {
+    const db = await getDb();
+    const [aesthetic] = await db
+      .select()
+      .from(treatmentsCatalog)
+      .where(eq(treatmentsCatalog.slug, "estetica"));
+    await db.delete(treatmentDeposits).where(eq(treatmentDeposits.treatmentId, aesthetic!.id));
+    await seedDemoDeposits(db);
+    await seedDemoDeposits(db);
+    expect(
+      await db.select().from(treatmentDeposits).where(eq(treatmentDeposits.treatmentId, aesthetic!.id)),
+    ).toMatchObject([{ kind: "fixed", value: 30_000 }]);
+    await db
+      .update(treatmentDeposits)
+      .set({ value: 25_000 })
+      .where(eq(treatmentDeposits.treatmentId, aesthetic!.id));
+    await seedDemoDeposits(db);
+    const [kept] = await db
+      .select()
+      .from(treatmentDeposits)
+      .where(eq(treatmentDeposits.treatmentId, aesthetic!.id));
+    expect(kept?.value).toBe(25_000);
   });
 });

@@ -73,6 +73,9 @@ export default [
       route("auditoria", "routes/_admin/audit-log.tsx"),
     ]),
   ]),
+  // Payments (ADR 036): outside the admin layout because an asesor may read them; each route guards itself
+  route("admin/pagos", "routes/_admin/payments.tsx"),
+  route("admin/pagos.csv", "routes/_admin/payments-export.ts"),
 
   // Demo only: e-mails kept in the outbox when no SMTP server is configured
   route("dev/correos", "routes/_dev/outbox.tsx"),

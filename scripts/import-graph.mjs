@@ -35,7 +35,7 @@ export const LAYERS = [
  * Keep this list short; docs/architecture.md explains each line.
  */
 export const FEATURE_IMPORTS = {
-  admin: ["requests"], // the request admin lists the request form's options
+  admin: ["payments", "requests"], // the request admin lists the request form's options; the payments admin refunds and waives through the payment services
   advisor: [],
   agent: ["content"], // the agent answers from the site's content
   analytics: [],
@@ -61,7 +61,7 @@ export const FEATURE_IMPORTS = {
   reminders: ["appointments", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],
   seo: [],
-  staff: ["analytics", "crm", "dentalink-sync", "leads", "messaging"], // the top feature: composes the staff dashboards
+  staff: ["analytics", "crm", "dentalink-sync", "leads", "messaging", "payments"], // the top feature: composes the staff dashboards (the Overview's Webpay line reads the payment mode)
 };
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;

@@ -25,6 +25,8 @@ function areaLinks(roles: readonly string[]) {
   }
   if (roles.some((role) => role === "asesor" || role === "admin" || role === "super_admin")) {
     links.push({ to: "/funnel", label: "Leads" });
+    // Staff read the payments (ADR 036); only admins change them.
+    links.push({ to: "/admin/pagos", label: "Pagos" });
   }
   if (roles.some((role) => role === "admin" || role === "super_admin"))
     links.push({ to: "/admin", label: "Administración" });

@@ -1,6 +1,7 @@
+import { inArray } from "drizzle-orm";
 import { scoreLead, type Budget, type Treatment, type Urgency } from "~/domain/lead-scoring";
 import type { Database } from "./client.server";
-import { leads } from "./schema";
+import { leads, treatmentDeposits, treatmentsCatalog } from "./schema";
 
 interface DemoLead {
   submissionId: string;
@@ -83,4 +84,31 @@ export async function seedDemoData(db: Database, now = new Date()) {
     };
   });
   await db.insert(leads).values(rows).onConflictDoNothing({ target: leads.submissionId });
+  await seedDemoDeposits(db);
+}
+
+/**
+ * Demo deposits (ADR 036): implants ask 20 % of the price, aesthetic treatments a fixed $30.000, so the demo shows
+ * the deposit step. Only missing rules are written: a rule an admin changed in the demo is kept.
+ */
+export const demoTreatmentDeposits = [
+  { slug: "implantes", kind: "percent", value: 20 },
+  { slug: "estetica", kind: "fixed", value: 30_000 },
+] as const;
+
+export async function seedDemoDeposits(db: Database) {
+  const treatments = await db
+    .select({ id: treatmentsCatalog.id, slug: treatmentsCatalog.slug })
+    .from(treatmentsCatalog)
+    .where(
+      inArray(
+        treatmentsCatalog.slug,
+        demoTreatmentDeposits.map((deposit) => deposit.slug),
+      ),
+    );
+  const rows = demoTreatmentDeposits.flatMap((deposit) => {
+    const treatment = treatments.find((row) => row.slug === deposit.slug);
+    return treatment ? [{ treatmentId: treatment.id, kind: deposit.kind, value: deposit.value }] : [];
+  });
+  if (rows.length > 0) await db.insert(treatmentDeposits).values(rows).onConflictDoNothing();
 }

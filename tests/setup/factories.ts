@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { appointments, charges, leads, paymentRefunds, payments, treatmentsCatalog } from "~/db/schema";
+import { buyOrderOf } from "~/domain/payments";
 import type { RoleName } from "~/domain/roles";
 import { scoreLead } from "~/domain/lead-scoring";
 import { uniqueEmail, uniquePhone } from "./clients";
@@ -206,5 +207,52 @@ export async function insertRefund(
     .values({ paymentId: payment.id, amount: 5_000, reason: "Cancelación a tiempo", ...seed })
     .returning();
   if (!row) throw new Error("refund not inserted");
+  return row;
+}
+
+/** Inserts a charge directly (a deposit unless given), open unless given. */
+export async function insertChargeRow(
+  seed: Partial<typeof charges.$inferInsert> & { patientId: string },
+): Promise<ChargeRow> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(charges)
+    .values({ kind: "deposit", concept: "Abono: Implante dental", amount: 170_000, ...seed })
+    .returning();
+  if (!row) throw new Error("charge not inserted");
+  return row;
+}
+
+/**
+ * Inserts a Webpay attempt for a charge directly (authorized unless given, with its amount and a unique buy order),
+ * for fixtures the Webpay fake would take minutes to produce (old, failed, reconciled attempts).
+ */
+export async function insertPaymentRow(
+  seed: Partial<typeof payments.$inferInsert> & { charge: ChargeRow },
+): Promise<PaymentRow> {
+  const db = await getDb();
+  const { charge, ...columns } = seed;
+  const createdAt = columns.createdAt ?? new Date();
+  const [row] = await db
+    .insert(payments)
+    .values({
+      chargeId: charge.id,
+      patientId: charge.patientId,
+      buyOrder: buyOrderOf(createdAt.getTime(), randomUUID()),
+      sessionId: randomUUID().slice(0, 20),
+      token: randomUUID().replace(/-/g, ""),
+      amount: charge.amount,
+      status: "authorized",
+      settledBy: "return",
+      settledAt: createdAt,
+      paymentTypeCode: "VN",
+      cardLast4: "6623",
+      formExpiresAt: new Date(createdAt.getTime() + 10 * 60_000),
+      createdAt,
+      updatedAt: createdAt,
+      ...columns,
+    })
+    .returning();
+  if (!row) throw new Error("payment not inserted");
   return row;
 }

@@ -2,10 +2,16 @@ import {
   createWebpayClient,
   webpayClientConfig,
   type WebpayClient,
+  type WebpayMode,
 } from "~/integrations/webpay/webpay-client.server";
-import { webpaySettings } from "~/lib/base/env.server";
+import { webpayMode as configuredWebpayMode, webpaySettings } from "~/lib/base/env.server";
 
 const holder = globalThis as typeof globalThis & { __clinicaWebpay?: WebpayClient | null };
+
+/** How online payment runs in this process: the one answer for the client below and the Overview's Webpay line. */
+export function webpayMode(): WebpayMode {
+  return configuredWebpayMode();
+}
 
 /**
  * The Webpay this process talks to (ADR 036): the configured commerce (TRANSBANK_*), the fake the app serves itself

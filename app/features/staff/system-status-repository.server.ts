@@ -1,7 +1,7 @@
-import { and, desc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { chatMessages, outbox, whatsAppMessages } from "~/db/schema";
-import type { AgentFacts, OutboxFacts, WhatsAppFacts } from "./system-status";
+import { chatMessages, outbox, payments, whatsAppMessages } from "~/db/schema";
+import type { AgentFacts, OutboxFacts, WebpayFacts, WhatsAppFacts } from "./system-status";
 import { WHATSAPP_RECENT_WINDOW } from "./system-status";
 
 /** The newest WhatsApp outcomes (created_at index) and the outbox items retrying after a failed attempt. */
@@ -66,4 +66,28 @@ export async function outboxFacts(db: Database): Promise<OutboxFacts> {
     pending: row?.pending ?? 0,
     oldestPendingAt: row?.oldest ? new Date(row.oldest) : null,
   };
+}
+
+/**
+ * Webpay attempts with an error written since `since`, and attempts still "created" from before it (the reconciliation
+ * settles those within minutes; partial index on form_expires_at where created).
+ */
+export async function webpayTroubleFacts(
+  db: Database,
+  since: Date,
+): Promise<Pick<WebpayFacts, "recentErrors" | "staleOpen">> {
+  const [row] = await db
+    .select({
+      recentErrors:
+        sql<number>`count(*) filter (where ${payments.lastError} is not null and ${payments.updatedAt} >= ${since.toISOString()})`.mapWith(
+          Number,
+        ),
+      staleOpen:
+        sql<number>`count(*) filter (where ${payments.status} = 'created' and ${payments.createdAt} < ${since.toISOString()})`.mapWith(
+          Number,
+        ),
+    })
+    .from(payments)
+    .where(or(gte(payments.updatedAt, since), eq(payments.status, "created")));
+  return { recentErrors: row?.recentErrors ?? 0, staleOpen: row?.staleOpen ?? 0 };
 }

@@ -6,6 +6,7 @@ import {
   OUTBOX_STALE_MS,
   scoringLine,
   scoringSelfCheck,
+  webpayLine,
   whatsAppLine,
   type WhatsAppFacts,
 } from "./system-status";
@@ -120,5 +121,30 @@ describe("system status: outbox backlog", () => {
       tone: "warn",
       label: "Cola larga",
     });
+  });
+});
+
+describe("system status: Webpay", () => {
+  const quiet = { recentErrors: 0, staleOpen: 0 };
+
+  it("names its mode: real, demonstration or off", () => {
+    expect(webpayLine({ mode: "live", ...quiet })).toMatchObject({ tone: "ok", label: "Real" });
+    expect(webpayLine({ mode: "demo", ...quiet })).toMatchObject({ tone: "demo", label: "Demostración" });
+    expect(webpayLine({ mode: "off", ...quiet })).toMatchObject({
+      tone: "warn",
+      label: "Apagado",
+      detail: expect.stringContaining("El pago en línea no está disponible"),
+    });
+  });
+
+  it("is failing with recent errors or attempts left unsettled for 15 minutes", () => {
+    expect(webpayLine({ mode: "live", recentErrors: 2, staleOpen: 0 })).toMatchObject({
+      tone: "down",
+      label: "Con fallas",
+      detail: "2 intentos con error en los últimos 15 minutos. Revisa Administración › Pagos.",
+    });
+    expect(webpayLine({ mode: "demo", recentErrors: 0, staleOpen: 1 }).detail).toBe(
+      "1 intento sigue sin conciliar después de 15 minutos. Revisa Administración › Pagos.",
+    );
   });
 });

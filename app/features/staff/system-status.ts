@@ -7,7 +7,7 @@ import { scenarioKeys, testScenarios } from "./test-scenarios";
  * the Dentalink client). Pure, so every state is unit-tested.
  */
 
-/** One line of the Overview's system status list (WhatsApp API, Dentalink API, Bot IA, Lead Scoring, outbox). */
+/** One line of the Overview's system status list (WhatsApp API, Dentalink API, Bot IA, Lead Scoring, outbox, Webpay). */
 export interface SystemStatusLine {
   key: string;
   name: string;
@@ -54,11 +54,23 @@ export interface OutboxFacts {
   oldestPendingAt: Date | null;
 }
 
+/** How long an attempt may stay unsettled, or an error stay news, before the Webpay line says "Con fallas". */
+export const WEBPAY_TROUBLE_MS = 15 * 60_000;
+
+export interface WebpayFacts {
+  mode: "live" | "demo" | "off";
+  /** Attempts whose last error was written in the last WEBPAY_TROUBLE_MS. */
+  recentErrors: number;
+  /** Attempts still "created" after WEBPAY_TROUBLE_MS (the reconciliation should have settled them). */
+  staleOpen: number;
+}
+
 export interface SystemFacts {
   whatsapp: WhatsAppFacts;
   dentalink: DentalinkFacts;
   agent: AgentFacts;
   outbox: OutboxFacts;
+  webpay: WebpayFacts;
 }
 
 const ago = (at: Date | null, now: Date, none: string) => (at ? formatLeadAge(at, now) : none);
@@ -181,6 +193,43 @@ export function outboxLine(facts: OutboxFacts, now: Date): SystemStatusLine {
   };
 }
 
+export function webpayLine(facts: WebpayFacts): SystemStatusLine {
+  const base = { key: "webpay", name: "Webpay" };
+  if (facts.mode === "off") {
+    return {
+      ...base,
+      tone: "warn",
+      label: "Apagado",
+      detail: "El pago en línea no está disponible: las reservas se hacen sin abono en línea.",
+    };
+  }
+  if (facts.recentErrors > 0 || facts.staleOpen > 0) {
+    const parts = [
+      facts.recentErrors > 0
+        ? `${facts.recentErrors === 1 ? "1 intento con error" : `${facts.recentErrors} intentos con error`} en los últimos 15 minutos.`
+        : null,
+      facts.staleOpen > 0
+        ? `${facts.staleOpen === 1 ? "1 intento sigue" : `${facts.staleOpen} intentos siguen`} sin conciliar después de 15 minutos.`
+        : null,
+      "Revisa Administración › Pagos.",
+    ];
+    return { ...base, tone: "down", label: "Con fallas", detail: parts.filter(Boolean).join(" ") };
+  }
+  return facts.mode === "demo"
+    ? {
+        ...base,
+        tone: "demo",
+        label: "Demostración",
+        detail: "Pagos simulados con el comercio de integración de Transbank: no se cobra dinero real.",
+      }
+    : {
+        ...base,
+        tone: "ok",
+        label: "Real",
+        detail: "Los pagos en línea se cobran con el comercio configurado.",
+      };
+}
+
 export function systemStatusLines(
   facts: SystemFacts,
   now: Date,
@@ -192,5 +241,6 @@ export function systemStatusLines(
     agentLine(facts.agent, now),
     scoringLine(checks),
     outboxLine(facts.outbox, now),
+    webpayLine(facts.webpay),
   ];
 }

@@ -82,6 +82,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/payment-receipt.ts": "signed-in",
   "routes/_patient/payment-checkout.tsx": "signed-in",
   "routes/_patient/payment-result.tsx": "signed-in",
+  "routes/_admin/payments.tsx": "asesor",
+  "routes/_admin/payments-export.ts": "asesor",
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_dentist/clinical-record.tsx": "dentista",
   "routes/_dentist/clinical-record-file.ts": "dentista",

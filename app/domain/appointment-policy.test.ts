@@ -48,7 +48,7 @@ describe("cancellation", () => {
   });
   it("refuses past appointments and closed statuses", () => {
     expect(cancellationDecision(appointment(start), at("2026-12-10T12:00:00Z")).allowed).toBe(false);
-    for (const status of ["completed", "cancelled", "no_show", "in_progress"]) {
+    for (const status of ["completed", "cancelled", "no_show", "in_progress", "payment_failed"]) {
       expect(cancellationDecision(appointment(start, status), at("2026-12-01T00:00:00Z")).allowed).toBe(
         false,
       );
@@ -56,6 +56,13 @@ describe("cancellation", () => {
     expect(cancellationDecision(appointment(start, "confirmed"), at("2026-12-01T00:00:00Z")).allowed).toBe(
       true,
     );
+  });
+  it("lets a booking still waiting for its deposit go at no cost, even inside the 24 hours", () => {
+    expect(cancellationDecision(appointment(start, "pending_payment"), at("2026-12-10T11:00:00Z"))).toEqual({
+      allowed: true,
+      late: false,
+      fee: 0,
+    });
   });
   it("counts real hours across Chile's spring-forward night", () => {
     // Clocks jump from 00:00 to 01:00 on Sunday 6 Sep 2026: Saturday 10:00 → Sunday 10:00 is only 23 real hours.

@@ -100,6 +100,8 @@ export function cancellationDecision(
   appointment: PolicyAppointment,
   now: Date,
 ): Decision<{ fee: number; late: boolean }> {
+  // A booking still waiting for its deposit was never confirmed: letting it go costs nothing (ADR 036).
+  if (appointment.status === "pending_payment") return { allowed: true, late: false, fee: 0 };
   if (appointment.status !== "scheduled" && appointment.status !== "confirmed") {
     return { allowed: false, reason: "Esta cita ya no se puede cancelar." };
   }

@@ -556,9 +556,7 @@ export async function cancelAppointment(
 ) {
   const current = await ownAppointment(db, patientId, appointmentId);
   const wasHeld = current.status === "pending_payment";
-  const decision = wasHeld
-    ? ({ allowed: true, late: false, fee: 0 } as const)
-    : cancellationDecision(policyView(current), now);
+  const decision = cancellationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
   await db.transaction(async (tx) => {
     await updateOwnAppointment(

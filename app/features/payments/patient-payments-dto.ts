@@ -57,8 +57,3 @@ export const PAYMENTS_OFF_NOTICE =
 export function receiptPath(paymentId: string) {
   return `/paciente/pagos/${paymentId}/comprobante`;
 }
-
-/** Where the payer is sent on to Webpay's form for an attempt (served by the Webpay integration's routes). */
-export function webpayFormPath(paymentId: string) {
-  return `/pagos/webpay/ir/${paymentId}`;
-}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { data, Form, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/payments";
 import { ActionMessage, AdminTable, Badge, DateCell, tdClass } from "~/components/admin-ui";
@@ -232,14 +232,14 @@ function RefundDialog({ attempt }: { attempt: PaymentAttemptDto }) {
   const [open, setOpen] = useState(false);
   const result = fetcher.data;
   const done = result?.ok === true;
+  // Closed, the dialog starts over (the form, not the last answer) — but only once the fetcher is idle: reset()
+  // aborts the page's revalidation after the refund, which would leave the row without it.
+  const idle = fetcher.state === "idle";
+  useEffect(() => {
+    if (!open && idle && result) fetcher.reset?.();
+  }, [open, idle, result, fetcher]);
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next && fetcher.data) fetcher.reset?.();
-      }}
-    >
+    <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
         <Button
           variant="secondary"

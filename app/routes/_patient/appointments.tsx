@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/appointments";
 import { getDb } from "~/db/client.server";
 import {
@@ -51,7 +51,7 @@ import {
   depositsPaidByAppointment,
   openDepositChargeOf,
 } from "~/features/payments/patient-payment-pages.server";
-import { checkoutPath } from "~/features/payments/payment-paths";
+import { checkoutRedirect } from "~/features/payments/payment-paths";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import { actionSuccess } from "~/lib/base/action-result";
 import { appErrorResult, validationResult } from "~/lib/base/errors.server";
@@ -257,7 +257,7 @@ export async function action(args: Route.ActionArgs) {
       case "book": {
         const result = await bookWithPayment(db, user.id, input, webpayClient(), now);
         // The slot is held 'Pendiente de pago': the browser goes on to Webpay (ADR 036).
-        if (result.kind === "payment") throw redirect(checkoutPath(result.paymentId));
+        if (result.kind === "payment") throw checkoutRedirect(result.paymentId);
         const { booked } = result;
         const withWhom = booked.dentist
           ? ` con ${dentistName(booked.dentist.firstName, booked.dentist.lastName)}`
@@ -284,7 +284,7 @@ export async function action(args: Route.ActionArgs) {
         // The charge is looked up by the appointment and the session's patient, never taken from the browser.
         const chargeId = await openDepositChargeOf(db, user.id, input.appointmentId);
         const paymentId = await payCharge(db, user.id, chargeId, webpayClient(), now);
-        throw redirect(checkoutPath(paymentId));
+        throw checkoutRedirect(paymentId);
       }
     }
     return data<AppointmentActionResult>(actionSuccess({ intent: input.intent }, message));

@@ -1,11 +1,11 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/payment-result";
 import { getDb } from "~/db/client.server";
 import { payCharge } from "~/features/payments/booking-payment-service.server";
 import { PaymentResultPage } from "~/features/payments/components/payment-pages";
 import { patientPayment, paymentResultView } from "~/features/payments/patient-payment-pages.server";
-import { checkoutPath } from "~/features/payments/payment-paths";
+import { checkoutRedirect } from "~/features/payments/payment-paths";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import { actionFailure } from "~/lib/base/action-result";
 import { appErrorResult } from "~/lib/base/errors.server";
@@ -44,7 +44,7 @@ export async function action(args: Route.ActionArgs) {
     return data(actionFailure("VALIDATION", "La acción no es válida."), { status: 400 });
   try {
     const paymentId = await payCharge(db, user.id, payment.chargeId, webpayClient());
-    return redirect(checkoutPath(paymentId));
+    return checkoutRedirect(paymentId);
   } catch (error) {
     return appErrorResult(error);
   }

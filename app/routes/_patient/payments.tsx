@@ -1,8 +1,9 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/payments";
 import { getDb } from "~/db/client.server";
 import { PatientPayments } from "~/features/payments/components/patient-payments-page";
-import { webpayFormPath, type PatientPaymentsPage } from "~/features/payments/patient-payments-dto";
+import type { PatientPaymentsPage } from "~/features/payments/patient-payments-dto";
+import { checkoutRedirect } from "~/features/payments/payment-paths";
 import { patientPaymentsPage, payOwnCharge } from "~/features/payments/patient-payments-service.server";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import {
@@ -34,7 +35,7 @@ export async function action(args: Route.ActionArgs) {
   }
   try {
     const paymentId = await payOwnCharge(await getDb(), user.id, form.chargeId, webpayClient());
-    return redirect(webpayFormPath(paymentId));
+    return checkoutRedirect(paymentId);
   } catch (error) {
     return appErrorResult(error);
   }

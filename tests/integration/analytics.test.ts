@@ -530,6 +530,8 @@ describe("the live system status list", () => {
       ["bot", "ok", "Modo local"],
       ["scoring", "ok", "Activo"],
       ["outbox", "ok", "Al día"],
+      // No TRANSBANK_* and no demo mode in these tests: online payment is off (ADR 036).
+      ["webpay", "warn", "Apagado"],
     ]);
   });
 

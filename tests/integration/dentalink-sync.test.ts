@@ -349,6 +349,7 @@ describe("the /funnel sync action", () => {
       "Bot IA",
       "Lead Scoring",
       "Cola de envíos (outbox)",
+      "Webpay",
     ]);
     expect(overview.systems.find((system) => system.key === "dentalink")).toMatchObject({
       tone: "demo",

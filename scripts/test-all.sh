@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole suite, from a fresh checkout: installs what is missing, then typecheck, lint, unit, build,
-# integration (PGlite always; PostgreSQL when one answers), the SIGKILL crash test and end-to-end in Debian's Chromium.
+# integration (PGlite always; PostgreSQL when one answers), the SIGKILL crash tests (lead capture, Webpay payments) and
+# end-to-end in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -50,6 +51,9 @@ vitest run "${projects[@]}"
 
 step "Crash test"
 node scripts/crash-test.mjs --count 40
+
+step "Crash test: Webpay payments"
+node scripts/crash-test-payments.mjs
 
 step "End-to-end tests (Chromium)"
 playwright test

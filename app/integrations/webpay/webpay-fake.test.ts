@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import http from "node:http";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createWebpayFake, reviveTransaction, startWebpayFake, type WebpayFakeServer } from "./webpay-fake";
 import {
   WEBPAY_API_PATH,
@@ -236,6 +237,46 @@ describe("the /__fake hooks over HTTP", () => {
     expect(state.body.transactions).toHaveLength(2);
     expect((await control("reset", {})).body).toEqual({ ok: true });
     expect((await control("state")).body).toMatchObject({ transactions: [], calls: [], clockOffsetMs: 0 });
+  });
+});
+
+describe("injected delays around a commit (what the payments crash test relies on)", () => {
+  it("delayAfterApplyMs (scoped to a token): the commit is applied at once, its answer comes after the delay", async () => {
+    const token = String((await create()).body.token);
+    const other = String((await create({ buy_order: "RC-2" })).body.token);
+    server.fake.pay(token, "approve");
+    server.fake.pay(other, "approve");
+    expect((await control("fail", { operation: "commit", token, delayAfterApplyMs: 400 })).status).toBe(200);
+    // Scoped to its token: another transaction's commit is answered at once and leaves it waiting.
+    expect((await api(`/transactions/${other}`, { method: "PUT", body: {} })).status).toBe(200);
+    expect(server.fake.state.failures).toHaveLength(1);
+    let answered = false;
+    const commit = api(`/transactions/${token}`, { method: "PUT", body: {} }).then((response) => {
+      answered = true;
+      return response;
+    });
+    await vi.waitFor(() => expect(server.fake.find(token)?.status).toBe("AUTHORIZED"));
+    expect(answered).toBe(false);
+    const response = await commit;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "AUTHORIZED", response_code: 0 });
+    expect((await control("fail", { operation: "commit" })).status).toBe(400);
+  });
+
+  it("delayMs: a commit whose caller went away during the delay is still applied, as Webpay would", async () => {
+    const token = String((await create()).body.token);
+    server.fake.pay(token, "approve");
+    server.fake.fail({ operation: "commit", delayMs: 300 });
+    const request = http.request(`${server.url}${WEBPAY_API_PATH}/transactions/${token}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...KEYS },
+    });
+    request.on("error", () => {});
+    request.end("{}");
+    await vi.waitFor(() => expect(server.fake.state.calls.at(-1)?.operation).toBe("commit"));
+    request.destroy();
+    expect(server.fake.find(token)?.status).toBe("INITIALIZED");
+    await vi.waitFor(() => expect(server.fake.find(token)?.status).toBe("AUTHORIZED"));
   });
 });
 

@@ -38,7 +38,7 @@ import {
  *   balance, or after `nullifyWindowMs`. status: within `statusWindowMs` of the creation.
  *
  * Test hooks under `/__fake/` (only when `controlRoutes`; never in the demo mode): `GET /__fake/state`,
- * `POST /__fake/reset`, `POST /__fake/fail {operation, times?, status?, delayMs?, body?}`,
+ * `POST /__fake/reset`, `POST /__fake/fail {operation, token?, times?, status?, delayMs?, delayAfterApplyMs?, body?}`,
  * `POST /__fake/pay {token, outcome, cardNumber?}` → `{returnUrl, method, fields}`, `POST /__fake/clock {advanceMs}`.
  * Node built-ins only (and relative imports), so Node's own TypeScript support runs it.
  */
@@ -123,11 +123,18 @@ export interface WebpayFakeCall {
 /** An injected failure for the next `times` calls of `operation` ("any": every API operation). */
 export interface WebpayFakeFailure {
   operation: WebpayFakeOperation | "any";
+  /** Only calls on this transaction (commit, status, refund), when several attempts are in flight. */
+  token?: string;
   times?: number;
   /** Answered instead of the real result (with `body`, default `{error_message}`); a 200 answers `body` as it is. */
   status?: number;
   /** Waited before answering (the real result, or `status`). */
   delayMs?: number;
+  /**
+   * Waited after the real operation was applied, before its answer goes out: Webpay has committed (or refunded)
+   * while the caller still waits, the window in which a caller that dies has not recorded what Webpay did.
+   */
+  delayAfterApplyMs?: number;
   body?: unknown;
 }
 
@@ -398,9 +405,11 @@ export function createWebpayFake(options: WebpayFakeOptions = {}): WebpayFake {
     }
   }
 
-  function takeFailure(operation: WebpayFakeOperation) {
+  function takeFailure(operation: WebpayFakeOperation, token: string) {
     const index = state.failures.findIndex(
-      (failure) => failure.operation === operation || failure.operation === "any",
+      (failure) =>
+        (failure.operation === operation || failure.operation === "any") &&
+        (failure.token === undefined || failure.token === token),
     );
     if (index === -1) return undefined;
     const failure = state.failures[index];
@@ -757,14 +766,20 @@ ${error ? `<p id="error-tarjeta" class="error">${escapeHtml(error)}</p>` : ""}
       if (!["create", "commit", "status", "refund", "any"].includes(String(operation))) {
         return json(400, { error: "operation: create, commit, status, refund or any" });
       }
-      if (input.status === undefined && input.delayMs === undefined) {
-        return json(400, { error: "status or delayMs" });
+      if (
+        input.status === undefined &&
+        input.delayMs === undefined &&
+        input.delayAfterApplyMs === undefined
+      ) {
+        return json(400, { error: "status, delayMs or delayAfterApplyMs" });
       }
       fail({
         operation: operation as WebpayFakeFailure["operation"],
+        token: typeof input.token === "string" ? input.token : undefined,
         times: typeof input.times === "number" ? input.times : 1,
         status: typeof input.status === "number" ? input.status : undefined,
         delayMs: typeof input.delayMs === "number" ? input.delayMs : undefined,
+        delayAfterApplyMs: typeof input.delayAfterApplyMs === "number" ? input.delayAfterApplyMs : undefined,
         body: input.body,
       });
       return json(200, { ok: true });
@@ -815,9 +830,10 @@ ${error ? `<p id="error-tarjeta" class="error">${escapeHtml(error)}</p>` : ""}
     };
     state.calls.push(call);
     if (state.calls.length > 1000) state.calls.shift();
+    let failure: WebpayFakeFailure | undefined;
     const answer = await (async () => {
       if (!route) return apiError(404, "Not found");
-      const failure = takeFailure(route.operation);
+      failure = takeFailure(route.operation, route.token);
       if (failure?.delayMs) await delay(failure.delayMs);
       if (failure?.status !== undefined) {
         if (failure.status >= 200 && failure.status < 300) return json(failure.status, failure.body ?? {});
@@ -861,6 +877,8 @@ ${error ? `<p id="error-tarjeta" class="error">${escapeHtml(error)}</p>` : ""}
         throw error;
       }
     })();
+    // The operation is done (or refused) on Webpay's side; only its answer is held back.
+    if (failure?.delayAfterApplyMs && failure.status === undefined) await delay(failure.delayAfterApplyMs);
     call.status = answer.status;
     return answer;
   }

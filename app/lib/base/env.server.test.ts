@@ -223,6 +223,19 @@ describe("parseEnv", () => {
       expect(found).toHaveLength(4);
     });
 
+    it("reconciles every 30 s unless PAYMENT_RECONCILIATION_MS says otherwise, within 1 s and 10 min", () => {
+      expect(parseEnv({ AUTH_SECRET: SECRET }).PAYMENT_RECONCILIATION_MS).toBe(30_000);
+      expect(
+        parseEnv({ AUTH_SECRET: SECRET, PAYMENT_RECONCILIATION_MS: "5000" }).PAYMENT_RECONCILIATION_MS,
+      ).toBe(5_000);
+      expect(bootProblems({ PAYMENT_RECONCILIATION_MS: "500" })).toEqual([
+        "PAYMENT_RECONCILIATION_MS: al menos 1000 ms",
+      ]);
+      expect(bootProblems({ PAYMENT_RECONCILIATION_MS: "3600000" })).toEqual([
+        "PAYMENT_RECONCILIATION_MS: a lo más 600000 ms",
+      ]);
+    });
+
     it("runs production only on an https site and never with the public integration commerce", () => {
       const production = {
         TRANSBANK_COMMERCE_CODE: CODE,

@@ -137,6 +137,13 @@ const envSchema = z.object({
     .min(100, "al menos 100 ms")
     .max(60_000, "a lo más 60000 ms")
     .default(10_000),
+  // How often open Webpay attempts and held bookings are reconciled (ADR 036); the payments crash test shortens it.
+  PAYMENT_RECONCILIATION_MS: z.coerce
+    .number({ error: "debe ser un número de milisegundos" })
+    .int("debe ser un número entero de milisegundos")
+    .min(1_000, "al menos 1000 ms")
+    .max(600_000, "a lo más 600000 ms")
+    .default(30_000),
   // Guest chat platform (served by this app, so the widget works out of the box) and virtual dentist (ADR 032, 033).
   CHAT_ACCOUNT_ID: z
     .string()

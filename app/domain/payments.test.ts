@@ -60,7 +60,7 @@ const sameForEveryCode = (status: string, formOpen: PaymentOutcome | null, formO
 const refused = (reason: string) => ({ allowed: false, reason });
 
 describe("the constants the rules are written against (ADR 036)", () => {
-  it("holds a slot 15 minutes, Webpay's form 10 minutes plus 1 of grace, a commit claim 60 seconds", () => {
+  it("holds a slot 15 minutes, Webpay's form 10 minutes plus 1 of grace, a commit claim 15 seconds", () => {
     expect([
       PAYMENT_HOLD_MINUTES,
       WEBPAY_FORM_MINUTES,
@@ -68,7 +68,7 @@ describe("the constants the rules are written against (ADR 036)", () => {
       COMMIT_CLAIM_SECONDS,
       REPEAT_NO_SHOW_DEPOSIT_PERCENT,
       BUY_ORDER_MAX_LENGTH,
-    ]).toEqual([15, 10, 1, 60, 30, 26]);
+    ]).toEqual([15, 10, 1, 15, 30, 26]);
   });
 
   it("counts the hold and the form from now", () => {
@@ -202,12 +202,12 @@ describe("reconciliationStep", () => {
     });
 
   it.each([
-    ["a fresh claim (59 s) is waited for, even after a return", { returnedAt: after(MINUTE) }, 59, "wait"],
-    ["a fresh claim is waited for, even with no token for long", { hasToken: false }, 59, "wait"],
+    ["a fresh claim (14 s) is waited for, even after a return", { returnedAt: after(MINUTE) }, 14, "wait"],
+    ["a fresh claim is waited for, even with no token for long", { hasToken: false }, 14, "wait"],
     [
-      "a claim of exactly 60 s is abandoned: the return is settled",
+      "a claim of exactly 15 s is abandoned: the return is settled",
       { returnedAt: after(MINUTE) },
-      60,
+      15,
       "settle",
     ],
     ["a stale claim is ignored: no token for long, expire", { hasToken: false }, 600, "expire"],

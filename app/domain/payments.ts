@@ -39,8 +39,13 @@ export const PAYMENT_HOLD_MINUTES = 15;
 export const WEBPAY_FORM_MINUTES = 10;
 /** Slack after the form's deadline before the reconciliation asks Webpay about an attempt. */
 export const WEBPAY_SETTLE_GRACE_MINUTES = 1;
-/** A commit claim older than this is abandoned (the instance died mid-commit) and may be taken again. */
-export const COMMIT_CLAIM_SECONDS = 60;
+/**
+ * A commit claim older than this is abandoned (the instance died mid-commit) and may be taken again. Short, because
+ * Webpay reverses an approved payment nobody commits within its (undocumented) window, ADR 036; longer than one commit
+ * call may last (TRANSBANK_TIMEOUT_MS is capped at 12 s). A second commit is harmless: Webpay refuses it and the status
+ * settles the attempt.
+ */
+export const COMMIT_CLAIM_SECONDS = 15;
 /** Repeated no-shows leave this deposit on any treatment that asks for none (or less). */
 export const REPEAT_NO_SHOW_DEPOSIT_PERCENT = 30;
 /** Webpay's limit for a buy order (ADR 036). */

@@ -5,7 +5,7 @@ import { env } from "~/lib/base/env.server";
 import { intervalJob, type IntervalJob } from "./interval-job.server";
 
 /*
- * How often open Webpay attempts and held bookings are looked at (ADR 036): every PAYMENT_RECONCILIATION_MS, 30 s
+ * How often open Webpay attempts and held bookings are looked at (ADR 036): every PAYMENT_RECONCILIATION_MS, 15 s
  * by default. Webpay sends no webhooks: an attempt the payer left (closed tab, our process died between their
  * return and our commit) is settled by this job within a couple of minutes of its form's deadline, and a hold whose
  * time is up frees its slot. Only the interval is configurable (scripts/crash-test-payments.mjs shortens it); the

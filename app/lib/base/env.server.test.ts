@@ -223,11 +223,15 @@ describe("parseEnv", () => {
       expect(found).toHaveLength(4);
     });
 
-    it("reconciles every 30 s unless PAYMENT_RECONCILIATION_MS says otherwise, within 1 s and 10 min", () => {
-      expect(parseEnv({ AUTH_SECRET: SECRET }).PAYMENT_RECONCILIATION_MS).toBe(30_000);
+    it("reconciles every 15 s unless PAYMENT_RECONCILIATION_MS says otherwise, within 1 s and 10 min", () => {
+      expect(parseEnv({ AUTH_SECRET: SECRET }).PAYMENT_RECONCILIATION_MS).toBe(15_000);
       expect(
         parseEnv({ AUTH_SECRET: SECRET, PAYMENT_RECONCILIATION_MS: "5000" }).PAYMENT_RECONCILIATION_MS,
       ).toBe(5_000);
+      // A Webpay call must end within the 15-second commit claim.
+      expect(bootProblems({ TRANSBANK_TIMEOUT_MS: "20000" })).toEqual([
+        "TRANSBANK_TIMEOUT_MS: a lo más 12000 ms: una confirmación debe terminar antes de que su reserva de 15 s caduque",
+      ]);
       expect(bootProblems({ PAYMENT_RECONCILIATION_MS: "500" })).toEqual([
         "PAYMENT_RECONCILIATION_MS: al menos 1000 ms",
       ]);

@@ -135,7 +135,8 @@ const envSchema = z.object({
     .number({ error: "debe ser un número de milisegundos" })
     .int("debe ser un número entero de milisegundos")
     .min(100, "al menos 100 ms")
-    .max(60_000, "a lo más 60000 ms")
+    // A commit must end before its 15-second claim lapses (COMMIT_CLAIM_SECONDS, ADR 036).
+    .max(12_000, "a lo más 12000 ms: una confirmación debe terminar antes de que su reserva de 15 s caduque")
     .default(10_000),
   // How often open Webpay attempts and held bookings are reconciled (ADR 036); the payments crash test shortens it.
   PAYMENT_RECONCILIATION_MS: z.coerce
@@ -143,7 +144,7 @@ const envSchema = z.object({
     .int("debe ser un número entero de milisegundos")
     .min(1_000, "al menos 1000 ms")
     .max(600_000, "a lo más 600000 ms")
-    .default(30_000),
+    .default(15_000),
   // Guest chat platform (served by this app, so the widget works out of the box) and virtual dentist (ADR 032, 033).
   CHAT_ACCOUNT_ID: z
     .string()

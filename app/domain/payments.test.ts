@@ -7,7 +7,10 @@ import {
   REPEAT_NO_SHOW_DEPOSIT_PERCENT,
   WEBPAY_FORM_MINUTES,
   WEBPAY_SETTLE_GRACE_MINUTES,
+  BALANCE_START_MINUTES,
   authorizedDepositOutcome,
+  balanceChargeHolds,
+  balanceLeftToPay,
   balancePaymentDecision,
   buyOrderOf,
   cancellationSettlement,
@@ -20,6 +23,7 @@ import {
   holdReleaseDecision,
   outcomeOfWebpayStatus,
   paymentStatuses,
+  parsePesoAmount,
   paymentTransition,
   reconciliationStep,
   refundDecision,
@@ -501,7 +505,10 @@ describe("authorizedDepositOutcome", () => {
 describe("balancePaymentDecision", () => {
   const noBalance = { allowed: false, reason: "Este presupuesto no tiene saldo pendiente." };
   const notWhole = { allowed: false, reason: "Ingresa un monto en pesos, sin decimales, mayor que cero." };
-  const tooMuch = { allowed: false, reason: "El monto no puede superar el saldo pendiente del presupuesto." };
+  const tooMuch = {
+    allowed: false,
+    reason: "El monto no puede superar el saldo pendiente del presupuesto ($150.000).",
+  };
   it.each([
     ["the whole balance", 150_000, 150_000, { allowed: true }],
     ["part of it", 150_000, 50_000, { allowed: true }],
@@ -587,4 +594,51 @@ describe("buyOrderOf", () => {
     expect(buyOrderOf(now, "0123456789abcdefXYZ")).toBe(buyOrderOf(now, "0123456789abcdefQRS"));
     expect(buyOrderOf(now, "AbC")).toBe(buyOrderOf(now, "aBc"));
   });
+});
+
+describe("balanceLeftToPay", () => {
+  it.each([
+    ["nothing paid online", 150_000, 0, 0, 150_000],
+    ["a payment staff have not recorded at Dentalink yet", 150_000, 50_000, 0, 100_000],
+    ["a payment on Webpay's form right now", 150_000, 0, 30_000, 120_000],
+    ["both", 150_000, 50_000, 30_000, 70_000],
+    ["more taken than Dentalink owes (recorded late)", 40_000, 50_000, 0, 0],
+  ])("%s", (_, balance, paidNotRegistered, inProgress, left) => {
+    expect(balanceLeftToPay({ balance, paidNotRegistered, inProgress })).toBe(left);
+  });
+});
+
+describe("balanceChargeHolds", () => {
+  const createdAt = new Date("2026-03-02T12:00:00Z");
+  const at = (minutes: number) => new Date(createdAt.getTime() + minutes * 60_000);
+  it.each([
+    ["an attempt on the form", 1, 1, 30, true],
+    ["one open among failed ones", 3, 1, 30, true],
+    ["only failed attempts", 2, 0, 0.5, false],
+    ["no attempt yet, just created", 0, 0, 0.5, true],
+    ["no attempt after the start window (a crash)", 0, 0, BALANCE_START_MINUTES, false],
+  ])("%s", (_, attempts, openAttempts, minutes, holds) => {
+    expect(balanceChargeHolds({ attempts, openAttempts, createdAt, now: at(minutes) })).toBe(holds);
+  });
+});
+
+describe("parsePesoAmount", () => {
+  it.each([
+    ["15000", 15_000],
+    ["15.000", 15_000],
+    ["$15.000", 15_000],
+    ["$ 1.500.000", 1_500_000],
+    ["  120.000 ", 120_000],
+    ["0", 0],
+    ["1", 1],
+  ])("reads %j", (typed, amount) => {
+    expect(parsePesoAmount(typed)).toBe(amount);
+  });
+
+  it.each(["", "abc", "15.000,50", "150.5", "1.50", "15,000", "-5.000", "1e5", "15.00.000", "12345678901"])(
+    "refuses %j",
+    (typed) => {
+      expect(parsePesoAmount(typed)).toBeNull();
+    },
+  );
 });

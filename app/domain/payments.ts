@@ -293,6 +293,8 @@ export function authorizedDepositOutcome(input: {
   return "refund";
 }
 
+export const PESO_AMOUNT_MESSAGE = "Ingresa un monto en pesos, sin decimales, mayor que cero.";
+
 /** A payment towards a budget's balance: whole pesos, at least $1 and no more than what is owed. */
 export function balancePaymentDecision(input: {
   balance: number;
@@ -300,12 +302,60 @@ export function balancePaymentDecision(input: {
 }): { allowed: true } | { allowed: false; reason: string } {
   if (input.balance <= 0) return { allowed: false, reason: "Este presupuesto no tiene saldo pendiente." };
   if (!Number.isInteger(input.requested) || input.requested < 1) {
-    return { allowed: false, reason: "Ingresa un monto en pesos, sin decimales, mayor que cero." };
+    return { allowed: false, reason: PESO_AMOUNT_MESSAGE };
   }
   if (input.requested > input.balance) {
-    return { allowed: false, reason: "El monto no puede superar el saldo pendiente del presupuesto." };
+    return {
+      allowed: false,
+      reason: `El monto no puede superar el saldo pendiente del presupuesto (${formatCLP(input.balance)}).`,
+    };
   }
   return { allowed: true };
+}
+
+/**
+ * How long a balance charge with no attempt yet holds its amount: its first attempt is written right after it (ADR
+ * 036), so only a crash in between leaves one without, and that one stops counting after this.
+ */
+export const BALANCE_START_MINUTES = 2;
+
+/**
+ * Whether an open balance charge still holds part of its budget's balance: while one of its attempts may still come
+ * back paid (status "created"), or in the moment between the charge and its first attempt. One whose attempts all
+ * failed holds nothing: the patient's next payment of that budget replaces it.
+ */
+export function balanceChargeHolds(input: {
+  attempts: number;
+  openAttempts: number;
+  createdAt: Date;
+  now: Date;
+}): boolean {
+  if (input.openAttempts > 0) return true;
+  if (input.attempts > 0) return false;
+  return input.now.getTime() - input.createdAt.getTime() < BALANCE_START_MINUTES * MINUTE_MS;
+}
+
+/**
+ * What a Dentalink budget leaves to pay online now: the balance Dentalink reports, less what the patient paid online
+ * that staff have not yet recorded at Dentalink (its API takes no payments, so Dentalink's balance does not show it)
+ * and less what is being paid right now. Never below 0.
+ */
+export function balanceLeftToPay(input: {
+  balance: number;
+  paidNotRegistered: number;
+  inProgress: number;
+}): number {
+  return Math.max(0, input.balance - input.paidNotRegistered - input.inProgress);
+}
+
+/**
+ * A peso amount as a patient types it in es-CL: "15000", "15.000" or "$ 15.000" (dots only as thousands
+ * separators). Null for anything else: decimals ("15.000,50", "150.5"), signs, letters, more than 10 digits.
+ */
+export function parsePesoAmount(input: string): number | null {
+  const written = input.trim().replace(/^\$\s*/, "");
+  if (!/^(\d{1,10}|\d{1,3}(\.\d{3}){1,3})$/.test(written)) return null;
+  return Number(written.replace(/\./g, ""));
 }
 
 /** What is still owed on a charge: its amount less the credit applied and what was paid online. */

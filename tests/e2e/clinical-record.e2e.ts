@@ -161,3 +161,55 @@ test("a dentist opens the record with a reason; the admin finds both reads in /a
     await admin.close();
   }
 });
+
+test("the demo patient pays part of a budget's balance from the Pagos tab; the admin sees it to record at Dentalink", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // The first test left the record open for the demo account.
+  await signInThroughScreen(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await openPage(page, "/paciente/ficha");
+  const tabs = page.getByRole("tablist", { name: "Secciones de la ficha" });
+  await tabs.getByRole("tab", { name: "Pagos" }).click();
+  const budget = page.getByRole("form", { name: "Pagar saldo de Ortodoncia con brackets" });
+  await expect(page.getByRole("tabpanel")).toContainText("Saldo pendiente: $120.000", { timeout: 20_000 });
+  const amount = budget.getByLabel("Monto a pagar (en pesos)");
+  await expect(amount).toHaveValue("120.000");
+  const { ids, report } = await blockingViolations(page);
+  expect(ids, `axe on the Pagos tab:\n${report}`).toEqual([]);
+
+  await amount.fill("20.000");
+  await budget.getByRole("button", { name: "Pagar saldo" }).click();
+  // Webpay's form (the fake): the approved test card, then back to the clinic.
+  await page.getByLabel("Número de tarjeta").fill("4051885600446623");
+  await page.getByRole("button", { name: "Pagar", exact: true }).click();
+  await expect(page).toHaveURL(/\/paciente\/pagos\/resultado\//, { timeout: 30_000 });
+  await expect(page.getByRole("main")).toContainText("Saldo de presupuesto: Ortodoncia con brackets");
+
+  // Dentalink does not know of it yet: Mi Ficha takes it off the balance and says so.
+  await openPage(page, "/paciente/ficha");
+  await tabs.getByRole("tab", { name: "Pagos" }).click();
+  await expect(page.getByRole("tabpanel")).toContainText("Saldo pendiente: $100.000", { timeout: 20_000 });
+  await expect(page.getByRole("tabpanel")).toContainText(
+    "Pagado en línea y aún no registrado en tu ficha: $20.000",
+  );
+
+  const admin = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const signIn = await admin.request.post("/auth", {
+      form: { intent: "signin", email: DEMO_ADMIN, password: DEMO_PASSWORD },
+      headers: { "x-forwarded-for": randomClientIp() },
+      maxRedirects: 0,
+    });
+    expect(signIn.status()).toBe(302);
+    const staff = await admin.newPage();
+    await openPage(staff, "/admin/pagos");
+    // The section and its scrollable table are both named after the heading.
+    const balances = staff.getByRole("region", { name: "Pagos de saldo por registrar en Dentalink" }).first();
+    await expect(balances).toContainText("Saldo de presupuesto: Ortodoncia con brackets");
+    await expect(balances).toContainText("$20.000");
+  } finally {
+    await admin.close();
+  }
+});

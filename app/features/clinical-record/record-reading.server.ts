@@ -1,7 +1,9 @@
 import type { Database } from "~/db/client.server";
 import { formatCLP, formatDate } from "~/domain/format";
+import { balanceLeftToPay } from "~/domain/payments";
 import { appointmentBadgeStatus, badgeTone, progressPercent } from "~/domain/record-badges";
 import { formatRut } from "~/domain/rut";
+import { balanceTakenOnline } from "~/features/payments/balance-payment-service.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import type {
   DentalinkAppointment,
@@ -25,6 +27,7 @@ import { findBinding, recordAccess, type NewAccessRow } from "./record-repositor
 import type {
   ClinicalRecordDto,
   RecordAppointment,
+  RecordBalance,
   RecordFile,
   RecordList,
   RecordPayment,
@@ -89,6 +92,36 @@ function fileItem(item: DentalinkDocument, href: (id: string) => string): Record
   };
 }
 
+const pesoInput = new Intl.NumberFormat("es-CL", { maximumFractionDigits: 0, useGrouping: true });
+
+/** A budget with something left to pay: Dentalink's balance less what the patient paid online and it does not show. */
+function balanceItem(item: DentalinkTreatment, takenOnline: number): RecordBalance {
+  const balance = balanceLeftToPay({
+    balance: item.balanceClp ?? 0,
+    paidNotRegistered: takenOnline,
+    inProgress: 0,
+  });
+  return {
+    budgetId: item.id,
+    name: item.name,
+    balance,
+    balanceLabel: formatCLP(balance),
+    amountInput: pesoInput.format(balance),
+    paidOnlineLabel: takenOnline > 0 ? formatCLP(takenOnline) : null,
+  };
+}
+
+/** Which budgets still owe something per Dentalink; the rest (paid, or no figure sent) offer nothing to pay. */
+async function balancesOf(
+  treatments: Settled<DentalinkTreatment[]>,
+  takenOnline: (budgetIds: string[]) => Promise<Map<string, number>>,
+): Promise<RecordList<RecordBalance>> {
+  if (treatments.status === "rejected") return { ok: false, message: upstreamMessage(treatments.reason) };
+  const owing = treatments.value.filter((item) => (item.balanceClp ?? 0) > 0);
+  const taken = await takenOnline(owing.map((item) => item.id));
+  return { ok: true, items: owing.map((item) => balanceItem(item, taken.get(item.id) ?? 0)) };
+}
+
 type Settled<T> = PromiseSettledResult<T>;
 
 function listOf<From, To>(result: Settled<From[]>, map: (item: From) => To): RecordList<To> {
@@ -109,6 +142,8 @@ async function readRecord(
   target: { rut: string; patient?: DentalinkPatient; patientId: string },
   entry: (row: Pick<NewAccessRow, "resource" | "outcome" | "resourceId">) => NewAccessRow,
   fileHref: (id: string) => string,
+  /** The patient's own read: what was paid online per budget and is not in Dentalink yet (the Pagos tab's balances). */
+  takenOnline?: (budgetIds: string[]) => Promise<Map<string, number>>,
 ): Promise<ClinicalRecordDto> {
   let patient = target.patient;
   if (!patient) {
@@ -150,6 +185,7 @@ async function readRecord(
     treatments: listOf(treatments, treatmentItem),
     documents: listOf(documents, (item) => fileItem(item, fileHref)),
     xrays: listOf(xrays, (item) => fileItem(item, fileHref)),
+    ...(takenOnline ? { balances: await balancesOf(treatments, takenOnline) } : {}),
   };
 }
 
@@ -177,6 +213,7 @@ export async function patientRecord(
         dentalinkPatientId: binding.dentalinkPatientId,
       }),
     (id) => `${PATIENT_FILE_PATH}/${encodeURIComponent(id)}`,
+    (budgetIds) => balanceTakenOnline(db, reader.id, budgetIds, context.now),
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IntegrationError } from "../http.server";
 import { DentalinkInputError, createDentalinkClient, isDentalinkMockKey } from "./dentalink-client.server";
+import { NO_MOCK_DELAYS } from "./dentalink-mock";
 import { DENTALINK_DEFAULT_BASE_URL } from "./dentalink-schemas";
 
 const BASE = "https://dentalink.test/api/v1";
@@ -197,5 +198,15 @@ describe("deadline", () => {
 
     const mock = createDentalinkClient({ deadlineMs: 1, mock: { delays: { patientMs: 20, listMs: 20 } } });
     await expect(mock.findPatients({ rut: "12.345.678-5" })).resolves.toHaveLength(1);
+  });
+});
+
+describe("the demo budgets (mock mode, the fake serves the same)", () => {
+  it("have a pending balance for Mi Ficha's 'Pagar saldo', and settled ones owe nothing", async () => {
+    const client = createDentalinkClient({ mock: { delays: NO_MOCK_DELAYS } });
+    const balances = async (patientId: string) =>
+      Object.fromEntries((await client.listTreatments(patientId)).map((item) => [item.id, item.balanceClp]));
+    expect(await balances("1001")).toEqual({ "8001": 120_000, "8002": 0 });
+    expect(await balances("1000")).toEqual({ "8101": 0, "8102": 105_000 });
   });
 });

@@ -247,6 +247,10 @@ export const MOCK_TREATMENTS = [
     finalizado: 0,
     total: 1800000,
     total_realizado: 720000,
+    // The pie and three monthly instalments are paid; the fourth (the pending payment above) is owed: the demo
+    // budget with a balance that Mi Ficha offers to pay online.
+    abonado: 600000,
+    deuda: 120000,
     nombre_dentista: "Fernanda Vidal",
     nombre_sucursal: "Sucursal Providencia",
   },
@@ -259,6 +263,8 @@ export const MOCK_TREATMENTS = [
     finalizado: 1,
     total: 45000,
     total_realizado: 45000,
+    abonado: 45000,
+    deuda: 0,
     nombre_dentista: "Andrés Morales",
     nombre_sucursal: "Sucursal Providencia",
   },
@@ -271,6 +277,8 @@ export const MOCK_TREATMENTS = [
     finalizado: 0,
     total: 950000,
     total_realizado: 0,
+    abonado: 0,
+    deuda: 0,
     nombre_dentista: "Tomás Araya",
     nombre_sucursal: "Sucursal Las Condes",
   },

@@ -86,6 +86,8 @@ export const DEMO_RECORD_TREATMENTS = [
     finalizado: 1,
     total: 240000,
     total_realizado: 240000,
+    abonado: 240000,
+    deuda: 0,
     nombre_dentista: "Isidora Campos",
     nombre_sucursal: "Sucursal Providencia",
   },
@@ -98,6 +100,9 @@ export const DEMO_RECORD_TREATMENTS = [
     finalizado: 0,
     total: 420000,
     total_realizado: 105000,
+    // The provisional crown is done and unpaid (its payment above is overdue): a balance to pay online.
+    abonado: 0,
+    deuda: 105000,
     nombre_dentista: "Andrés Morales",
     nombre_sucursal: "Sucursal Las Condes",
   },

@@ -316,6 +316,9 @@ describe("treatments", () => {
       progress: 0,
       dentist: null,
       branch: null,
+      totalClp: null,
+      paidClp: null,
+      balanceClp: null,
     });
     expect(treatment({ id: 2, nombre: "Ortodoncia", progreso: "40" }).progress).toBe(40);
     expect(treatment({ id: 3, nombre: "Implante", progress: 140 }).progress).toBe(100);
@@ -336,6 +339,45 @@ describe("treatments", () => {
       status: "completado",
       progress: 100,
     });
+  });
+
+  it("reads a budget's balance from Dentalink's deuda", () => {
+    expect(
+      treatment({
+        id: 8001,
+        nombre: "Ortodoncia",
+        total: 1800000,
+        total_realizado: 720000,
+        abonado: 600000,
+        deuda: 120000,
+      }),
+    ).toMatchObject({ totalClp: 1_800_000, paidClp: 600_000, balanceClp: 120_000 });
+    // deuda wins over the totals when both are sent; written as text the Chilean way, too.
+    expect(
+      treatment({ id: 1, nombre: "Corona", total: "420000", abonado: "0", deuda: "$105.000" }).balanceClp,
+    ).toBe(105_000);
+    expect(treatment({ id: 1, nombre: "Limpieza", total: 45000, abonado: 45000, deuda: 0 }).balanceClp).toBe(
+      0,
+    );
+  });
+
+  it("falls back to total − abonado without a deuda, and never owes less than nothing", () => {
+    expect(treatment({ id: 1, nombre: "Implante", total: 950000, abonado: 200000 }).balanceClp).toBe(750_000);
+    expect(treatment({ id: 1, nombre: "Implante", total: "950000.00", abonado: "200.000" }).balanceClp).toBe(
+      750_000,
+    );
+    // Paid in advance beyond the budget: nothing owed.
+    expect(treatment({ id: 1, nombre: "Blanqueamiento", total: 100000, abonado: 120000 }).balanceClp).toBe(0);
+    expect(treatment({ id: 1, nombre: "Blanqueamiento", deuda: -20000 }).balanceClp).toBe(0);
+  });
+
+  it("leaves the balance unknown when Dentalink sends neither deuda nor both totals", () => {
+    expect(treatment({ id: 1, nombre: "Control", total: 950000 }).balanceClp).toBeNull();
+    expect(treatment({ id: 1, nombre: "Control", abonado: 10000 }).balanceClp).toBeNull();
+    expect(
+      treatment({ id: 1, nombre: "Control", deuda: "no informado", total: 10, abonado: 4 }).balanceClp,
+    ).toBe(6);
+    expect(treatment({ id: 1, nombre: "Control", deuda: null, abonado: null }).balanceClp).toBeNull();
   });
 
   it("refuses a treatment without a name", () => {

@@ -80,6 +80,12 @@ export interface DentalinkTreatment {
   progress: number;
   dentist: string | null;
   branch: string | null;
+  /** The budget's value in whole pesos (`total`), null when Dentalink does not send it. */
+  totalClp: number | null;
+  /** Paid towards the budget (`abonado`), null when absent. */
+  paidClp: number | null;
+  /** What is still owed on the budget (never below 0), null when Dentalink sends neither figure (see `budgetBalance`). */
+  balanceClp: number | null;
 }
 
 export interface DentalinkDocument {
@@ -308,6 +314,21 @@ function percent(value: number | null): number | null {
   return Math.min(100, Math.max(0, Math.round(value)));
 }
 
+/**
+ * A budget's pending balance: Dentalink's own `deuda` when it sends one, else `total − abonado`; never below 0 (a
+ * budget paid in advance owes nothing); null when neither can be read.
+ */
+export function budgetBalance(
+  record: Pick<DentalinkTreatmentRecord, "deuda" | "total" | "abonado">,
+): number | null {
+  const debt = parseClp(record.deuda);
+  if (debt !== null) return Math.max(0, debt);
+  const total = parseClp(record.total);
+  const paid = parseClp(record.abonado);
+  if (total === null || paid === null) return null;
+  return Math.max(0, total - paid);
+}
+
 export function mapTreatment(record: DentalinkTreatmentRecord): DentalinkTreatment {
   const treatmentId = id(record.id, record.treatment_id, record.id_tratamiento);
   const name = text(record.nombre, record.name);
@@ -331,6 +352,9 @@ export function mapTreatment(record: DentalinkTreatmentRecord): DentalinkTreatme
     progress: percent(numberOf(first(record.progreso, record.progress))) ?? percent(derived) ?? 0,
     dentist: text(record.nombre_dentista),
     branch: text(record.nombre_sucursal),
+    totalClp: parseClp(record.total),
+    paidClp: parseClp(record.abonado),
+    balanceClp: budgetBalance(record),
   };
 }
 

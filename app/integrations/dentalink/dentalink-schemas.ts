@@ -199,7 +199,12 @@ export const dentalinkPaymentRecordSchema = z.looseObject({
 });
 export type DentalinkPaymentRecord = z.output<typeof dentalinkPaymentRecordSchema>;
 
-/** `/tratamientos` (tap-dentalink `tratamientos.json`) and the spec's treatment variants. */
+/**
+ * `/tratamientos` (tap-dentalink `tratamientos.json`) and the spec's treatment variants. A tratamiento is also the
+ * clinic's budget (presupuesto): `total` is its value, `abonado` what was paid towards it, `total_realizado` the value
+ * of the work done and `deuda` what is owed; `abono_libre` is paid and not yet assigned to any work. Dentalink's own
+ * docs describe none of these fields (docs/research/dentalink-whatsapp-chile.md §1.2, [S]): all optional.
+ */
 export const dentalinkTreatmentRecordSchema = z.looseObject({
   id: optionalId,
   treatment_id: optionalId,
@@ -221,6 +226,9 @@ export const dentalinkTreatmentRecordSchema = z.looseObject({
   progreso: optionalNumeric,
   total: optionalNumeric,
   total_realizado: optionalNumeric,
+  abonado: optionalNumeric,
+  abono_libre: optionalNumeric,
+  deuda: optionalNumeric,
   nombre_dentista: optionalText,
   nombre_sucursal: optionalText,
 });

@@ -1,6 +1,6 @@
 import { LogOut } from "lucide-react";
 import { useState } from "react";
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, redirectDocument, useNavigation } from "react-router";
 import type { Route } from "./+types/clinical-record";
 import { FormAlert, InputField } from "~/components/form-fields";
 import { RutField } from "~/components/rut-field";
@@ -15,11 +15,15 @@ import {
 } from "~/features/clinical-record/components/record-dashboard";
 import { passwordMatches } from "~/features/auth/security-service.server";
 import {
+  balancePaymentSchema,
   codeFormSchema,
+  isBalanceFailure,
   reopenPasswordSchema,
   rutFormSchema,
+  type BalanceActionFailure,
   type PatientRecordPage,
 } from "~/features/clinical-record/record-schema";
+import { payRecordBalance } from "~/features/clinical-record/record-balance.server";
 import type { ReadContext } from "~/features/clinical-record/record-actor.server";
 import {
   closedRecordView,
@@ -33,7 +37,15 @@ import {
 } from "~/features/clinical-record/record-binding.server";
 import { patientRecord } from "~/features/clinical-record/record-reading.server";
 import { recordOpenings } from "~/features/clinical-record/record-register.server";
-import { fieldError, formLevelMessage, type AnyActionResult } from "~/lib/base/action-result";
+import { checkoutPath } from "~/features/payments/payment-paths";
+import { webpayClient } from "~/features/payments/webpay-gateway.server";
+import {
+  actionFailure,
+  fieldError,
+  formLevelMessage,
+  validationFailure,
+  type AnyActionResult,
+} from "~/lib/base/action-result";
 import { clientIp, rateLimitIp } from "~/lib/client-ip.server";
 import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { isAppError } from "~/lib/base/errors";
@@ -57,7 +69,14 @@ export async function loader(args: Route.LoaderArgs): Promise<PatientRecordPage>
   const db = await getDb();
   try {
     const record = await patientRecord(db, user, readContext(args.request));
-    if (record) return { view: "record", record, accesses: await recordOpenings(db, user) };
+    if (record) {
+      return {
+        view: "record",
+        record,
+        accesses: await recordOpenings(db, user),
+        onlinePayment: webpayClient() !== null,
+      };
+    }
   } catch (error) {
     if (!isAppError(error) || error.code !== "UPSTREAM_FAILED") throw error;
     return { view: "error", message: error.message };
@@ -66,11 +85,31 @@ export async function loader(args: Route.LoaderArgs): Promise<PatientRecordPage>
   return (await closedRecordView(db, user)) ?? { view: "rut" };
 }
 
+/** A refused 'Pagar saldo' answered on its budget's own form: the amount's problems beside the field. */
+function balanceFailure(budgetId: string, failure: Omit<BalanceActionFailure, "budgetId">, status: number) {
+  return data({ ...failure, budgetId } satisfies BalanceActionFailure, { status });
+}
+
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
   const form = await readForm(args.request);
   const db = await getDb();
   const context = readContext(args.request);
+  if (form.intent === "pay-balance") {
+    const budgetId = typeof form.budgetId === "string" ? form.budgetId.slice(0, 40) : "";
+    const parsed = balancePaymentSchema.safeParse(form);
+    if (!parsed.success) return balanceFailure(budgetId, validationFailure(parsed.error), 400);
+    try {
+      const paymentId = await payRecordBalance(db, user, parsed.data, context, webpayClient());
+      // A document load, not a client navigation: the checkout page's own CSP (form-action allows Webpay's form)
+      // must be the one in force when it posts the token; this page's allows only 'self'.
+      return redirectDocument(checkoutPath(paymentId));
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      const fields = error.code === "VALIDATION" ? { amount: [error.message] } : undefined;
+      return balanceFailure(budgetId, actionFailure(error.code, error.message, fields), error.status);
+    }
+  }
   try {
     if (form.intent === "close") {
       await closeRecord(db, user);
@@ -285,7 +324,14 @@ export default function ClinicalRecordPage({ loaderData, actionData }: Route.Com
             <CloseButton />
           </div>
           <PatientSummary record={page.record} />
-          <RecordTabs record={page.record} />
+          <RecordTabs
+            record={page.record}
+            balancePayment={{
+              online: page.onlinePayment,
+              failure: isBalanceFailure(actionData) ? actionData : undefined,
+              busy,
+            }}
+          />
           <RecordOpenings accesses={page.accesses} />
         </div>
       )}

@@ -1,7 +1,19 @@
 import { Download, Eye } from "lucide-react";
+import { Form } from "react-router";
+import { FormAlert, InputField } from "~/components/form-fields";
 import { Badge as BadgePill } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import type { Badge, ClinicalRecordDto, RecordAccessItem, RecordFile, RecordList } from "../record-schema";
+import { PAYMENTS_OFF_NOTICE } from "~/features/payments/patient-payments-dto";
+import type {
+  Badge,
+  BalanceActionFailure,
+  ClinicalRecordDto,
+  RecordAccessItem,
+  RecordBalance,
+  RecordFile,
+  RecordList,
+} from "../record-schema";
 
 export function StatusBadge({ badge }: { badge: Badge }) {
   return (
@@ -91,10 +103,104 @@ function FileCards({ files }: { files: RecordFile[] }) {
   );
 }
 
-/** The five tabs of a record: citas, pagos, tratamientos, documentos, radiografias. */
-export function RecordTabs({ record }: { record: ClinicalRecordDto }) {
+/** The patient's 'Pagar saldo': whether online payment is on, the refusal of the last try and whether one is on its way. */
+export interface BalancePaymentState {
+  online: boolean;
+  failure: BalanceActionFailure | undefined;
+  busy: boolean;
+}
+
+function BalanceCard({ item, state }: { item: RecordBalance; state: BalancePaymentState }) {
+  const failure = state.failure?.budgetId === item.budgetId ? state.failure : undefined;
+  const amountError = failure?.fieldErrors?.amount?.[0];
+  const formError = failure && !amountError ? failure.message : undefined;
   return (
-    <Tabs defaultValue="citas" className="mt-6">
+    <li className={card}>
+      <p className="font-semibold">{item.name}</p>
+      <p className="mt-1 text-slate-800">
+        Saldo pendiente: <strong className="text-lg">{item.balanceLabel}</strong>
+      </p>
+      {item.paidOnlineLabel && (
+        <p className="mt-1 text-sm text-slate-600">
+          Pagado en línea y aún no registrado en tu ficha: {item.paidOnlineLabel}. La clínica lo registrará en
+          Dentalink.
+        </p>
+      )}
+      {item.balance > 0 &&
+        (state.online ? (
+          <Form
+            method="post"
+            noValidate
+            className="mt-3 space-y-3"
+            aria-label={`Pagar saldo de ${item.name}`}
+          >
+            <input type="hidden" name="intent" value="pay-balance" />
+            <input type="hidden" name="budgetId" value={item.budgetId} />
+            <FormAlert message={formError} />
+            <InputField
+              label="Monto a pagar (en pesos)"
+              name="amount"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={20}
+              defaultValue={item.amountInput}
+              hint={`Puedes pagar todo el saldo o una parte, hasta ${item.balanceLabel}.`}
+              error={amountError}
+              required
+              className="max-w-xs"
+            />
+            <Button type="submit" disabled={state.busy}>
+              Pagar saldo
+            </Button>
+          </Form>
+        ) : (
+          <p className="mt-3 rounded-lg bg-slate-50 p-3 text-sm text-slate-700">{PAYMENTS_OFF_NOTICE}</p>
+        ))}
+    </li>
+  );
+}
+
+/** The budgets with a balance, above the payments Dentalink lists; a failed read of them is its own message. */
+function BalanceSection({ list, state }: { list: RecordList<RecordBalance>; state: BalancePaymentState }) {
+  return (
+    <section aria-labelledby="saldos-pendientes" className="mb-6">
+      <h2 id="saldos-pendientes" className="mb-3 text-lg font-bold">
+        Saldos de presupuestos
+      </h2>
+      {list.ok ? (
+        <ul className="space-y-3">
+          {list.items.map((item) => (
+            <BalanceCard key={item.budgetId} item={item} state={state} />
+          ))}
+        </ul>
+      ) : (
+        <p role="alert" className="rounded-lg bg-red-50 p-4 text-sm font-medium text-red-800">
+          {list.message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The five tabs of a record: citas, pagos, tratamientos, documentos, radiografias. The patient's own page passes
+ * `balancePayment`: the Pagos tab then offers 'Pagar saldo' on each budget with a balance.
+ */
+export function RecordTabs({
+  record,
+  balancePayment,
+}: {
+  record: ClinicalRecordDto;
+  balancePayment?: BalancePaymentState;
+}) {
+  const showBalances =
+    balancePayment !== undefined &&
+    record.balances !== undefined &&
+    !(record.balances.ok && record.balances.items.length === 0);
+  return (
+    // A refused 'Pagar saldo' answered without JavaScript re-renders the page: open it on the Pagos tab, where the
+    // message is.
+    <Tabs defaultValue={balancePayment?.failure ? "pagos" : "citas"} className="mt-6">
       <TabsList aria-label="Secciones de la ficha">
         <TabsTrigger value="citas">Citas</TabsTrigger>
         <TabsTrigger value="pagos">Pagos</TabsTrigger>
@@ -122,6 +228,12 @@ export function RecordTabs({ record }: { record: ClinicalRecordDto }) {
         </ListBody>
       </TabsContent>
       <TabsContent value="pagos" className="pt-4">
+        {showBalances && record.balances && balancePayment && (
+          <>
+            <BalanceSection list={record.balances} state={balancePayment} />
+            <h2 className="mb-3 text-lg font-bold">Pagos registrados</h2>
+          </>
+        )}
         <ListBody list={record.payments} empty="No hay pagos registrados.">
           {(items) => (
             <ul className="space-y-3">

@@ -2,13 +2,13 @@ import type { Database } from "~/db/client.server";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { CSV_BOM, csvCell, csvRow } from "~/domain/csv";
 import { formatCLP } from "~/domain/format";
+import { depositAmount, depositRuleProblem, type DepositRule, type PaymentStatus } from "~/domain/payments";
 import {
-  depositAmount,
-  depositRuleProblem,
-  type ChargeKind,
-  type DepositRule,
-  type PaymentStatus,
-} from "~/domain/payments";
+  chargeKindLabel,
+  paymentMethodSummary,
+  paymentStatusLabel,
+  type PaymentTone,
+} from "~/domain/payment-labels";
 import { hasAdminRole, STAFF_ROLES } from "~/domain/roles";
 import { depositRuleOf, refundDeposit } from "~/features/payments/booking-payment-service.server";
 import { adminRefund, waiveFee } from "~/features/payments/refund-service.server";
@@ -16,13 +16,7 @@ import { AppError } from "~/lib/base/errors";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
 import { dateLabel, type DateLabel } from "./admin-format";
 import { recordAudit } from "./audit-repository.server";
-import {
-  chargeKindLabels,
-  paymentMethodLabel,
-  paymentStatusLabels,
-  PENDING_RECONCILIATION_LABEL,
-  settledByLabels,
-} from "./payment-admin-options";
+import { PENDING_RECONCILIATION_LABEL, settledByLabels } from "./payment-admin-options";
 import {
   balancesToRegister,
   listAttempts,
@@ -71,6 +65,7 @@ export interface PaymentAttemptDto {
   refundedLabel: string | null;
   status: PaymentStatus;
   statusLabel: string;
+  statusTone: PaymentTone;
   method: string;
   buyOrder: string;
   reconciliation: string;
@@ -132,7 +127,7 @@ function attemptDto(row: AttemptRow, pending: number): PaymentAttemptDto {
     patientName: patientName(row),
     patientEmail: row.patientEmail,
     concept: row.concept,
-    kindLabel: chargeKindLabels[row.kind as ChargeKind] ?? row.kind,
+    kindLabel: chargeKindLabel(row.kind),
     amount: row.amount,
     amountLabel: formatCLP(row.amount),
     refundedLabel:
@@ -145,8 +140,9 @@ function attemptDto(row: AttemptRow, pending: number): PaymentAttemptDto {
             .join(" · ")
         : null,
     status: row.status as PaymentStatus,
-    statusLabel: paymentStatusLabels[row.status as PaymentStatus] ?? row.status,
-    method: paymentMethodLabel(row),
+    statusLabel: paymentStatusLabel(row.status).label,
+    statusTone: paymentStatusLabel(row.status).tone,
+    method: paymentMethodSummary(row) ?? "—",
     buyOrder: row.buyOrder,
     reconciliation: reconciliationLabel(row),
     checks: row.checks,
@@ -290,11 +286,11 @@ export async function paymentsCsv(
       csvCell(patientName(row)),
       csvCell(row.patientEmail),
       csvCell(row.concept),
-      csvCell(chargeKindLabels[row.kind as ChargeKind] ?? row.kind),
+      csvCell(chargeKindLabel(row.kind)),
       csvCell(row.amount),
       csvCell(row.refundedAmount),
-      csvCell(paymentStatusLabels[row.status as PaymentStatus] ?? row.status),
-      csvCell(paymentMethodLabel(row) === "—" ? "" : paymentMethodLabel(row)),
+      csvCell(paymentStatusLabel(row.status).label),
+      csvCell(paymentMethodSummary(row) ?? ""),
       csvCell(row.buyOrder),
       csvCell(reconciliationLabel(row)),
       csvCell(row.checks),

@@ -10,12 +10,8 @@ import { getDb } from "~/db/client.server";
 import { chargeKinds, paymentStatuses } from "~/domain/payments";
 import { ADMIN_ROLES, STAFF_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
-import {
-  chargeKindLabels,
-  depositKindLabels,
-  paymentStatusLabels,
-  paymentStatusTone,
-} from "~/features/admin/payment-admin-options";
+import { chargeKindLabels, paymentStatusLabel } from "~/domain/payment-labels";
+import { depositKindLabels } from "~/features/admin/payment-admin-options";
 import { paymentActionSchema, REFUND_REASON_MIN } from "~/features/admin/payment-admin-schemas";
 import {
   paymentAdminAction,
@@ -74,7 +70,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           <option value="">Todos</option>
           {paymentStatuses.map((status) => (
             <option key={status} value={status}>
-              {paymentStatusLabels[status]}
+              {paymentStatusLabel(status).label}
             </option>
           ))}
         </SelectField>
@@ -204,7 +200,7 @@ function AttemptRow({ attempt, canManage }: { attempt: PaymentAttemptDto; canMan
         {attempt.refundedLabel && <div className="mt-1 text-xs text-slate-600">{attempt.refundedLabel}</div>}
       </td>
       <td className={tdClass}>
-        <Badge tone={paymentStatusTone(attempt.status)}>{attempt.statusLabel}</Badge>
+        <Badge tone={attempt.statusTone}>{attempt.statusLabel}</Badge>
       </td>
       <td className={tdClass}>{attempt.method}</td>
       <td className={`${tdClass} font-mono text-xs`}>{attempt.buyOrder}</td>

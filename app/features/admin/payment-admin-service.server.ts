@@ -3,19 +3,15 @@ import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { CSV_BOM, csvCell, csvRow } from "~/domain/csv";
 import { formatCLP } from "~/domain/format";
 import { depositAmount, depositRuleProblem, type DepositRule, type PaymentStatus } from "~/domain/payments";
-import {
-  chargeKindLabel,
-  paymentMethodSummary,
-  paymentStatusLabel,
-  type PaymentTone,
-} from "~/domain/payment-labels";
+import { chargeKindLabel, paymentMethodSummary, paymentStatusLabel } from "~/domain/payment-labels";
 import { hasAdminRole, STAFF_ROLES } from "~/domain/roles";
 import { depositRuleOf, refundDeposit } from "~/features/payments/booking-payment-service.server";
 import { adminRefund, waiveFee } from "~/features/payments/refund-service.server";
 import { AppError } from "~/lib/base/errors";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
-import { dateLabel, type DateLabel } from "./admin-format";
+import { dateLabel } from "./admin-format";
 import { recordAudit } from "./audit-repository.server";
+import type { ChargeDto, PaymentAttemptDto, PaymentsPageDto } from "./payment-admin-dto";
 import { PENDING_RECONCILIATION_LABEL, settledByLabels } from "./payment-admin-options";
 import {
   balancesToRegister,
@@ -34,8 +30,9 @@ import {
   paymentFilterQuery,
   PAYMENTS_LIST_LIMIT,
   type PaymentAction,
-  type PaymentFilters,
 } from "./payment-admin-schemas";
+
+export type { ChargeDto, DepositRuleDto, PaymentAttemptDto, PaymentsPageDto } from "./payment-admin-dto";
 
 /**
  * /admin/pagos (ADR 036): staff read the attempts, the period's totals and the fees as DTOs; only an admin refunds,
@@ -51,63 +48,6 @@ function assertStaff(actor: AdminActor): void {
   if (!actor.roles.some((role) => (STAFF_ROLES as readonly string[]).includes(role))) {
     throw new AppError("FORBIDDEN", "No tienes permiso para ver esta página.");
   }
-}
-
-export interface PaymentAttemptDto {
-  id: string;
-  created: DateLabel;
-  patientName: string;
-  patientEmail: string;
-  concept: string;
-  kindLabel: string;
-  amount: number;
-  amountLabel: string;
-  refundedLabel: string | null;
-  status: PaymentStatus;
-  statusLabel: string;
-  statusTone: PaymentTone;
-  method: string;
-  buyOrder: string;
-  reconciliation: string;
-  checks: number;
-  lastError: string | null;
-  /** Pesos an admin may still refund (paid, less refunded and pending refunds); 0 when none. */
-  refundable: number;
-  refundableLabel: string;
-}
-
-export interface ChargeDto {
-  id: string;
-  concept: string;
-  patientName: string;
-  patientEmail: string;
-  amountLabel: string;
-  /** Late fees: what the deposit covered; balances: when it was paid. */
-  note: string;
-  created: DateLabel;
-}
-
-export interface DepositRuleDto {
-  treatmentId: number;
-  name: string;
-  priceLabel: string;
-  kind: DepositRule["kind"];
-  /** The form's value: pesos for a fixed amount, a percentage, or "". */
-  value: string;
-  /** "Abono: $170.000" on the list price, or "Sin abono". */
-  summary: string;
-}
-
-export interface PaymentsPageDto {
-  filters: PaymentFilters;
-  query: string;
-  canManage: boolean;
-  totals: { paid: string; refunded: string; net: string; pending: string };
-  limit: number;
-  attempts: PaymentAttemptDto[];
-  fees: ChargeDto[];
-  balances: ChargeDto[];
-  deposits: DepositRuleDto[] | null;
 }
 
 const patientName = (row: { patientFirstName: string; patientLastName: string }) =>

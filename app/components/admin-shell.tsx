@@ -1,5 +1,5 @@
-import { NavLink, useLocation } from "react-router";
-import { cn } from "~/lib/cn";
+import { useLocation } from "react-router";
+import { NavPills } from "./nav-pills";
 
 const adminLinks = [
   { to: "/admin", label: "Usuarios", end: true },
@@ -27,26 +27,11 @@ export function AdminShell({ isAdmin = true, children }: { isAdmin?: boolean; ch
       <div className="mb-8 flex flex-wrap items-center justify-between gap-4 border-b border-slate-200 pb-4">
         <p className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Administración</p>
         <nav aria-label="Administración">
-          <ul className="flex flex-wrap gap-1 text-sm">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.end}
-                  className={({ isActive }) =>
-                    cn(
-                      "block rounded-md px-3 py-1.5 font-medium",
-                      isActive || (onUserDetail && link.to === "/admin")
-                        ? "bg-brand-700 text-white"
-                        : "text-slate-700 hover:bg-slate-100",
-                    )
-                  }
-                >
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <NavPills
+            links={links}
+            className="flex flex-wrap gap-1 text-sm"
+            current={(link) => onUserDetail && link.to === "/admin"}
+          />
         </nav>
       </div>
       {children}

@@ -2,6 +2,7 @@ import { Stethoscope } from "lucide-react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
+import { NavPills } from "./nav-pills";
 
 // These pages carry their own header or a link home, so they are shown without the sticky one.
 const HEADERLESS_PATHS = new Set(["/", "/auth", "/politica-privacidad", "/terminos-servicio"]);
@@ -98,24 +99,10 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
       </div>
       {showPatientNav && (
         <nav aria-label={t("shell.patientNav")} className="border-t border-slate-100">
-          <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm">
-            {patientLinks.map((link) => (
-              <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.end}
-                  className={({ isActive }) =>
-                    cn(
-                      "block rounded-md px-3 py-1.5 font-medium",
-                      isActive ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100",
-                    )
-                  }
-                >
-                  {t(link.key)}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <NavPills
+            links={patientLinks.map((link) => ({ to: link.to, label: t(link.key), end: link.end }))}
+            className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm"
+          />
         </nav>
       )}
     </header>

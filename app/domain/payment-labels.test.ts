@@ -5,6 +5,7 @@ import {
   chargeStatusLabel,
   hasReceipt,
   paymentMethodLabel,
+  paymentMethodSummary,
   paymentStatusLabel,
   refundStatusLabel,
 } from "./payment-labels";
@@ -57,6 +58,14 @@ describe("payment labels", () => {
     expect(paymentMethodLabel(null)).toBeNull();
     expect(cardLabel(null)).toBeNull();
     expect(cardLabel("6623")).toBe("···· 6623");
+  });
+
+  it("says how an attempt was paid in one line, the same on Mis Pagos and /admin/pagos", () => {
+    expect(paymentMethodSummary({ paymentTypeCode: "VC", cardLast4: "6623", installments: 3 })).toBe(
+      "Crédito en cuotas · ···· 6623 · 3 cuotas",
+    );
+    expect(paymentMethodSummary({ paymentTypeCode: "VD", cardLast4: null, installments: 1 })).toBe("Débito");
+    expect(paymentMethodSummary({ paymentTypeCode: null, cardLast4: null, installments: null })).toBeNull();
   });
 
   it("gives a receipt only to payments that were authorized", () => {

@@ -11,7 +11,9 @@ export const chargeKindLabels: Readonly<Record<ChargeKind, string>> = {
   balance: "Pago de presupuesto",
 };
 
-type Tone = "neutral" | "info" | "good" | "bad";
+/** A badge tone of components/ui/badge.tsx. */
+export type PaymentTone = "neutral" | "info" | "good" | "bad";
+type Tone = PaymentTone;
 
 export const chargeStatusLabels: Readonly<Record<ChargeStatus, { label: string; tone: Tone }>> = {
   open: { label: "Pendiente", tone: "info" },
@@ -75,6 +77,23 @@ export function paymentMethodLabel(code: string | null | undefined): string | nu
 /** "···· 6623", or null without the last four digits. */
 export function cardLabel(last4: string | null | undefined): string | null {
   return last4 ? `···· ${last4}` : null;
+}
+
+/**
+ * How an attempt was paid, in one line: "Crédito · ···· 6623 · 3 cuotas" (Mis Pagos, /admin/pagos and its CSV say
+ * it the same way), or null before Webpay answered.
+ */
+export function paymentMethodSummary(input: {
+  paymentTypeCode: string | null;
+  cardLast4: string | null;
+  installments: number | null;
+}): string | null {
+  const parts = [
+    paymentMethodLabel(input.paymentTypeCode),
+    cardLabel(input.cardLast4),
+    input.installments && input.installments > 1 ? `${input.installments} cuotas` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(" · ") : null;
 }
 
 /** Statuses whose payment was authorized once: these have a receipt. */

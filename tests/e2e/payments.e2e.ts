@@ -225,6 +225,9 @@ async function offeredAgain(page: Page, date: string, time: string) {
 }
 
 const paymentRows = (page: Page) => page.getByRole("region", { name: "Pagos y reembolsos" }).getByRole("row");
+/** Mis Pagos' rows of one movement ("Pago" or "Reembolso"). */
+const movementRows = (page: Page, movement: "Pago" | "Reembolso") =>
+  paymentRows(page).filter({ has: page.getByRole("cell", { name: movement, exact: true }) });
 
 /** A payment made in the browser: the implant booked on its day, paid with the approved card. */
 async function bookAndPayImplant(page: Page, day: { fromEnd: number }) {
@@ -279,7 +282,7 @@ test("a deposit paid with the approved card confirms the booking; Mis Pagos list
   await openPage(page, "/paciente/pagos");
   await expect(page.getByRole("heading", { level: 1, name: "Mis Pagos" })).toBeVisible();
   await expect(page.getByText("No tienes cobros pendientes.")).toBeVisible();
-  const row = paymentRows(page).filter({ hasText: `Pago: Abono: ${IMPLANT.name}` });
+  const row = movementRows(page, "Pago").filter({ hasText: `Abono: ${IMPLANT.name}` });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(IMPLANT.deposit);
   await expect(row).toContainText("Pagado");
@@ -328,7 +331,7 @@ test("a rejected card releases the slot; 'Reintentar pago' takes it back and pay
   expect(await offeredAgain(page, booked.date, booked.time), `${booked.time} is offered again`).toBe(true);
 
   await openPage(page, "/paciente/pagos");
-  const attempt = paymentRows(page).filter({ hasText: `Pago: Abono: ${IMPLANT.name}` });
+  const attempt = movementRows(page, "Pago").filter({ hasText: `Abono: ${IMPLANT.name}` });
   await expect(attempt).toContainText("Rechazado");
   await expect(attempt.getByRole("link", { name: "Comprobante de pago" })).toHaveCount(0);
 
@@ -369,7 +372,7 @@ test("'Anular compra y volver' on Webpay's form: the payment is annulled and the
   expect(await offeredAgain(page, booked.date, booked.time), `${booked.time} is offered again`).toBe(true);
 
   await openPage(page, "/paciente/pagos");
-  await expect(paymentRows(page).filter({ hasText: `Pago: Abono: ${IMPLANT.name}` })).toContainText(
+  await expect(movementRows(page, "Pago").filter({ hasText: `Abono: ${IMPLANT.name}` })).toContainText(
     "Anulado en Webpay",
   );
 });
@@ -399,12 +402,12 @@ test("cancelling 24 hours or more ahead returns the paid deposit: the dialog say
   // The refund goes to Webpay through the outbox: 'En proceso', then 'Reembolsado'.
   await expect(async () => {
     await openPage(page, "/paciente/pagos");
-    const refund = paymentRows(page).filter({ hasText: `Reembolso: Abono: ${IMPLANT.name}` });
+    const refund = movementRows(page, "Reembolso").filter({ hasText: `Abono: ${IMPLANT.name}` });
     await expect(refund).toHaveCount(1, { timeout: 1_000 });
     await expect(refund).toContainText(IMPLANT.deposit, { timeout: 1_000 });
     await expect(refund.getByText("Reembolsado", { exact: true })).toBeVisible({ timeout: 1_000 });
   }, "the deposit's refund is done").toPass({ timeout: 45_000, intervals: [1_000, 2_000, 3_000] });
-  const payment = paymentRows(page).filter({ hasText: `Pago: Abono: ${IMPLANT.name}` });
+  const payment = movementRows(page, "Pago").filter({ hasText: `Abono: ${IMPLANT.name}` });
   await expect(payment.getByText("Reembolsado", { exact: true })).toBeVisible();
   // A refunded payment keeps its receipt.
   await expect(payment.getByRole("link", { name: "Comprobante de pago" })).toBeVisible();
@@ -521,7 +524,7 @@ test("cancelling less than 24 hours ahead applies the deposit to the 50% fee; th
   await openPage(page, "/paciente/pagos");
   await expect(page.getByText("No tienes cobros pendientes.")).toBeVisible();
   // The deposit was kept for the fee: no refund of it.
-  await expect(paymentRows(page).filter({ hasText: "Reembolso:" })).toHaveCount(0);
+  await expect(movementRows(page, "Reembolso")).toHaveCount(0);
 });
 
 test("admin: a partial refund from /admin/pagos reaches Webpay and shows on the row and in the patient's Mis Pagos", async ({
@@ -568,17 +571,17 @@ test("admin: a partial refund from /admin/pagos reaches Webpay and shows on the 
       await openPage(admin, `/admin/pagos?${new URLSearchParams({ q: patient.email })}`);
       await expect(row).toContainText("Reembolsado $50.000", { timeout: 1_000 });
       await expect(row).not.toContainText("en curso", { timeout: 1_000 });
-      await expect(row).toContainText("Reembolso parcial", { timeout: 1_000 });
+      await expect(row).toContainText("Reembolsado parcialmente", { timeout: 1_000 });
     }, "the partial refund is done").toPass({ timeout: 45_000, intervals: [1_000, 2_000, 3_000] });
   } finally {
     await admin.context().close();
   }
 
   await openPage(page, "/paciente/pagos");
-  const refund = paymentRows(page).filter({ hasText: `Reembolso: Abono: ${IMPLANT.name}` });
+  const refund = movementRows(page, "Reembolso").filter({ hasText: `Abono: ${IMPLANT.name}` });
   await expect(refund).toContainText("$50.000");
   await expect(refund.getByText("Reembolsado", { exact: true })).toBeVisible();
-  await expect(paymentRows(page).filter({ hasText: `Pago: Abono: ${IMPLANT.name}` })).toContainText(
+  await expect(movementRows(page, "Pago").filter({ hasText: `Abono: ${IMPLANT.name}` })).toContainText(
     "Reembolsado parcialmente",
   );
 });

@@ -85,7 +85,7 @@ describe("/admin/pagos access", () => {
       statusLabel: "Pagado",
       amountLabel: "$170.000",
       reconciliation: "Retorno del pagador",
-      method: "Crédito · **** 6623",
+      method: "Crédito · ···· 6623",
       buyOrder: payment.buyOrder,
     });
     // DTOs only: no token, session or raw row reaches the page.
@@ -271,7 +271,7 @@ describe("/admin/pagos.csv", () => {
     const cells = rows[0]!.split(";");
     expect(cells[2]).toBe(patient.email);
     expect(cells[3]).toBe(`"'=HYPERLINK(""http://x"")"`);
-    expect(cells.slice(4, 8)).toEqual(["Cancelación tardía", "12345", "0", "Rechazado"]);
+    expect(cells.slice(4, 8)).toEqual(["Cargo por cancelación tardía", "12345", "0", "Rechazado"]);
     expect(cells[9]).toBe(rejected.buyOrder);
     expect(cells[10]).toBe("Conciliación");
     expect(body).not.toContain(paid.payment.buyOrder);

@@ -2,27 +2,17 @@ import type { Database } from "~/db/client.server";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { CSV_BOM, csvCell, csvRow } from "~/domain/csv";
 import { formatCLP } from "~/domain/format";
-import {
-  depositAmount,
-  depositRuleProblem,
-  type ChargeKind,
-  type DepositRule,
-  type PaymentStatus,
-} from "~/domain/payments";
+import { depositAmount, depositRuleProblem, type DepositRule, type PaymentStatus } from "~/domain/payments";
+import { chargeKindLabel, paymentMethodSummary, paymentStatusLabel } from "~/domain/payment-labels";
 import { hasAdminRole, STAFF_ROLES } from "~/domain/roles";
 import { depositRuleOf, refundDeposit } from "~/features/payments/booking-payment-service.server";
 import { adminRefund, waiveFee } from "~/features/payments/refund-service.server";
 import { AppError } from "~/lib/base/errors";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
-import { dateLabel, type DateLabel } from "./admin-format";
+import { dateLabel } from "./admin-format";
 import { recordAudit } from "./audit-repository.server";
-import {
-  chargeKindLabels,
-  paymentMethodLabel,
-  paymentStatusLabels,
-  PENDING_RECONCILIATION_LABEL,
-  settledByLabels,
-} from "./payment-admin-options";
+import type { ChargeDto, PaymentAttemptDto, PaymentsPageDto } from "./payment-admin-dto";
+import { PENDING_RECONCILIATION_LABEL, settledByLabels } from "./payment-admin-options";
 import {
   balancesToRegister,
   listAttempts,
@@ -40,8 +30,9 @@ import {
   paymentFilterQuery,
   PAYMENTS_LIST_LIMIT,
   type PaymentAction,
-  type PaymentFilters,
 } from "./payment-admin-schemas";
+
+export type { ChargeDto, DepositRuleDto, PaymentAttemptDto, PaymentsPageDto } from "./payment-admin-dto";
 
 /**
  * /admin/pagos (ADR 036): staff read the attempts, the period's totals and the fees as DTOs; only an admin refunds,
@@ -57,62 +48,6 @@ function assertStaff(actor: AdminActor): void {
   if (!actor.roles.some((role) => (STAFF_ROLES as readonly string[]).includes(role))) {
     throw new AppError("FORBIDDEN", "No tienes permiso para ver esta página.");
   }
-}
-
-export interface PaymentAttemptDto {
-  id: string;
-  created: DateLabel;
-  patientName: string;
-  patientEmail: string;
-  concept: string;
-  kindLabel: string;
-  amount: number;
-  amountLabel: string;
-  refundedLabel: string | null;
-  status: PaymentStatus;
-  statusLabel: string;
-  method: string;
-  buyOrder: string;
-  reconciliation: string;
-  checks: number;
-  lastError: string | null;
-  /** Pesos an admin may still refund (paid, less refunded and pending refunds); 0 when none. */
-  refundable: number;
-  refundableLabel: string;
-}
-
-export interface ChargeDto {
-  id: string;
-  concept: string;
-  patientName: string;
-  patientEmail: string;
-  amountLabel: string;
-  /** Late fees: what the deposit covered; balances: when it was paid. */
-  note: string;
-  created: DateLabel;
-}
-
-export interface DepositRuleDto {
-  treatmentId: number;
-  name: string;
-  priceLabel: string;
-  kind: DepositRule["kind"];
-  /** The form's value: pesos for a fixed amount, a percentage, or "". */
-  value: string;
-  /** "Abono: $170.000" on the list price, or "Sin abono". */
-  summary: string;
-}
-
-export interface PaymentsPageDto {
-  filters: PaymentFilters;
-  query: string;
-  canManage: boolean;
-  totals: { paid: string; refunded: string; net: string; pending: string };
-  limit: number;
-  attempts: PaymentAttemptDto[];
-  fees: ChargeDto[];
-  balances: ChargeDto[];
-  deposits: DepositRuleDto[] | null;
 }
 
 const patientName = (row: { patientFirstName: string; patientLastName: string }) =>
@@ -132,7 +67,7 @@ function attemptDto(row: AttemptRow, pending: number): PaymentAttemptDto {
     patientName: patientName(row),
     patientEmail: row.patientEmail,
     concept: row.concept,
-    kindLabel: chargeKindLabels[row.kind as ChargeKind] ?? row.kind,
+    kindLabel: chargeKindLabel(row.kind),
     amount: row.amount,
     amountLabel: formatCLP(row.amount),
     refundedLabel:
@@ -145,8 +80,9 @@ function attemptDto(row: AttemptRow, pending: number): PaymentAttemptDto {
             .join(" · ")
         : null,
     status: row.status as PaymentStatus,
-    statusLabel: paymentStatusLabels[row.status as PaymentStatus] ?? row.status,
-    method: paymentMethodLabel(row),
+    statusLabel: paymentStatusLabel(row.status).label,
+    statusTone: paymentStatusLabel(row.status).tone,
+    method: paymentMethodSummary(row) ?? "—",
     buyOrder: row.buyOrder,
     reconciliation: reconciliationLabel(row),
     checks: row.checks,
@@ -290,11 +226,11 @@ export async function paymentsCsv(
       csvCell(patientName(row)),
       csvCell(row.patientEmail),
       csvCell(row.concept),
-      csvCell(chargeKindLabels[row.kind as ChargeKind] ?? row.kind),
+      csvCell(chargeKindLabel(row.kind)),
       csvCell(row.amount),
       csvCell(row.refundedAmount),
-      csvCell(paymentStatusLabels[row.status as PaymentStatus] ?? row.status),
-      csvCell(paymentMethodLabel(row) === "—" ? "" : paymentMethodLabel(row)),
+      csvCell(paymentStatusLabel(row.status).label),
+      csvCell(paymentMethodSummary(row) ?? ""),
       csvCell(row.buyOrder),
       csvCell(reconciliationLabel(row)),
       csvCell(row.checks),

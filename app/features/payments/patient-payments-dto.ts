@@ -1,6 +1,8 @@
 /** Mis Pagos' page data (client-safe: the route and its components read these types). */
 
-export type PaymentTone = "neutral" | "info" | "good" | "bad";
+import type { PaymentTone } from "~/domain/payment-labels";
+
+export type { PaymentTone };
 
 export interface PatientChargeItem {
   id: string;

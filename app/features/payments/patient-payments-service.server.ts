@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Database } from "~/db/client.server";
 import { formatClinicDateTimeNumeric, formatCLP } from "~/domain/format";
 import {
@@ -38,7 +39,7 @@ import type { ReceiptData } from "./payment-receipt-pdf.server";
  * paid attempt. Every read is by the session's patient id: another patient's ids read as "not found".
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
 const PAYMENT_NOT_FOUND = "No encontramos ese pago.";
 const CHARGE_NOT_FOUND = "No encontramos ese cobro.";
 
@@ -115,7 +116,7 @@ export async function payOwnCharge(
   webpay: WebpayClient | null,
   now = new Date(),
 ): Promise<string> {
-  if (!UUID.test(chargeId) || !(await chargeOfPatient(db, patientId, chargeId))) {
+  if (!isUuid(chargeId) || !(await chargeOfPatient(db, patientId, chargeId))) {
     throw new AppError("NOT_FOUND", CHARGE_NOT_FOUND);
   }
   return payCharge(db, patientId, chargeId, webpay, now);
@@ -127,7 +128,7 @@ export async function patientReceipt(
   patientId: string,
   paymentId: string,
 ): Promise<ReceiptData> {
-  if (!UUID.test(paymentId)) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
+  if (!isUuid(paymentId)) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
   const row = await paymentOfPatient(db, patientId, paymentId);
   if (!row || !hasReceipt(row.payment.status)) throw new AppError("NOT_FOUND", PAYMENT_NOT_FOUND);
   const [patient, refunds] = await Promise.all([

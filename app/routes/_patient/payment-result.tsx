@@ -6,8 +6,9 @@ import { payCharge } from "~/features/payments/booking-payment-service.server";
 import { PaymentResultPage } from "~/features/payments/components/payment-pages";
 import { patientPayment, paymentResultView } from "~/features/payments/patient-payment-pages.server";
 import { checkoutRedirect } from "~/features/payments/payment-paths";
+import { retryPaymentActionSchema } from "~/features/payments/payment-schema";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
-import { actionFailure } from "~/lib/base/action-result";
+import { actionFailure, INVALID_REQUEST_MESSAGE } from "~/lib/base/action-result";
 import { appErrorResult } from "~/lib/base/errors.server";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
@@ -39,9 +40,9 @@ export async function loader(args: Route.LoaderArgs) {
 /** 'Reintentar pago': a new attempt on the same charge (its slot taken back first if still free). */
 export async function action(args: Route.ActionArgs) {
   const { user, db, payment } = await ownPayment(args);
-  const form = await readForm(args.request);
-  if (form.intent !== "retry")
-    return data(actionFailure("VALIDATION", "La acción no es válida."), { status: 400 });
+  if (!retryPaymentActionSchema.safeParse(await readForm(args.request)).success) {
+    return data(actionFailure("VALIDATION", INVALID_REQUEST_MESSAGE), { status: 400 });
+  }
   try {
     const paymentId = await payCharge(db, user.id, payment.chargeId, webpayClient());
     return checkoutRedirect(paymentId);

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { PatientPayments } from "~/features/payments/components/patient-payments-page";
 import type { PatientPaymentsPage } from "~/features/payments/patient-payments-dto";
 import { checkoutRedirect } from "~/features/payments/payment-paths";
+import { payChargeActionSchema } from "~/features/payments/payment-schema";
 import { patientPaymentsPage, payOwnCharge } from "~/features/payments/patient-payments-service.server";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import {
@@ -29,12 +30,10 @@ export async function loader(args: Route.LoaderArgs): Promise<PatientPaymentsPag
 /** 'Pagar': a Webpay attempt on one of the session's own open charges, then off to Webpay's form. */
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
-  const form = await readForm(args.request);
-  if (form.intent !== "pay" || !form.chargeId) {
-    return data(actionFailure("VALIDATION", INVALID_REQUEST_MESSAGE), { status: 400 });
-  }
+  const form = payChargeActionSchema.safeParse(await readForm(args.request));
+  if (!form.success) return data(actionFailure("VALIDATION", INVALID_REQUEST_MESSAGE), { status: 400 });
   try {
-    const paymentId = await payOwnCharge(await getDb(), user.id, form.chargeId, webpayClient());
+    const paymentId = await payOwnCharge(await getDb(), user.id, form.data.chargeId, webpayClient());
     return checkoutRedirect(paymentId);
   } catch (error) {
     return appErrorResult(error);

@@ -146,15 +146,26 @@ export function AppointmentCard({
       {(hasActions || actions.rescheduleHint) && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
           {payment && (
-            <PayForm
+            <CardActionForm
               fetcher={payFetcher}
+              intent="pay"
               appointmentId={appointment.id}
               describedBy={titleId}
+              icon={CreditCard}
               label={payment.kind === "pay" ? "Pagar abono" : "Reintentar pago"}
+              busyLabel="Abriendo Webpay..."
             />
           )}
           {actions.confirm && (
-            <ConfirmForm fetcher={confirmFetcher} appointmentId={appointment.id} describedBy={titleId} />
+            <CardActionForm
+              fetcher={confirmFetcher}
+              intent="confirm"
+              appointmentId={appointment.id}
+              describedBy={titleId}
+              icon={CircleCheck}
+              label="Confirmar"
+              busyLabel="Confirmando..."
+            />
           )}
           {actions.reschedule && (
             <button
@@ -187,59 +198,32 @@ export function AppointmentCard({
   );
 }
 
-/** 'Pagar abono' / 'Reintentar pago': the server finds the deposit and answers with a redirect to Webpay. */
-function PayForm({
-  fetcher,
-  appointmentId,
-  describedBy,
-  label,
-}: {
-  fetcher: FetcherWithComponents<AppointmentActionResult>;
-  appointmentId: string;
-  describedBy: string;
-  label: string;
-}) {
-  const busy = fetcher.state !== "idle";
-  return (
-    <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
-      <input type="hidden" name="intent" value="pay" />
-      <input type="hidden" name="appointmentId" value={appointmentId} />
-      <button
-        type="submit"
-        disabled={busy}
-        aria-describedby={describedBy}
-        className={buttonClass("primary", smallButton)}
-      >
-        {busy ? (
-          <Spinner label="Abriendo Webpay..." />
-        ) : (
-          <>
-            <CreditCard aria-hidden className="size-4" />
-            {label}
-          </>
-        )}
-      </button>
-    </fetcher.Form>
-  );
-}
-
 /**
- * 'Confirmar' as a small form. The fetcher lives in the card, not in the button: once confirmed, the revalidated card
- * no longer has the button, and the answer must still reach the toast.
+ * A card's one-button form: 'Confirmar', or 'Pagar abono' / 'Reintentar pago' (the server finds the deposit and
+ * answers with a redirect to Webpay). The fetcher lives in the card, not in the button: once confirmed, the
+ * revalidated card no longer has the button, and the answer must still reach the toast.
  */
-function ConfirmForm({
+function CardActionForm({
   fetcher,
+  intent,
   appointmentId,
   describedBy,
+  icon: Icon,
+  label,
+  busyLabel,
 }: {
   fetcher: FetcherWithComponents<AppointmentActionResult>;
+  intent: "confirm" | "pay";
   appointmentId: string;
   describedBy: string;
+  icon: typeof CircleCheck;
+  label: string;
+  busyLabel: string;
 }) {
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form method="post" action={APPOINTMENTS_PATH}>
-      <input type="hidden" name="intent" value="confirm" />
+      <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="appointmentId" value={appointmentId} />
       <button
         type="submit"
@@ -248,11 +232,11 @@ function ConfirmForm({
         className={buttonClass("primary", smallButton)}
       >
         {busy ? (
-          <Spinner label="Confirmando..." />
+          <Spinner label={busyLabel} />
         ) : (
           <>
-            <CircleCheck aria-hidden className="size-4" />
-            Confirmar
+            <Icon aria-hidden className="size-4" />
+            {label}
           </>
         )}
       </button>

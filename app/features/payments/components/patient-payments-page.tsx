@@ -77,6 +77,45 @@ function OpenCharge({ charge, online }: { charge: PatientChargeItem; online: boo
   );
 }
 
+const cell = "px-4 py-3";
+
+/** A table of Mis Pagos: its column headings (the last one may be for screen readers only), then its rows. */
+function PaymentsTable({
+  columns,
+  hiddenColumn,
+  children,
+}: {
+  columns: readonly string[];
+  hiddenColumn?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="mt-3 overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-slate-50 text-slate-700">
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col" className={cell}>
+                {column}
+              </th>
+            ))}
+            {hiddenColumn && (
+              <th scope="col" className={cell}>
+                <span className="sr-only">{hiddenColumn}</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+function Row({ children }: { children: React.ReactNode }) {
+  return <tr className="border-t border-slate-100">{children}</tr>;
+}
+
 function History({ page }: { page: PatientPaymentsPage }) {
   const settled = page.charges.filter((charge) => !charge.payable);
   return (
@@ -86,45 +125,25 @@ function History({ page }: { page: PatientPaymentsPage }) {
           <h2 id="charges" className="text-xl font-semibold">
             Otros cobros
           </h2>
-          <div className="mt-3 overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-slate-700">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Concepto
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Tipo
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Monto
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Estado
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {settled.map((charge) => (
-                  <tr key={charge.id} className="border-t border-slate-100">
-                    <td className="px-4 py-3">{charge.concept}</td>
-                    <td className="px-4 py-3">{charge.kindLabel}</td>
-                    <td className="px-4 py-3">
-                      {charge.amountLabel}
-                      {charge.creditedLabel && (
-                        <span className="block text-xs text-slate-600">
-                          Cubierto con tu abono: {charge.creditedLabel}
-                        </span>
-                      )}
-                    </td>
-                    <td className="px-4 py-3">
-                      <Badge tone={charge.statusTone}>{charge.statusLabel}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PaymentsTable columns={["Concepto", "Tipo", "Monto", "Estado"]}>
+            {settled.map((charge) => (
+              <Row key={charge.id}>
+                <td className={cell}>{charge.concept}</td>
+                <td className={cell}>{charge.kindLabel}</td>
+                <td className={cell}>
+                  {charge.amountLabel}
+                  {charge.creditedLabel && (
+                    <span className="block text-xs text-slate-600">
+                      Cubierto con tu abono: {charge.creditedLabel}
+                    </span>
+                  )}
+                </td>
+                <td className={cell}>
+                  <Badge tone={charge.statusTone}>{charge.statusLabel}</Badge>
+                </td>
+              </Row>
+            ))}
+          </PaymentsTable>
         </section>
       )}
       <section aria-labelledby="payments" className="mt-10">
@@ -134,77 +153,52 @@ function History({ page }: { page: PatientPaymentsPage }) {
         {page.payments.length === 0 && page.refunds.length === 0 ? (
           <p className="mt-3 text-slate-700">Aún no has hecho pagos en línea.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-xl bg-white shadow-sm ring-1 ring-slate-200">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-slate-700">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Fecha
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Concepto
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Monto
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Estado
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Medio de pago
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Comprobante</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.payments.map((payment) => (
-                  <tr key={payment.id} className="border-t border-slate-100">
-                    <td className="px-4 py-3 whitespace-nowrap">{payment.dateLabel}</td>
-                    <td className="px-4 py-3">Pago: {payment.concept}</td>
-                    <td className="px-4 py-3">{payment.amountLabel}</td>
-                    <td className="px-4 py-3">
-                      <Badge tone={payment.statusTone}>{payment.statusLabel}</Badge>
-                    </td>
-                    <td className="px-4 py-3">
-                      {[
-                        payment.methodLabel,
-                        payment.cardLabel,
-                        payment.installments ? `${payment.installments} cuotas` : null,
-                      ]
-                        .filter(Boolean)
-                        .join(" · ") || "—"}
-                    </td>
-                    <td className="px-4 py-3">
-                      {payment.receiptUrl && (
-                        // A plain link: the PDF is a download, not a page of the app's router.
-                        <a
-                          href={payment.receiptUrl}
-                          className="font-semibold text-brand-700 underline"
-                          download
-                        >
-                          Comprobante de pago
-                        </a>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-                {page.refunds.map((refund) => (
-                  <tr key={refund.id} className="border-t border-slate-100">
-                    <td className="px-4 py-3 whitespace-nowrap">{refund.dateLabel}</td>
-                    <td className="px-4 py-3">Reembolso: {refund.concept}</td>
-                    <td className="px-4 py-3">{refund.amountLabel}</td>
-                    <td className="px-4 py-3">
-                      <Badge tone={refund.statusTone}>{refund.statusLabel}</Badge>
-                    </td>
-                    <td className="px-4 py-3">A la tarjeta del pago</td>
-                    <td className="px-4 py-3">—</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PaymentsTable
+            columns={["Fecha", "Movimiento", "Concepto", "Monto", "Estado", "Medio de pago"]}
+            hiddenColumn="Comprobante"
+          >
+            {page.payments.map((payment) => (
+              <Row key={payment.id}>
+                <td className={`${cell} whitespace-nowrap`}>{payment.dateLabel}</td>
+                <td className={cell}>Pago</td>
+                <td className={cell}>{payment.concept}</td>
+                <td className={cell}>{payment.amountLabel}</td>
+                <td className={cell}>
+                  <Badge tone={payment.statusTone}>{payment.statusLabel}</Badge>
+                </td>
+                <td className={cell}>
+                  {[
+                    payment.methodLabel,
+                    payment.cardLabel,
+                    payment.installments ? `${payment.installments} cuotas` : null,
+                  ]
+                    .filter(Boolean)
+                    .join(" · ") || "—"}
+                </td>
+                <td className={cell}>
+                  {payment.receiptUrl && (
+                    // A plain link: the PDF is a download, not a page of the app's router.
+                    <a href={payment.receiptUrl} className="font-semibold text-brand-700 underline" download>
+                      Comprobante de pago
+                    </a>
+                  )}
+                </td>
+              </Row>
+            ))}
+            {page.refunds.map((refund) => (
+              <Row key={refund.id}>
+                <td className={`${cell} whitespace-nowrap`}>{refund.dateLabel}</td>
+                <td className={cell}>Reembolso</td>
+                <td className={cell}>{refund.concept}</td>
+                <td className={cell}>{refund.amountLabel}</td>
+                <td className={cell}>
+                  <Badge tone={refund.statusTone}>{refund.statusLabel}</Badge>
+                </td>
+                <td className={cell}>A la tarjeta del pago</td>
+                <td className={cell}>—</td>
+              </Row>
+            ))}
+          </PaymentsTable>
         )}
       </section>
     </>

@@ -28,7 +28,7 @@ const returnSchema = z.object({
 const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 function plainPage(status: number, title: string, text: string, headers: Record<string, string> = {}) {
-  const html = `<!doctype html><html lang="es-CL"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p><p><a href="/paciente/citas">Ir a Mis Citas</a></p></main></body></html>`;
+  const html = `<!doctype html><html lang="es-CL"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p><p><a href="/paciente/pagos">Ir a Mis Pagos</a></p></main></body></html>`;
   return new Response(html, {
     status,
     headers: { "Content-Type": "text/html; charset=utf-8", ...NO_STORE, ...headers },
@@ -39,7 +39,7 @@ export const webpayReturnNotFound = () =>
   plainPage(
     404,
     "Pago no encontrado",
-    "No encontramos ese pago. Si pagaste, revisa Mis Citas o escríbenos: no se hará un cargo doble.",
+    "No encontramos ese pago. Si pagaste, revisa Mis Pagos o escríbenos: no se hará un cargo doble.",
   );
 
 /** The fields Webpay sent: from the query (GET) and, for a POST, the form body too (the body wins). */

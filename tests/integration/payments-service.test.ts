@@ -254,6 +254,8 @@ describe("a deposit at booking", () => {
     const settled = await state(result.paymentId);
     expect(settled.payment.status).toBe("authorized");
     expect(settled.payment.settledBy).toBe("reconciliation");
+    // The staff list counts the job's looks at the attempt, not the payer's return.
+    expect(settled.payment.checks).toBe(1);
     expect(settled.appointment?.status).toBe("confirmed");
     expect(await notices(result.paymentId)).toHaveLength(1);
   });

@@ -246,7 +246,7 @@ export async function settleAttempt(
   if (!outcome) {
     await db
       .update(payments)
-      .set({ commitClaimedAt: null, checks: sql`${payments.checks} + 1`, lastCheckedAt: now })
+      .set({ commitClaimedAt: null, lastCheckedAt: now })
       .where(eq(payments.id, paymentId));
     return "created";
   }
@@ -258,11 +258,7 @@ async function recordCheckFailure(db: Database, paymentId: string, now: Date, er
   // The claim is kept: it lapses after COMMIT_CLAIM_SECONDS, and the reconciliation then asks again.
   await db
     .update(payments)
-    .set({
-      checks: sql`${payments.checks} + 1`,
-      lastCheckedAt: now,
-      lastError: describeError(error).slice(0, 500),
-    })
+    .set({ lastCheckedAt: now, lastError: describeError(error).slice(0, 500) })
     .where(eq(payments.id, paymentId));
 }
 
@@ -415,6 +411,11 @@ export async function reconcilePayments(db: Database, webpay: WebpayClient | nul
       now,
     });
     if (step === "wait") continue;
+    // Counted for the staff list ("N verificaciones"): each time the job looked at the attempt with Webpay.
+    await db
+      .update(payments)
+      .set({ checks: sql`${payments.checks} + 1`, lastCheckedAt: now })
+      .where(eq(payments.id, attempt.id));
     const status =
       step === "expire"
         ? await applyOutcome(

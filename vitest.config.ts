@@ -29,6 +29,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           env: { ...integrationEnv, DATA_DIR: "memory://", DATABASE_URL: "" },
+          globalSetup: ["tests/setup/pglite-template.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

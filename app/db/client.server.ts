@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
@@ -94,7 +94,13 @@ async function open(): Promise<Handle> {
   const dataDir = memory ? undefined : path.resolve(current.DATA_DIR, "pglite");
   // PGlite does not create parent directories; without this its ready promise rejects (STACK-NOTES 7).
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, {
+  // An in-memory database may start from a migrated dump instead of an empty cluster: creating one runs initdb, which
+  // costs PGlite seconds, and the integration tests open one per test file (tests/setup/pglite-template.ts). The
+  // migrations below still run and find nothing left to apply unless the dump is older than the code.
+  const template = memory ? current.TEST_PGLITE_TEMPLATE : undefined;
+  const client = await PGlite.create({
+    dataDir,
+    ...(template ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
     postgresqlconf: ["shared_buffers = 16MB"],
     // The no-overlap constraint on appointments needs btree_gist (migration 0001); the lead list needs pg_trgm,
     // unaccent and btree_gin (migration 0013). PGlite only creates an extension it was given here (STACK-NOTES 15).

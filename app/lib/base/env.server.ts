@@ -15,6 +15,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** Tests only: a PGlite dump (tar) an in-memory database (DATA_DIR=memory://) starts from; ignored otherwise. */
+  TEST_PGLITE_TEMPLATE: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres:// o postgresql://")

@@ -14,6 +14,10 @@ const integrationEnv = {
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
+    // Vitest's default on this 2-core machine is one worker (CPUs − 1): the integration files, which spend much of
+    // their time waiting (PostgreSQL, spawned servers, the fakes, timeouts under test), then run one after another.
+    // Each file has its own database, so two at a time share nothing.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -56,6 +56,9 @@ test("a patient asks the virtual dentist, then a person; an asesor takes it and 
   // What people write is text, never markup.
   const input = frame.getByRole("textbox", { name: "Escribe tu mensaje" });
   await input.fill('<script>window.hacked=1</script><img src=x onerror="window.hacked=2">');
+  // The suggested question's post may still be in flight after the agent's reply streamed in; the composer ignores a
+  // send until it is done, and says so by disabling its send button.
+  await expect(frame.getByRole("button", { name: "Enviar mensaje" })).toBeEnabled();
   await input.press("Enter");
   const mine = messages.locator('[data-author="guest"]').last();
   await expect(mine).toContainText('<script>window.hacked=1</script><img src=x onerror="window.hacked=2">');

@@ -39,6 +39,11 @@ export const users = pgTable(
     whatsappOptInAt: timestamp("whatsapp_opt_in_at", { withTimezone: true }),
     twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
     deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
+    /**
+     * Set when an erasure request was executed (Ley 21.719 art. 7, ADR 037): the account can no longer sign in, its
+     * contact data is gone, and what is kept for the law (clinical copies, payments) is blocked.
+     */
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
     ...timestamps,
   },
   (table) => [index("users_last_name_idx").on(table.lastName)],

@@ -18,3 +18,4 @@ export * from "./rate-limits";
 export * from "./reminders";
 export * from "./whatsapp";
 export * from "./payments";
+export * from "./privacy";

@@ -34,6 +34,11 @@ export const leads = pgTable(
     status: text("status").notNull().default("new"),
     source: text("source").notNull(),
     consentAt: timestamp("consent_at", { withTimezone: true }).notNull(),
+    /**
+     * The person objected to profiling (Ley 21.719 art. 8 bis, ADR 037): the lead is not scored or prioritised
+     * automatically; staff see "Sin puntaje: la persona se opuso al perfilamiento".
+     */
+    profilingObjectedAt: timestamp("profiling_objected_at", { withTimezone: true }),
     lastContactAt: timestamp("last_contact_at", { withTimezone: true }),
     /** The first time staff contacted the lead: 'Tiempo Respuesta' is measured from creation to this (ADR 026). */
     firstContactAt: timestamp("first_contact_at", { withTimezone: true }),

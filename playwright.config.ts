@@ -51,7 +51,7 @@ export default defineConfig({
     locale: "es-CL",
     timezoneId: "America/Santiago",
     // A failing test keeps its trace (actions, DOM snapshots, network, console); the screencast film strip is left
-    // out: recording it costs every passing test CPU (a fifth of the e2e CPU time on this 2-core machine).
+    // out: recording it costs every passing test CPU on this 2-core machine.
     trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },

@@ -147,15 +147,6 @@ export const retentionRules = [
     reason: "Solo se necesita para saber si podemos responderte dentro de las 24 horas de WhatsApp.",
   },
   {
-    key: "outbox_payloads",
-    table: "outbox",
-    label: "Contenido de correos y mensajes ya enviados (cola de envío)",
-    period: days(30),
-    from: "desde el envío o el fallo definitivo",
-    action: "anonymise",
-    reason: "Sirve para revisar un reclamo de entrega; luego se borran destinatario y texto.",
-  },
-  {
     key: "outbox_rows",
     table: "outbox",
     label: "Registro de envíos (sin destinatario ni texto)",
@@ -163,6 +154,15 @@ export const retentionRules = [
     from: "desde el envío",
     action: "delete",
     reason: "Evita repetir un envío y permite revisar fallas de entrega.",
+  },
+  {
+    key: "outbox_payloads",
+    table: "outbox",
+    label: "Contenido de correos y mensajes ya enviados (cola de envío)",
+    period: days(30),
+    from: "desde el envío o el fallo definitivo",
+    action: "anonymise",
+    reason: "Sirve para revisar un reclamo de entrega; luego se borran destinatario y texto.",
   },
   {
     key: "dentalink_syncs",

@@ -32,8 +32,12 @@ export async function retentionCommand(
       `${dryRun ? "Simulación (no se cambia nada)" : "Limpieza por plazos de conservación"} al ${now.toISOString()}\n`,
     );
     write(`${formatRetentionCounts(counts, dryRun)}\n`);
-    const total = counts.filter((count) => count.action !== "keep").reduce((sum, count) => sum + count.rows, 0);
-    write(`${dryRun ? "Filas que se eliminarían o anonimizarían" : "Filas eliminadas o anonimizadas"}: ${total}\n`);
+    const total = counts
+      .filter((count) => count.action !== "keep")
+      .reduce((sum, count) => sum + count.rows, 0);
+    write(
+      `${dryRun ? "Filas que se eliminarían o anonimizarían" : "Filas eliminadas o anonimizadas"}: ${total}\n`,
+    );
     return 0;
   } finally {
     await closeDb();

@@ -198,7 +198,12 @@ export async function countRows(db: Executor, table: string, where: SQL): Promis
  * One batch of a rule: at most `limit` rows past the period, locked (SKIP LOCKED: a row someone is writing waits
  * for the next batch), changed in one transaction with what goes with them. Answers how many rows it changed.
  */
-export async function sweepBatch(db: Database, spec: SweepSpec, cutoff: Date, limit: number): Promise<number> {
+export async function sweepBatch(
+  db: Database,
+  spec: SweepSpec,
+  cutoff: Date,
+  limit: number,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const table = sql.raw(spec.table);
     const id = sql.raw(spec.id);

@@ -132,7 +132,9 @@ export function formatRetentionCounts(counts: readonly RetentionCount[], dryRun:
     ACTION_COLUMN[count.action][dryRun ? 0 : 1],
   ]);
   const header = ["regla", "tabla", "antes de", "filas", dryRun ? "qué pasaría" : "qué pasó"];
-  const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => row[index]!.length)));
+  const widths = header.map((title, index) =>
+    Math.max(title.length, ...rows.map((row) => row[index]!.length)),
+  );
   const line = (cells: string[]) =>
     cells
       .map((cell, index) => cell.padEnd(widths[index]!))

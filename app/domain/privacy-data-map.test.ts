@@ -5,6 +5,7 @@ import {
   personalTables,
   retainedUntil,
   tablesAffectedBy,
+  type PersonalTable,
   type PersonalTableName,
 } from "./privacy-data-map";
 
@@ -30,7 +31,7 @@ describe("privacy data map", () => {
 
   it("every retained table says why and from which column its term runs", () => {
     for (const table of erasurePlan().retain) {
-      const entry: { retention?: { from: string } } = personalTables[table];
+      const entry: PersonalTable = personalTables[table];
       expect({ table, retention: entry.retention }).toMatchObject({ table, retention: expect.any(Object) });
     }
   });

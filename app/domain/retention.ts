@@ -6,6 +6,7 @@
  * the reason says why; where the law sets a minimum (clinical records, tax records) the data are kept at least that
  * long and the sweep never touches them. Pure.
  */
+import { retentionBases } from "./privacy-data-map";
 
 export type RetentionUnit = "hours" | "days" | "months" | "years";
 
@@ -267,7 +268,7 @@ export const retentionRules = [
     key: "privacy_requests_closed",
     table: "privacy_requests",
     label: "Solicitudes de derechos resueltas y su historial",
-    period: years(5),
+    period: years(retentionBases.accountability.years),
     from: "desde la respuesta",
     action: "delete",
     reason:
@@ -277,7 +278,7 @@ export const retentionRules = [
     key: "data_rights_requests",
     table: "data_rights_requests",
     label: "Solicitudes de derechos del formulario anterior",
-    period: years(5),
+    period: years(retentionBases.accountability.years),
     from: "desde la última actualización",
     action: "delete",
     reason: "Mismo plazo que las solicitudes de derechos resueltas.",
@@ -286,7 +287,7 @@ export const retentionRules = [
     key: "privacy_restrictions",
     table: "privacy_restrictions",
     label: "Oposiciones y bloqueos terminados",
-    period: years(5),
+    period: years(retentionBases.accountability.years),
     from: "desde su término",
     action: "delete",
     reason: "Prueban que respetamos tu oposición o bloqueo mientras estuvo vigente.",
@@ -295,7 +296,7 @@ export const retentionRules = [
     key: "consents",
     table: "consents",
     label: "Consentimientos retirados",
-    period: years(5),
+    period: years(retentionBases.accountability.years),
     from: "desde el retiro",
     action: "delete",
     reason: "Prueban que cada tratamiento tuvo tu consentimiento mientras duró.",
@@ -304,7 +305,7 @@ export const retentionRules = [
     key: "audit_log",
     table: "audit_log",
     label: "Registro de auditoría de acciones del personal",
-    period: years(5),
+    period: years(retentionBases.accountability.years),
     from: "desde cada acción",
     action: "delete",
     reason: "Permite demostrar quién hizo qué con tus datos, ante la Agencia o un tribunal.",
@@ -313,7 +314,7 @@ export const retentionRules = [
     key: "privacy_incidents",
     table: "privacy_incidents",
     label: "Registro de incidentes de seguridad cerrados y sus avisos",
-    period: years(5),
+    period: years(retentionBases.accountability.years),
     from: "desde el cierre",
     action: "delete",
     reason: "Registro de vulneraciones exigido por el art. 14 sexies de la Ley N° 19.628.",
@@ -322,7 +323,7 @@ export const retentionRules = [
     key: "clinical_record_access",
     table: "clinical_record_access",
     label: "Registro de accesos a tu ficha clínica",
-    period: years(15),
+    period: years(retentionBases.clinical.years),
     from: "desde cada acceso",
     action: "keep",
     reason:
@@ -332,7 +333,7 @@ export const retentionRules = [
     key: "appointments",
     table: "appointments",
     label: "Citas y atenciones",
-    period: years(15),
+    period: years(retentionBases.clinical.years),
     from: "desde la atención",
     action: "keep",
     reason: "Forman parte de la ficha clínica: al menos 15 años (Ley N° 20.584, art. 13).",
@@ -341,7 +342,7 @@ export const retentionRules = [
     key: "charges",
     table: "charges",
     label: "Cobros",
-    period: years(6),
+    period: years(retentionBases.tax.years),
     from: "desde el cobro",
     action: "keep",
     reason:
@@ -351,7 +352,7 @@ export const retentionRules = [
     key: "payments",
     table: "payments",
     label: "Pagos en línea",
-    period: years(6),
+    period: years(retentionBases.tax.years),
     from: "desde el pago",
     action: "keep",
     reason: "Respaldo tributario (Código Tributario, arts. 17 y 200: hasta 6 años).",
@@ -360,7 +361,7 @@ export const retentionRules = [
     key: "payment_refunds",
     table: "payment_refunds",
     label: "Reembolsos",
-    period: years(6),
+    period: years(retentionBases.tax.years),
     from: "desde el reembolso",
     action: "keep",
     reason: "Respaldo tributario (Código Tributario, arts. 17 y 200: hasta 6 años).",

@@ -71,6 +71,10 @@ export default [
       route("usuarios/:userId", "routes/_admin/user-detail.tsx"),
       route("solicitudes", "routes/_admin/requests.tsx"),
       route("auditoria", "routes/_admin/audit-log.tsx"),
+      // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
+      route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
+      route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),
+      route("privacidad/incidentes/:incidentId", "routes/_admin/privacy-incident.tsx"),
     ]),
   ]),
   // Payments (ADR 036): outside the admin layout because an asesor may read them; each route guards itself

@@ -57,7 +57,7 @@ export const FEATURE_IMPORTS = {
   messaging: ["outbox"], // WhatsApp messages are outbox rows
   outbox: [],
   payments: ["appointments", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp or e-mail through the outbox
-  privacy: ["consent"], // requests put objections and blocking in force; the data map finds a subject's consents
+  privacy: ["consent", "outbox"], // requests put objections and blocking in force; the data map finds a subject's consents; breach notices are outbox e-mails
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
   profile: [],
   reminders: ["appointments", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp

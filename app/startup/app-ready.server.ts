@@ -7,6 +7,7 @@ import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
+import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
 import { env, isDemoMode } from "~/lib/base/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
@@ -34,6 +35,7 @@ export function appReady(): Promise<void> {
       startRateLimitPurge();
       startReminderJob();
       startPaymentReconciliation();
+      startRetentionJob();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -49,6 +51,7 @@ export async function appStopped(): Promise<void> {
     stopRateLimitPurge(),
     stopReminderJob(),
     stopPaymentReconciliation(),
+    stopRetentionJob(),
   ]);
   await closeDb();
 }

@@ -103,6 +103,9 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_admin/user-detail.tsx": "admin",
   "routes/_admin/requests.tsx": "admin",
   "routes/_admin/audit-log.tsx": "admin",
+  "routes/_admin/privacy-incidents.tsx": "admin",
+  "routes/_admin/privacy-incidents-export.ts": "admin",
+  "routes/_admin/privacy-incident.tsx": "admin",
 };
 
 /** Files in these folders are staff pages: a patient must be refused. */

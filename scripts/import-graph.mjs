@@ -44,6 +44,7 @@ export const FEATURE_IMPORTS = {
   blog: [],
   chat: ["agent", "auth"], // a room's replies come from the agent; a signed-in guest's tokens are bound to its session
   "clinical-record": ["dentalink-sync", "email", "messaging", "outbox", "payments"], // records read from Dentalink; codes sent by e-mail or WhatsApp; the Pagos tab pays a budget's balance through the payment services
+  consent: [], // the consent ledger and restrictions: a leaf, so every sending path may consult it (ADR 037)
   content: [],
   crm: ["messaging"], // the lead page shows the lead's WhatsApp messages with their labels
   "dentalink-sync": ["crm", "outbox"], // syncing a lead checks the viewer may change it and moves it to scheduled; write-throughs are outbox rows

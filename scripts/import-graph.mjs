@@ -58,6 +58,7 @@ export const FEATURE_IMPORTS = {
   outbox: [],
   payments: ["appointments", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp or e-mail through the outbox
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
+  privacy: ["consent", "email", "messaging", "outbox"], // the rights workflow: restrictions in the consent leaf; proofs and answers by e-mail or WhatsApp through the outbox
   profile: [],
   reminders: ["appointments", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],

@@ -5,6 +5,7 @@ import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
+import { startPrivacyDigest, stopPrivacyDigest } from "~/jobs/privacy-digest.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { env, isDemoMode } from "~/lib/base/env.server";
@@ -34,6 +35,7 @@ export function appReady(): Promise<void> {
       startRateLimitPurge();
       startReminderJob();
       startPaymentReconciliation();
+      startPrivacyDigest();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -49,6 +51,7 @@ export async function appStopped(): Promise<void> {
     stopRateLimitPurge(),
     stopReminderJob(),
     stopPaymentReconciliation(),
+    stopPrivacyDigest(),
   ]);
   await closeDb();
 }

@@ -57,6 +57,7 @@ export const FEATURE_IMPORTS = {
   messaging: ["outbox"], // WhatsApp messages are outbox rows
   outbox: [],
   payments: ["appointments", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp or e-mail through the outbox
+  privacy: ["consent"], // requests put objections and blocking in force; the data map finds a subject's consents
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
   privacy: ["consent", "email", "messaging", "outbox"], // the rights workflow: restrictions in the consent leaf; proofs and answers by e-mail or WhatsApp through the outbox
   profile: [],

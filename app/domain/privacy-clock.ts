@@ -71,11 +71,13 @@ export function extensionVerdict(
 }
 
 /** Calendar days (Santiago) from `from` to `to`, both "YYYY-MM-DD"; negative when `to` is earlier. */
+function utcDay(date: string): number {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return Date.UTC(year, month - 1, day);
+}
+
 export function calendarDaysBetween(from: string, to: string): number {
-  const parse = (date: string) => {
-    const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-    return Date.UTC(year, month - 1, day);
-  };
+  const parse = utcDay;
   return Math.round((parse(to) - parse(from)) / DAY_MS);
 }
 

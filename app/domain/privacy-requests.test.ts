@@ -109,7 +109,10 @@ describe("Spanish labels", () => {
   it.each([
     [{ status: "received", verifiedVia: "session" }, "Verificada: sesión iniciada en su cuenta"],
     [{ status: "received", verifiedVia: "email" }, "Verificada: abrió el enlace enviado a su e-mail"],
-    [{ status: "in_progress", verifiedVia: "whatsapp" }, "Verificada: ingresó el código enviado por WhatsApp"],
+    [
+      { status: "in_progress", verifiedVia: "whatsapp" },
+      "Verificada: ingresó el código enviado por WhatsApp",
+    ],
     [{ status: "unverified", verifiedVia: null }, "Sin confirmar: aún no prueba que controla el contacto"],
     [{ status: "expired", verifiedVia: null }, "Sin confirmar: la confirmación venció"],
   ] as const)("identity of %j", (request, label) => {

@@ -210,10 +210,7 @@ export function labelOf<K extends string>(labels: Record<K, string>, value: stri
 }
 
 /** How the person's identity stands (the detail page's first line). */
-export function identityLabel(request: {
-  status: PrivacyRequestStatus;
-  verifiedVia: string | null;
-}): string {
+export function identityLabel(request: { status: PrivacyRequestStatus; verifiedVia: string | null }): string {
   if (request.verifiedVia === "session") return "Verificada: sesión iniciada en su cuenta";
   if (request.verifiedVia === "email") return "Verificada: abrió el enlace enviado a su e-mail";
   if (request.verifiedVia === "whatsapp") return "Verificada: ingresó el código enviado por WhatsApp";

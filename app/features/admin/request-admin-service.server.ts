@@ -13,11 +13,7 @@ import {
 } from "./admin-options";
 import { requestFilterSchema, requestStatusChangeSchema } from "./admin-schemas";
 import { recordAudit } from "./audit-repository.server";
-import {
-  listCallbackRequests,
-  lockRequestStatus,
-  setRequestStatus,
-} from "./request-admin-repository.server";
+import { listCallbackRequests, lockRequestStatus, setRequestStatus } from "./request-admin-repository.server";
 
 interface StatusDto {
   status: string;

@@ -17,7 +17,13 @@ import {
   type RetainedData,
 } from "./request-messages";
 import { queuePersonMessage } from "./request-notifications.server";
-import { addEvent, audit, lockRequest, updateRequest, type PrivacyRequestRow } from "./request-repository.server";
+import {
+  addEvent,
+  audit,
+  lockRequest,
+  updateRequest,
+  type PrivacyRequestRow,
+} from "./request-repository.server";
 import type { StaffAction } from "./request-schemas";
 import { recipientOf, subjectOf } from "./request-service.server";
 import { executeErasure } from "./request-erasure.server";
@@ -85,7 +91,13 @@ export async function actOnRequest(
 
     switch (action.intent) {
       case "note": {
-        await addEvent(tx, { requestId: row.id, kind: "note", text: action.text, actorId: actor.id, at: now });
+        await addEvent(tx, {
+          requestId: row.id,
+          kind: "note",
+          text: action.text,
+          actorId: actor.id,
+          at: now,
+        });
         if (next !== status) await updateRequest(tx, row.id, { status: next });
         await auditEntry("note");
         return `Nota agregada a la solicitud N.º ${reference}.`;
@@ -168,7 +180,11 @@ export async function actOnRequest(
         await queuePersonMessage(
           tx,
           recipientOf(row),
-          refusalMessage(clinicFacts(), { id: row.id, right: row.right as PrivacyRight, reason: action.reason }),
+          refusalMessage(clinicFacts(), {
+            id: row.id,
+            right: row.right as PrivacyRight,
+            reason: action.reason,
+          }),
           { key: "decided", actorId: actor.id },
         );
         await auditEntry("refused");
@@ -184,7 +200,8 @@ export async function actOnRequest(
 /** The temporary blocking (asked while deciding) ends with the decision, before what the decision puts in force. */
 async function liftTemporaryBlocking(tx: Database, row: PrivacyRequestRow, actor: StaffActor, now: Date) {
   const lifted = await endRestrictions(tx, { requestId: row.id, now });
-  if (lifted > 0) await addEvent(tx, { requestId: row.id, kind: "blocking_lifted", actorId: actor.id, at: now });
+  if (lifted > 0)
+    await addEvent(tx, { requestId: row.id, kind: "blocking_lifted", actorId: actor.id, at: now });
 }
 
 /** Closes the request: the decision and its history entry. */

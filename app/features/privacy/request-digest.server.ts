@@ -19,14 +19,23 @@ export const DIGEST_JOB = "privacy-digest";
  * e-mail's outbox row, so several instances, or several runs in one day, send it once. A day with nothing due
  * claims nothing: a request that becomes due later that day still gets its e-mail.
  */
-export async function sendPrivacyDigest(db: Database, now = new Date()): Promise<"sent" | "nothing_due" | "already_sent"> {
+export async function sendPrivacyDigest(
+  db: Database,
+  now = new Date(),
+): Promise<"sent" | "nothing_due" | "already_sent"> {
   const today = clinicDate(now);
   const rows = await openDueBy(db, startOfClinicDay(addDays(today, DIGEST_DAYS + 1)));
   if (rows.length === 0) return "nothing_due";
   const sent = await db.transaction(async (tx) => {
     const [claimed] = await tx
       .insert(jobRuns)
-      .values({ job: DIGEST_JOB, period: today, startedAt: now, finishedAt: now, summary: { requests: rows.length } })
+      .values({
+        job: DIGEST_JOB,
+        period: today,
+        startedAt: now,
+        finishedAt: now,
+        summary: { requests: rows.length },
+      })
       .onConflictDoNothing()
       .returning({ period: jobRuns.period });
     if (!claimed) return false;
@@ -34,7 +43,12 @@ export async function sendPrivacyDigest(db: Database, now = new Date()): Promise
       clinicFacts(),
       rows.map((row) => {
         const reading = readClock(row.dueAt!, now);
-        return { id: row.id, right: row.right as PrivacyRight, dueDate: reading.dueDate, label: clockLabel(reading) };
+        return {
+          id: row.id,
+          right: row.right as PrivacyRight,
+          dueDate: reading.dueDate,
+          label: clockLabel(reading),
+        };
       }),
       `${publicBaseUrl()}/admin/privacidad?estado=abiertas`,
     );

@@ -14,7 +14,7 @@ export async function executeErasure(tx: Database, row: PrivacyRequestRow, now: 
     email: row.email ?? undefined,
     phone: row.phone ?? undefined,
   });
-  const report = await eraseSubjectData(tx, subject, { now, requestId: row.id });
+  const report = await eraseSubjectData(tx, subject, { now });
   const retained: RetainedData[] = report.retained.map((item) => ({
     label: item.label,
     rows: item.rows,

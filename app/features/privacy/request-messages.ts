@@ -134,7 +134,9 @@ function approvalEffect(right: PrivacyRight, exportBySelf: boolean): string[] {
     case "rectificacion":
       return ["Corregimos los datos que indicaste."];
     case "supresion":
-      return ["Eliminamos o anonimizamos tus datos en todos los lugares donde la ley no nos obliga a conservarlos."];
+      return [
+        "Eliminamos o anonimizamos tus datos en todos los lugares donde la ley no nos obliga a conservarlos.",
+      ];
     case "oposicion":
       return ["Dejamos de usar tus datos para publicidad y para calcular puntajes automáticos sobre ti."];
     case "decisiones_automatizadas":
@@ -144,7 +146,10 @@ function approvalEffect(right: PrivacyRight, exportBySelf: boolean): string[] {
   }
 }
 
-export function partialApprovalMessage(clinic: ClinicFacts, request: About & { reason: string }): PersonMessage {
+export function partialApprovalMessage(
+  clinic: ClinicFacts,
+  request: About & { reason: string },
+): PersonMessage {
   return {
     subject: `Respuesta a tu solicitud N.º ${requestReference(request.id)} · ${clinic.shortName}`,
     heading: "Aprobamos en parte tu solicitud sobre tus datos personales",

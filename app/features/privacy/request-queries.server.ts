@@ -69,7 +69,12 @@ function rowDto(row: PrivacyRequestRow, now: Date): RequestRowDto {
 }
 
 /** `?estado=&derecho=&plazo=` → the queue, the nearest due date first. */
-export async function privacyQueue(db: Database, actor: StaffActor, params: URLSearchParams, now = new Date()) {
+export async function privacyQueue(
+  db: Database,
+  actor: StaffActor,
+  params: URLSearchParams,
+  now = new Date(),
+) {
   assertPrivacyStaff(actor);
   const filter: QueueFilter = queueFilterSchema.parse({
     estado: params.get("estado") ?? undefined,
@@ -83,7 +88,9 @@ export async function privacyQueue(db: Database, actor: StaffActor, params: URLS
         ? startOfClinicDay(addDays(clinicDate(now), DUE_SOON_DAYS + 1))
         : undefined;
   const rows = await listRequests(db, {
-    statuses: filter.plazo ? [...statusGroups.abiertas] : (statusGroups[filter.estado] as PrivacyRequestStatus[] | null),
+    statuses: filter.plazo
+      ? [...statusGroups.abiertas]
+      : (statusGroups[filter.estado] as PrivacyRequestStatus[] | null),
     right: filter.derecho,
     dueBefore,
     limit: QUEUE_LIMIT,
@@ -159,7 +166,9 @@ export async function privacyRequestDetail(
       id: event.id,
       kindLabel: labelOf(eventLabels, event.kind),
       text: event.text,
-      actor: event.actorEmail ?? (event.kind === "created" || event.kind === "verified" ? "La persona" : "Sistema"),
+      actor:
+        event.actorEmail ??
+        (event.kind === "created" || event.kind === "verified" ? "La persona" : "Sistema"),
       atLabel: formatClinicDateTime(event.at),
       atIso: event.at.toISOString(),
     })),

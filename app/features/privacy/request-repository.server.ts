@@ -127,7 +127,10 @@ export async function consumeVerification(tx: Database, id: string, now: Date) {
 }
 
 /** The account a proven contact belongs to (an e-mail case-insensitively, a phone as stored). */
-export async function accountOfContact(tx: Database, contact: { email?: string | null; phone?: string | null }) {
+export async function accountOfContact(
+  tx: Database,
+  contact: { email?: string | null; phone?: string | null },
+) {
   const conditions: SQL[] = [];
   if (contact.email) conditions.push(sql`lower(${users.email}) = ${contact.email.toLowerCase()}`);
   if (contact.phone) conditions.push(eq(users.phone, contact.phone));
@@ -158,7 +161,12 @@ export interface QueueQuery {
   limit: number;
 }
 
-export const statusGroups = { abiertas: OPEN, por_confirmar: ["unverified"], cerradas: CLOSED, todas: null } as const;
+export const statusGroups = {
+  abiertas: OPEN,
+  por_confirmar: ["unverified"],
+  cerradas: CLOSED,
+  todas: null,
+} as const;
 
 /** The queue: the nearest due date first; requests without a clock (unconfirmed) after, newest first. */
 export async function listRequests(db: Database, query: QueueQuery) {

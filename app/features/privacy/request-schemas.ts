@@ -114,7 +114,10 @@ export const staffActionSchema = z.discriminatedUnion(
       /** Rectification: what was corrected (required); otherwise an optional line for the person. */
       text: boundedText(4000, "El detalle"),
     }),
-    z.object({ intent: z.literal("partially_approve"), reason: reason("qué se aprobó y por qué no el resto") }),
+    z.object({
+      intent: z.literal("partially_approve"),
+      reason: reason("qué se aprobó y por qué no el resto"),
+    }),
     z.object({ intent: z.literal("refuse"), reason: reason("el motivo del rechazo") }),
   ],
   { error: "Elige una acción." },

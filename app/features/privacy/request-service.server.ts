@@ -192,7 +192,8 @@ export async function createAccountRequest(
     return { id: result, created: true };
   }
   const existing = await requestBySubmission(db, submissionId);
-  if (!existing || existing.userId !== user.id) throw new AppError("CONFLICT", "La solicitud ya fue enviada.");
+  if (!existing || existing.userId !== user.id)
+    throw new AppError("CONFLICT", "La solicitud ya fue enviada.");
   return { id: existing.id, created: false };
 }
 
@@ -260,7 +261,12 @@ export async function createPublicRequest(
       await queueVerificationLink(
         tx,
         input.email!,
-        verificationLinkMessage(clinicFacts(), { id: row.id, right: input.right }, url, PRIVACY_LINK_LIFETIME),
+        verificationLinkMessage(
+          clinicFacts(),
+          { id: row.id, right: input.right },
+          url,
+          PRIVACY_LINK_LIFETIME,
+        ),
       );
     } else {
       const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
@@ -289,11 +295,19 @@ export async function createPublicRequest(
   }
   const existing = await requestBySubmission(db, submissionId);
   if (!existing) throw new Error("privacy request vanished after a conflict");
-  return { id: existing.id, reference: requestReference(existing.id), via: existing.email ? "email" : "whatsapp" };
+  return {
+    id: existing.id,
+    reference: requestReference(existing.id),
+    via: existing.email ? "email" : "whatsapp",
+  };
 }
 
 async function chargeVerifyAttempt(db: Database, ip: string, now: Date) {
-  const decision = await consumeAll(db, [{ key: `privacy-verify:ip:${ip}`, rule: privacyRateRules.verifyIp }], now);
+  const decision = await consumeAll(
+    db,
+    [{ key: `privacy-verify:ip:${ip}`, rule: privacyRateRules.verifyIp }],
+    now,
+  );
   if (!decision.allowed) {
     throw new AppError(
       "RATE_LIMITED",
@@ -314,6 +328,8 @@ export async function linkIsUsable(db: Database, token: string, now = new Date()
   });
 }
 
+const invalid = () => new AppError("NOT_FOUND", PRIVACY_VERIFICATION_MESSAGES.linkInvalid);
+
 /** The e-mailed link, used once: the request is received and its clock starts. */
 export async function confirmByLink(
   db: Database,
@@ -322,18 +338,26 @@ export async function confirmByLink(
   now = new Date(),
 ): Promise<{ reference: string; dueDate: string }> {
   await chargeVerifyAttempt(db, ip, now);
-  const invalid = () => new AppError("NOT_FOUND", PRIVACY_VERIFICATION_MESSAGES.linkInvalid);
   if (!/^[\w-]{20,100}$/.test(token)) throw invalid();
   const result = await db.transaction(async (tx) => {
     const verification = await lockLinkVerification(tx, secretHash("link", token));
-    if (!verification || verification.consumedAt !== null || verification.expiresAt.getTime() <= now.getTime()) {
+    if (
+      !verification ||
+      verification.consumedAt !== null ||
+      verification.expiresAt.getTime() <= now.getTime()
+    ) {
       return null;
     }
     const row = await lockRequest(tx, verification.requestId);
     if (!row || row.status !== "unverified") return null;
     await consumeVerification(tx, verification.id, now);
     const userId = await accountOfContact(tx, { email: row.email });
-    const received = await receive(tx, row, { receivedAt: row.createdAt, via: "email", userId: userId ?? null, now });
+    const received = await receive(tx, row, {
+      receivedAt: row.createdAt,
+      via: "email",
+      userId: userId ?? null,
+      now,
+    });
     return received;
   });
   if (!result) throw invalid();
@@ -349,16 +373,23 @@ export async function confirmByCode(
   now = new Date(),
 ): Promise<{ reference: string; dueDate: string }> {
   await chargeVerifyAttempt(db, ip, now);
-  const outcome = await db.transaction(async (tx) => {
+  type Outcome = { error: "expired" | "exhausted" | "wrong" } | { received: PrivacyRequestRow };
+  const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const row = await lockRequest(tx, input.request);
     const verification = row ? await lockLatestCode(tx, row.id) : undefined;
-    if (!row || !verification || row.status !== "unverified") return { error: "expired" as const };
+    if (!row || !verification || row.status !== "unverified") return { error: "expired" };
     const verdict = privacyCodeVerdict(verification, now);
-    if (verdict !== "usable") return { error: verdict === "consumed" ? ("expired" as const) : verdict };
+    if (verdict === "consumed" || verdict === "expired") return { error: "expired" };
+    if (verdict === "exhausted") return { error: "exhausted" };
     if (!sameHash(verification.secretHash, secretHash(`code:${row.id}`, input.code))) {
       await countAttempt(tx, verification.id);
-      await addEvent(tx, { requestId: row.id, kind: "verification_failed", text: "Código incorrecto.", at: now });
-      return { error: "wrong" as const };
+      await addEvent(tx, {
+        requestId: row.id,
+        kind: "verification_failed",
+        text: "Código incorrecto.",
+        at: now,
+      });
+      return { error: "wrong" };
     }
     await consumeVerification(tx, verification.id, now);
     const userId = await accountOfContact(tx, { phone: row.phone });

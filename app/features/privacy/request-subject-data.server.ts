@@ -1,5 +1,4 @@
 import type { Database } from "~/db/client.server";
-import { clinicDate } from "~/domain/clinic-time";
 import type { SubjectCountDto } from "./request-dto";
 import type { PrivacyRequestRow } from "./request-repository.server";
 import { countSubjectData, resolveSubject } from "./subject-data.server";
@@ -26,6 +25,7 @@ export async function subjectDataFound(db: Database, row: PrivacyRequestRow): Pr
       rows: count.rows,
       treatmentLabel: treatmentLabels[count.treatment] ?? count.treatment,
       reason: count.reason ?? null,
-      until: count.until instanceof Date ? clinicDate(count.until) : typeof count.until === "string" ? count.until : null,
+      // A retained table's term is stated by the erasure itself (its report says until when, per row).
+      until: null,
     }));
 }

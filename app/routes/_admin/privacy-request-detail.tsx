@@ -11,6 +11,7 @@ import { actOnRequest } from "~/features/privacy/request-decisions.server";
 import { privacyRequestDetail } from "~/features/privacy/request-queries.server";
 import { staffActionSchema } from "~/features/privacy/request-schemas";
 import { actionSuccess, type ActionResult } from "~/lib/base/action-result";
+import { isAppError } from "~/lib/base/errors";
 import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 import { clientIp } from "~/lib/client-ip.server";
 import { requireRole } from "~/lib/guards.server";
@@ -31,7 +32,8 @@ export async function loader(args: Route.LoaderArgs) {
       args.params.id,
     );
   } catch (error) {
-    return appErrorResult(error, { notFound: "throw" });
+    if (isAppError(error)) throw data({ message: error.message }, { status: error.status });
+    throw error;
   }
 }
 
@@ -191,7 +193,11 @@ export default function PrivacyRequestDetail({ loaderData: request, actionData }
                 <p className="text-sm text-slate-700">{request.effect}</p>
                 <input type="hidden" name="intent" value="approve" />
                 <TextareaField
-                  label={request.right === "rectificacion" ? "Qué se corrigió" : "Mensaje para la persona (opcional)"}
+                  label={
+                    request.right === "rectificacion"
+                      ? "Qué se corrigió"
+                      : "Mensaje para la persona (opcional)"
+                  }
                   name="text"
                   rows={3}
                   maxLength={4000}
@@ -255,7 +261,13 @@ export default function PrivacyRequestDetail({ loaderData: request, actionData }
               <Form method="post" className="space-y-3 rounded-xl bg-white p-5 ring-1 ring-slate-200">
                 <h3 className="font-semibold">Nota interna</h3>
                 <input type="hidden" name="intent" value="note" />
-                <TextareaField label="Nota (no se envía a la persona)" name="text" rows={3} maxLength={4000} required />
+                <TextareaField
+                  label="Nota (no se envía a la persona)"
+                  name="text"
+                  rows={3}
+                  maxLength={4000}
+                  required
+                />
                 <Button type="submit" variant="secondary" disabled={busy}>
                   Agregar nota
                 </Button>

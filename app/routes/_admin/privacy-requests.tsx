@@ -44,9 +44,9 @@ export default function PrivacyQueue({ loaderData }: Route.ComponentProps) {
     <>
       <h1 className="text-3xl font-bold">Privacidad: solicitudes de derechos</h1>
       <p className="mt-2 max-w-3xl text-slate-700">
-        Solicitudes de acceso, rectificación, supresión, oposición, portabilidad y bloqueo (Ley 21.719). La ley da
-        30 días corridos desde la recepción para responder, prorrogables una sola vez por 30 días con un motivo
-        que se informa a la persona. Ordenadas por fecha de vencimiento.
+        Solicitudes de acceso, rectificación, supresión, oposición, portabilidad y bloqueo (Ley 21.719). La
+        ley da 30 días corridos desde la recepción para responder, prorrogables una sola vez por 30 días con
+        un motivo que se informa a la persona. Ordenadas por fecha de vencimiento.
       </p>
       <p className="mt-3 text-sm font-medium" data-testid="privacy-queue-counts">
         {counts.overdue} {counts.overdue === 1 ? "vencida" : "vencidas"} · {counts.dueThisWeek}{" "}
@@ -99,7 +99,9 @@ export default function PrivacyQueue({ loaderData }: Route.ComponentProps) {
                   <Link to={`/admin/privacidad/${request.id}`} className="text-brand-700 underline">
                     {request.rightLabel}
                   </Link>
-                  <div className="mt-1 font-mono text-xs font-normal text-slate-600">N.º {request.reference}</div>
+                  <div className="mt-1 font-mono text-xs font-normal text-slate-600">
+                    N.º {request.reference}
+                  </div>
                 </th>
                 <td className={tdClass}>
                   {request.name}

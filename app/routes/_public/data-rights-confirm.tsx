@@ -54,7 +54,10 @@ export default function DataRightsConfirmPage({ loaderData, actionData }: Route.
       {result?.ok ? (
         <RequestConfirmed reference={result.data.reference} dueDateLabel={result.data.dueDateLabel} />
       ) : loaderData.usable && !result ? (
-        <Form method="post" className="mt-8 space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+        <Form
+          method="post"
+          className="mt-8 space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200"
+        >
           <p className="text-slate-700">
             Al confirmar, nos aseguras que este e-mail es tuyo y empezamos a tramitar tu solicitud. Si no la
             hiciste tú, cierra esta página: no haremos nada.
@@ -65,7 +68,9 @@ export default function DataRightsConfirmPage({ loaderData, actionData }: Route.
         </Form>
       ) : (
         <div className="mt-8 space-y-4">
-          <FormAlert message={result && !result.ok ? result.message : PRIVACY_VERIFICATION_MESSAGES.linkInvalid} />
+          <FormAlert
+            message={result && !result.ok ? result.message : PRIVACY_VERIFICATION_MESSAGES.linkInvalid}
+          />
           <Link to="/eliminar-datos" className="font-medium text-brand-700 underline">
             Enviar una nueva solicitud
           </Link>

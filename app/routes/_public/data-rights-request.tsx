@@ -154,15 +154,15 @@ function RequestForm({ result }: { result: ActionResult<Step> | undefined }) {
     <>
       <div className="mt-4 space-y-3 text-slate-700">
         <p>
-          Puedes pedir acceso, rectificación, supresión (eliminación), portabilidad, oposición o bloqueo de tus
-          datos. Es gratis. Para proteger tus datos, primero confirmamos que el e-mail o el teléfono que indicas es
-          tuyo: te enviaremos un enlace por e-mail o, si solo nos das un teléfono, un código por WhatsApp. No
-          hacemos nada con la solicitud hasta que lo confirmes.
+          Puedes pedir acceso, rectificación, supresión (eliminación), portabilidad, oposición o bloqueo de
+          tus datos. Es gratis. Para proteger tus datos, primero confirmamos que el e-mail o el teléfono que
+          indicas es tuyo: te enviaremos un enlace por e-mail o, si solo nos das un teléfono, un código por
+          WhatsApp. No hacemos nada con la solicitud hasta que lo confirmes.
         </p>
         <p>
-          Respondemos dentro de 30 días corridos desde que la envías. La ficha clínica debe conservarse al menos 15
-          años por ley (Ley 20.584): en ese caso te explicaremos qué datos eliminamos y cuáles conservamos, por qué y
-          hasta cuándo.
+          Respondemos dentro de 30 días corridos desde que la envías. La ficha clínica debe conservarse al
+          menos 15 años por ley (Ley 20.584): en ese caso te explicaremos qué datos eliminamos y cuáles
+          conservamos, por qué y hasta cuándo.
         </p>
       </div>
       <Form
@@ -219,7 +219,9 @@ function RequestForm({ result }: { result: ActionResult<Step> | undefined }) {
               className="mt-0.5 size-5 shrink-0 accent-brand-700"
               aria-describedby="blocking-hint"
             />
-            <span>Quiero que bloqueen mis datos mientras deciden (no se usarán para nada más que conservarlos).</span>
+            <span>
+              Quiero que bloqueen mis datos mientras deciden (no se usarán para nada más que conservarlos).
+            </span>
           </label>
           <p id="blocking-hint" className="mt-1 text-xs text-slate-600">
             Disponible con rectificación, supresión u oposición.
@@ -253,7 +255,9 @@ function Sent({ step }: { step: Extract<Step, { step: "sent" }> }) {
           Número de solicitud: <strong className="font-mono">{step.reference}</strong>
         </p>
       </div>
-      {step.via === "whatsapp" && step.requestId && <CodeForm requestId={step.requestId} error={step.error} />}
+      {step.via === "whatsapp" && step.requestId && (
+        <CodeForm requestId={step.requestId} error={step.error} />
+      )}
     </div>
   );
 }

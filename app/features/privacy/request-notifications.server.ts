@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { privacyRequestEvents } from "~/db/schema";
 import { templateContent } from "~/domain/whatsapp-templates";
@@ -84,6 +85,7 @@ export async function queuePersonMessage(
     text: message.subject,
     actorId: event.actorId ?? null,
     details: { channel, about: event.key },
+    at: sql`clock_timestamp()`,
   });
 }
 

@@ -51,6 +51,7 @@ export async function addEvent(
     text?: string;
     actorId?: string | null;
     details?: Record<string, unknown>;
+    /** Ignored: the history records when the step was written (kept so callers may say when they act). */
     at?: Date;
   },
 ) {
@@ -60,7 +61,8 @@ export async function addEvent(
     text: event.text ?? "",
     actorId: event.actorId ?? null,
     details: event.details ?? {},
-    ...(event.at ? { at: event.at } : {}),
+    // The wall clock, not the transaction's start: steps of one transaction keep their order in the history.
+    at: sql`clock_timestamp()`,
   });
 }
 

@@ -247,8 +247,8 @@ describe("the public entry proves control before anything is processed", () => {
     for (let attempt = 2; attempt <= 5; attempt += 1) await post(wrong);
     const burnt = await post(code!);
     expect(burnt.body.data?.error).toBe(PRIVACY_VERIFICATION_MESSAGES.exhausted);
-    const [row] = await db.select().from(privacyRequests).where(eq(privacyRequests.id, requestId));
-    expect(row).toMatchObject({ status: "unverified", receivedAt: null });
+    const [burntRow] = await db.select().from(privacyRequests).where(eq(privacyRequests.id, requestId));
+    expect(burntRow).toMatchObject({ status: "unverified", receivedAt: null });
 
     // A new request gets a new code; the right one confirms, once.
     const again = await submitPublic(publicFields({ phone, right: "oposicion" }));
@@ -319,20 +319,20 @@ describe("account holders (Mis Datos)", () => {
   });
 });
 
-describe("the clinic's decisions", () => {
-  async function accountRequest(right: string, extra: Record<string, string> = {}) {
-    const db = await getDb();
-    const user = await createTestUser();
-    const result = await rightsRequestPanelAction(db, user, {
-      right,
-      details: "Detalle de la solicitud",
-      ...extra,
-    });
-    if (!result.ok) throw new Error(result.message);
-    const [row] = await db.select().from(privacyRequests).where(eq(privacyRequests.userId, user.id));
-    return { user, row: row! };
-  }
+async function accountRequest(right: string, extra: Record<string, string> = {}) {
+  const db = await getDb();
+  const user = await createTestUser();
+  const result = await rightsRequestPanelAction(db, user, {
+    right,
+    details: "Detalle de la solicitud",
+    ...extra,
+  });
+  if (!result.ok) throw new Error(result.message);
+  const [created] = await db.select().from(privacyRequests).where(eq(privacyRequests.userId, user.id));
+  return { user, row: created! };
+}
 
+describe("the clinic's decisions", () => {
   it("a refusal states the reason and the right to complain to the Agency within 30 business days; blocking ends", async () => {
     const db = await getDb();
     const { actor } = await admin();

@@ -114,7 +114,7 @@ export const whatsAppTemplates = {
   privacyRequestNotice: {
     name: "aviso_solicitud_datos",
     placeholders: ["nombre", "número de solicitud", "mensaje"],
-    body: "Hola {{1}}, sobre tu solicitud de datos personales N.º {{2}}: {{3}} Detalle en tu e-mail o llamando a la clínica.",
+    body: "Hola {{1}}, sobre tu solicitud de datos personales N.º {{2}}: {{3}} Si tienes dudas, llama a la clínica.",
   },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
 

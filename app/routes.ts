@@ -6,6 +6,8 @@ export default [
   route("politica-privacidad", "routes/_public/privacy-policy.tsx"),
   route("terminos-servicio", "routes/_public/terms-of-service.tsx"),
   route("eliminar-datos", "routes/_public/data-rights-request.tsx"),
+  // The e-mailed single-use link that proves control of the address (ADR 037)
+  route("eliminar-datos/confirmar/:token", "routes/_public/data-rights-confirm.tsx"),
   route("devolver-llamada", "routes/_public/callback-request.tsx"),
   ...prefix("blog", [index("routes/_public/blog.tsx"), route(":slug", "routes/_public/blog-article.tsx")]),
   route("guias/:file", "routes/_public/guide-download.ts"),
@@ -70,6 +72,8 @@ export default [
       index("routes/_admin/users.tsx"),
       route("usuarios/:userId", "routes/_admin/user-detail.tsx"),
       route("solicitudes", "routes/_admin/requests.tsx"),
+      route("privacidad", "routes/_admin/privacy-requests.tsx"),
+      route("privacidad/:id", "routes/_admin/privacy-request-detail.tsx"),
       route("auditoria", "routes/_admin/audit-log.tsx"),
       // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
       route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),

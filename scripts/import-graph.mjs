@@ -57,8 +57,8 @@ export const FEATURE_IMPORTS = {
   messaging: ["outbox"], // WhatsApp messages are outbox rows
   outbox: [],
   payments: ["appointments", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp or e-mail through the outbox
-  privacy: ["consent", "outbox"], // requests put objections and blocking in force; the data map finds a subject's consents; breach notices are outbox e-mails
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
+  privacy: ["consent", "email", "messaging", "outbox"], // requests put objections and blocking in force and the data map finds a subject's consents (consent leaf); proofs and answers go by e-mail or WhatsApp through the outbox
   profile: [],
   reminders: ["appointments", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],

@@ -5,6 +5,7 @@ import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
+import { startPrivacyDigest, stopPrivacyDigest } from "~/jobs/privacy-digest.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
@@ -36,6 +37,7 @@ export function appReady(): Promise<void> {
       startReminderJob();
       startPaymentReconciliation();
       startRetentionJob();
+      startPrivacyDigest();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -52,6 +54,7 @@ export async function appStopped(): Promise<void> {
     stopReminderJob(),
     stopPaymentReconciliation(),
     stopRetentionJob(),
+    stopPrivacyDigest(),
   ]);
   await closeDb();
 }

@@ -18,7 +18,10 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_public/home.tsx": "landing page and lead form",
   "routes/_public/privacy-policy.tsx": "legal page",
   "routes/_public/terms-of-service.tsx": "legal page",
-  "routes/_public/data-rights-request.tsx": "public data-rights form (eliminar datos)",
+  "routes/_public/data-rights-request.tsx":
+    "public entry to the rights workflow: nothing is processed until a link or code proves control (ADR 037)",
+  "routes/_public/data-rights-confirm.tsx":
+    "the e-mailed single-use link of /eliminar-datos; the unguessable token is the credential (ADR 037)",
   "routes/_public/callback-request.tsx": "public call-back form (devolver llamada)",
   "routes/_public/blog.tsx": "blog index",
   "routes/_public/blog-article.tsx": "blog article",
@@ -102,6 +105,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_admin/users.tsx": "admin",
   "routes/_admin/user-detail.tsx": "admin",
   "routes/_admin/requests.tsx": "admin",
+  "routes/_admin/privacy-requests.tsx": "admin",
+  "routes/_admin/privacy-request-detail.tsx": "admin",
   "routes/_admin/audit-log.tsx": "admin",
   "routes/_admin/privacy-incidents.tsx": "admin",
   "routes/_admin/privacy-incidents-export.ts": "admin",

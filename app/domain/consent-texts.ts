@@ -121,3 +121,14 @@ export function consentTextOf(purpose: ConsentPurpose, version: string): Consent
 
 /** The chat's AI notice version, as the chat platform posts it (`AI_NOTICE_VERSION`). */
 export const CHAT_AI_NOTICE_VERSION = currentConsentVersion("chat_ia");
+
+/**
+ * The text split around its link to the privacy policy, so a form can render the link inside the versioned wording:
+ * `[before, "Política de Privacidad", after]`, or `[text, null, ""]` when it has none.
+ */
+export function splitAtPolicyLink(text: string): [string, string | null, string] {
+  const link = "Política de Privacidad";
+  const at = text.indexOf(link);
+  if (at < 0) return [text, null, ""];
+  return [text.slice(0, at), link, text.slice(at + link.length)];
+}

@@ -48,7 +48,11 @@ describe("consentState", () => {
       ],
       "retirado",
     ],
-    ["a giving dated in the future does not count yet", [given("chat_ia", "11T10:00:00")], "sin_consentimiento"],
+    [
+      "a giving dated in the future does not count yet",
+      [given("chat_ia", "11T10:00:00")],
+      "sin_consentimiento",
+    ],
   ])("%s", (_name, entries, expected) => {
     const purpose = entries[0]?.purpose === "chat_ia" ? "chat_ia" : "recordatorios_whatsapp";
     expect(consentState(entries, purpose, now)).toBe(expected);

@@ -37,7 +37,9 @@ export function advisorLeadMessage(facts: LeadMessageFacts): string {
     `Nombre: ${facts.name.trim().replace(/\s+/g, " ")}.`,
     `Teléfono: ${formatChileanPhone(facts.phone)}.`,
     `Tratamiento: ${facts.treatment}.`,
-    facts.profilingObjected ? `Nivel: ${UNSCORED_LEVEL}.` : `Nivel: ${facts.levelLabel} (${facts.score} puntos).`,
+    facts.profilingObjected
+      ? `Nivel: ${UNSCORED_LEVEL}.`
+      : `Nivel: ${facts.levelLabel} (${facts.score} puntos).`,
   ].join("\n");
 }
 

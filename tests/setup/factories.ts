@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { appointments, charges, consents, leads, paymentRefunds, payments, treatmentsCatalog } from "~/db/schema";
+import {
+  appointments,
+  charges,
+  consents,
+  leads,
+  paymentRefunds,
+  payments,
+  treatmentsCatalog,
+} from "~/db/schema";
 import { buyOrderOf } from "~/domain/payments";
 import type { RoleName } from "~/domain/roles";
 import { scoreLead } from "~/domain/lead-scoring";
@@ -47,7 +55,9 @@ export async function createWhatsAppPatient(
 
 /** A ledger row: the account agreed to WhatsApp messages at `at` (v1 of the text, from Mi Perfil). */
 export async function giveWhatsAppConsent(userId: string, at = new Date()) {
-  await (await getDb())
+  await (
+    await getDb()
+  )
     .insert(consents)
     .values({ userId, purpose: "recordatorios_whatsapp", textVersion: "v1", channel: "perfil", givenAt: at });
 }

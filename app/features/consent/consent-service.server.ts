@@ -68,7 +68,10 @@ export interface RecordConsentInput {
  */
 export async function recordConsent(db: Database, input: RecordConsentInput): Promise<ConsentRow> {
   const at = input.at ?? new Date();
-  const version = canonicalConsentVersion(input.purpose, input.version ?? currentConsentVersion(input.purpose));
+  const version = canonicalConsentVersion(
+    input.purpose,
+    input.version ?? currentConsentVersion(input.purpose),
+  );
   if (!consentTextOf(input.purpose, version)) {
     throw new AppError("VALIDATION", "Esa versión del texto de consentimiento no existe.");
   }
@@ -127,7 +130,13 @@ export async function withdrawConsent(
 /** A checkbox that stays on or off (Mi Perfil): gives when on and not in force, withdraws when off. */
 export async function setConsent(
   db: Database,
-  input: { subject: DataSubject; purpose: ConsentPurpose; given: boolean; channel: ConsentChannel; at?: Date },
+  input: {
+    subject: DataSubject;
+    purpose: ConsentPurpose;
+    given: boolean;
+    channel: ConsentChannel;
+    at?: Date;
+  },
 ): Promise<void> {
   if (input.given) await giveConsent(db, input);
   else await withdrawConsent(db, input);

@@ -101,7 +101,12 @@ export async function captureLead(
       updatedAt: now,
     });
     if (stored.created) {
-      await recordLeadConsent(tx, stored.lead, form.source === "asistente" ? "asistente" : "formulario_web", now);
+      await recordLeadConsent(
+        tx,
+        stored.lead,
+        form.source === "asistente" ? "asistente" : "formulario_web",
+        now,
+      );
       await chargePublicWrite(tx, "lead", writer, now);
       // The advisor's notice then the patient's confirmation, outbox rows written with the lead (a resubmission queues nothing).
       await notifyNewLead(tx, stored.lead);

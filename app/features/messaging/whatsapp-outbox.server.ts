@@ -165,7 +165,10 @@ export function createWhatsAppOutboxHandler(
     if (consent && !consent.allowed) {
       const why = notSentReason(consent.reason);
       await advanceStatus(db, { id }, "failed", now(), why);
-      logger.info({ whatsAppMessageId: id, purpose: message.purpose }, "whatsapp message not sent: no consent");
+      logger.info(
+        { whatsAppMessageId: id, purpose: message.purpose },
+        "whatsapp message not sent: no consent",
+      );
       throw new PermanentDeliveryError(why);
     }
     const windowOpen = customerCareWindowOpen(await lastInboundAt(db, message.toPhone), now());

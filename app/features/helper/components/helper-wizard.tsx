@@ -8,7 +8,9 @@ import { fieldError, formLevelMessage } from "~/lib/base/action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 
-const [consentBefore, consentLink, consentAfter] = splitAtPolicyLink(currentConsentText("datos_contacto").text);
+const [consentBefore, consentLink, consentAfter] = splitAtPolicyLink(
+  currentConsentText("datos_contacto").text,
+);
 
 const choiceSteps = [
   {

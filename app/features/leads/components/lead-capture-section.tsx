@@ -9,7 +9,9 @@ import { useValidatedForm } from "~/lib/validated-form";
 import type { LeadActionResult } from "../lead-schema";
 import { LeadChoiceFields, LeadContactFields } from "./lead-fields";
 
-const [consentBefore, consentLink, consentAfter] = splitAtPolicyLink(currentConsentText("datos_contacto").text);
+const [consentBefore, consentLink, consentAfter] = splitAtPolicyLink(
+  currentConsentText("datos_contacto").text,
+);
 
 const loadLeadSchema = () => import("../lead-schema").then((module) => module.leadFormSchema);
 

@@ -196,15 +196,15 @@ describe("reminders follow the ledger", () => {
   });
 });
 
-describe("objection to profiling", () => {
-  async function submitLead(fields: Record<string, string>) {
-    return unwrap<{ ok: boolean }>(await leadAction(routeArgs(clientForm("/?index", fields))));
-  }
-  async function leadsOf(phone: string) {
-    const db = await getDb();
-    return db.select().from(leads).where(eq(leads.phone, phone));
-  }
+async function submitLead(fields: Record<string, string>) {
+  return unwrap<{ ok: boolean }>(await leadAction(routeArgs(clientForm("/?index", fields))));
+}
+async function leadsOf(phone: string) {
+  const db = await getDb();
+  return db.select().from(leads).where(eq(leads.phone, phone));
+}
 
+describe("objection to profiling", () => {
   it("flags the person's old leads, leaves a new one unscored, and staff read 'Sin puntaje'", async () => {
     const db = await getDb();
     const email = uniqueEmail("objeta");

@@ -225,15 +225,13 @@ describe("delivery through the outbox", () => {
     const db = await app.getDb();
     const phone = uniquePhone();
     // A reminder goes only with the consent in the ledger (ADR 037).
-    await db
-      .insert(consents)
-      .values({
-        phone,
-        purpose: "recordatorios_whatsapp",
-        textVersion: "v1",
-        channel: "perfil",
-        givenAt: new Date(),
-      });
+    await db.insert(consents).values({
+      phone,
+      purpose: "recordatorios_whatsapp",
+      textVersion: "v1",
+      channel: "perfil",
+      givenAt: new Date(),
+    });
     const id = (await db.transaction((tx) =>
       app.enqueueWhatsApp(tx, {
         purpose: "reminder",

@@ -569,17 +569,13 @@ describe("the 24-hour window, decided when the message is sent", () => {
     const phone = uniquePhone();
     await inbound(phone, "Hola");
     // A reminder goes only with the consent in the ledger (ADR 037).
-    await (
-      await app.getDb()
-    )
-      .insert(consents)
-      .values({
-        phone,
-        purpose: "recordatorios_whatsapp",
-        textVersion: "v1",
-        channel: "perfil",
-        givenAt: new Date(),
-      });
+    await (await app.getDb()).insert(consents).values({
+      phone,
+      purpose: "recordatorios_whatsapp",
+      textVersion: "v1",
+      channel: "perfil",
+      givenAt: new Date(),
+    });
     const id = await enqueue(phone, { template: TEMPLATE }, "reminder");
     await deliverOnly([id]);
     expect(fake.sent.map((message) => [message.endpoint, message.template])).toEqual([

@@ -27,6 +27,8 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
 
   route("cuenta/seguridad", "routes/_account/security.tsx"),
+  // Mis Datos for any account, staff included (ADR 037)
+  route("cuenta/datos", "routes/_account/my-data.tsx"),
 
   // Patient area
   layout("routes/_patient/patient-layout.tsx", [
@@ -36,6 +38,8 @@ export default [
       route("citas/horarios", "routes/_patient/appointment-slots.ts"),
       route("asesor", "routes/_patient/advisor.tsx"),
       route("perfil", "routes/_patient/profile.tsx"),
+      // Mis Datos: consents, objection to profiling, export and rights requests (ADR 037)
+      route("datos", "routes/_patient/my-data.tsx"),
       route("ficha", "routes/_patient/clinical-record.tsx"),
       route("ficha/archivo/:id", "routes/_patient/clinical-record-file.ts"),
       // Online payments (ADR 036): Mis Pagos, its receipts and the outcome of a Webpay attempt

@@ -3,6 +3,7 @@ import type { PrivacyRequestStatus, PrivacyRight } from "~/domain/privacy";
 import { dueDate, extendedDueAt, extensionVerdict } from "~/domain/privacy-clock";
 import { nextState, restrictionsForRight, rightEffects } from "~/domain/privacy-requests";
 import { hasAdminRole } from "~/domain/roles";
+import { objectToProfiling } from "~/features/consent/profiling-service.server";
 import { addRestriction, endRestrictions } from "~/features/consent/restrictions.server";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { clinicFacts } from "~/lib/base/env.server";
@@ -260,6 +261,11 @@ async function execute(
     case "block": {
       const kinds = restrictionsForRight(right);
       for (const kind of kinds) {
+        if (kind === "perfilamiento") {
+          // The person's leads are flagged too and stay unscored (art. 8 bis).
+          await objectToProfiling(tx, subjectOf(row), { requestId: row.id, createdBy: actor.id, now });
+          continue;
+        }
         await addRestriction(tx, {
           kind,
           subject: subjectOf(row),

@@ -8,6 +8,12 @@ import {
   myDataSubject,
   profilingSection,
 } from "~/features/consent/my-data-service.server";
+import {
+  loadRightsRequestPanel,
+  RIGHTS_REQUEST_INTENT,
+  rightsRequestPanelAction,
+  type RightsRequestPanelData,
+} from "~/features/privacy/request-panel.server";
 import { actionSuccess } from "~/lib/base/action-result";
 import { appErrorResult, validationResult } from "~/lib/base/errors.server";
 
@@ -15,16 +21,23 @@ import { appErrorResult, validationResult } from "~/lib/base/errors.server";
  * Mis Datos' loader and action, shared by /paciente/datos and /cuenta/datos after each route's own guard. The loader
  * composes the page's sections, one service call each (the lead adds the export and the rights requests here).
  */
-export async function loadMyData(db: Database, userId: string, path: string): Promise<MyDataPageDto> {
+export async function loadMyData(
+  db: Database,
+  userId: string,
+  path: string,
+): Promise<{ page: MyDataPageDto; rights: RightsRequestPanelData }> {
   const subject = await myDataSubject(db, userId);
   const consents = await consentSection(db, subject);
   const profiling = await profilingSection(db, subject);
-  // Composition point: `exports: await exportSection(db, userId)` (helper A).
-  // Composition point: `requests: await rightsRequestSection(db, userId)` (helper C).
-  return { path, profilePath: "/paciente/perfil", consents, profiling };
+  const rights = await loadRightsRequestPanel(db, { id: userId });
+  return { page: { path, profilePath: "/paciente/perfil", consents, profiling }, rights };
 }
 
+/** The page's forms: a rights request (its own intent) or a consent/profiling switch. */
 export async function myDataAction(db: Database, userId: string, form: Record<string, string>) {
+  if (form.intent === RIGHTS_REQUEST_INTENT) {
+    return data({ rights: await rightsRequestPanelAction(db, { id: userId }, form) });
+  }
   const parsed = myDataActionSchema.safeParse(form);
   if (!parsed.success) return validationResult(parsed.error, "La solicitud no es válida.");
   try {

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/my-data";
 import { getDb } from "~/db/client.server";
 import { MyDataPage } from "~/features/consent/components/my-data-page";
+import { RightsRequestPanel } from "~/features/privacy/components/rights-request-panel";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 import { loadMyData, myDataAction } from "./my-data-sections.server";
@@ -10,7 +11,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Mis Datos | Río Clíni
 /** Any signed-in account's own data (staff included, ADR 037): the session's account only. */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return { page: await loadMyData(await getDb(), user.id, "/cuenta/datos") };
+  return loadMyData(await getDb(), user.id, "/cuenta/datos");
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -19,5 +20,13 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AccountMyData({ loaderData, actionData }: Route.ComponentProps) {
-  return <MyDataPage page={loaderData.page} result={actionData} />;
+  const rights = actionData && "rights" in actionData ? actionData.rights : undefined;
+  const result = actionData && !("rights" in actionData) ? actionData : undefined;
+  return (
+    <MyDataPage
+      page={loaderData.page}
+      result={result}
+      rightsRequestPanel={<RightsRequestPanel requests={loaderData.rights.requests} result={rights} />}
+    />
+  );
 }

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { ProcessorsList } from "~/features/privacy/components/processors-list";
 import type { Route } from "./+types/privacy-requests";
 import { AdminTable, Badge, tdClass } from "~/components/admin-ui";
 import { SelectField } from "~/components/form-fields";
@@ -123,6 +124,15 @@ export default function PrivacyQueue({ loaderData }: Route.ComponentProps) {
         {requests.length === limit && (
           <p className="mt-2 text-xs text-slate-600">Se muestran las primeras {limit}.</p>
         )}
+      </div>
+
+      <p className="mt-8">
+        <Link to="/admin/privacidad/incidentes" className="font-medium text-brand-700 underline">
+          Registro de incidentes de seguridad
+        </Link>
+      </p>
+      <div className="mt-8">
+        <ProcessorsList />
       </div>
     </>
   );

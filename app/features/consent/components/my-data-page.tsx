@@ -91,21 +91,9 @@ export function MyDataPage({
         </p>
       </section>
 
-      {/* COMPOSITION POINT — ExportPanel ('Descargar mis datos', helper A): the route passes it in at the merge. */}
-      <section aria-labelledby="export-title" className={cn(card, "mt-6")}>
-        <h2 id="export-title" className="text-xl font-semibold">
-          Descargar mis datos
-        </h2>
-        {exportPanel}
-      </section>
-
-      {/* COMPOSITION POINT — RightsRequestPanel (rights requests, helper C): the route passes it in at the merge. */}
-      <section aria-labelledby="rights-title" className={cn(card, "mt-6")}>
-        <h2 id="rights-title" className="text-xl font-semibold">
-          Mis solicitudes de derechos
-        </h2>
-        {rightsRequestPanel}
-      </section>
+      {/* The export and the rights requests (features/privacy) are composed by the route: each panel has its heading. */}
+      {exportPanel ? <div className={cn(card, "mt-6")}>{exportPanel}</div> : null}
+      {rightsRequestPanel ? <div className={cn(card, "mt-6")}>{rightsRequestPanel}</div> : null}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { demoLeadSubmissionIds } from "~/db/seed.server";
 import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
+import { startDataExportJob, stopDataExportJob } from "~/jobs/data-exports.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
@@ -34,6 +35,7 @@ export function appReady(): Promise<void> {
       startRateLimitPurge();
       startReminderJob();
       startPaymentReconciliation();
+      startDataExportJob();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -49,6 +51,7 @@ export async function appStopped(): Promise<void> {
     stopRateLimitPurge(),
     stopReminderJob(),
     stopPaymentReconciliation(),
+    stopDataExportJob(),
   ]);
   await closeDb();
 }

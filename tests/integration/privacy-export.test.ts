@@ -24,6 +24,7 @@ import { loader as statusLoader } from "~/routes/_account/data-export-status";
 import { action as startAction } from "~/routes/_account/data-exports";
 import { postAs, requestAs } from "../setup/clients";
 import { createStaffMember, createTestUser, type TestUser } from "../setup/factories";
+import { pdfText } from "../setup/pdf-text";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 
@@ -178,6 +179,11 @@ describe("the build", () => {
     };
     expect(doc.titular.correo).toBe(carla.email);
     expect(strFromU8(files["resumen.pdf"]!.subarray(0, 5))).toBe("%PDF-");
+    const pdf = pdfText(Buffer.from(files["resumen.pdf"]!));
+    expect(pdf).toContain(`Titular: Carla Test (${carla.email}).`);
+    expect(pdf).toContain("Generado el 14 de marzo de 2026 a las 12:30 (hora de Santiago de Chile)");
+    expect(pdf).toContain("Tus derechos y cómo ejercerlos");
+    expect(pdf).toContain("Cuenta y perfil");
     expect(strFromU8(files["LEEME.txt"]!)).toContain("7 días");
 
     const shown = await status(carla, asked.id);

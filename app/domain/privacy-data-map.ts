@@ -294,12 +294,6 @@ export const personalTables = {
     erasure: "retain",
     retention: { basis: "accountability", from: "created_at" },
   },
-  data_rights_requests: {
-    label: "Solicitudes de derechos (formulario anterior)",
-    subjectColumns: ["email", "phone", "rut"],
-    erasure: "retain",
-    retention: { basis: "accountability", from: "created_at" },
-  },
   callback_requests: {
     label: "Solicitudes de llamada",
     subjectColumns: ["email", "phone"],

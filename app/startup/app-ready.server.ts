@@ -6,8 +6,10 @@ import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings
 import { startDataExportJob, stopDataExportJob } from "~/jobs/data-exports.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
+import { startPrivacyDigest, stopPrivacyDigest } from "~/jobs/privacy-digest.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
+import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
 import { env, isDemoMode } from "~/lib/base/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
@@ -36,6 +38,8 @@ export function appReady(): Promise<void> {
       startReminderJob();
       startPaymentReconciliation();
       startDataExportJob();
+      startRetentionJob();
+      startPrivacyDigest();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -52,6 +56,8 @@ export async function appStopped(): Promise<void> {
     stopReminderJob(),
     stopPaymentReconciliation(),
     stopDataExportJob(),
+    stopRetentionJob(),
+    stopPrivacyDigest(),
   ]);
   await closeDb();
 }

@@ -129,7 +129,6 @@ const rowsAbout: Record<PersonalTableName, (s: ResolvedSubject) => SQL> = {
   data_exports: (s) => equalsUser(col("user_id"), s),
   privacy_incident_notices: (s) =>
     anyOf(equalsUser(col("user_id"), s), inList(lowerCol("email"), s.emails), inList(col("phone"), s.phones)),
-  data_rights_requests: (s) => anyOf(inList(lowerCol("email"), s.emails), inList(col("phone"), s.phones)),
   callback_requests: (s) => anyOf(inList(lowerCol("email"), s.emails), inList(col("phone"), s.phones)),
   rate_limits: (s) => containsAny(col("key"), [...s.emails, ...s.phones, ...s.phoneDigits]),
   whatsapp_messages: (s) =>

@@ -14,7 +14,6 @@ import {
   clinicalRecordAccess,
   clinicalRecordBindings,
   consents,
-  dataRightsRequests,
   dentalinkMockPatients,
   dentalinkPatientLinks,
   dentalinkSyncs,
@@ -237,14 +236,6 @@ async function seedPerson(db: Database, daysAhead: number): Promise<Person> {
     preferredTime: "morning",
     reason: `Llamar a ${name}`,
   });
-  await db.insert(dataRightsRequests).values({
-    submissionId: randomUUID(),
-    requestType: "acceso",
-    name,
-    email,
-    phone,
-    rut,
-  });
 
   // Payments (retained for tax law): a paid deposit with a refund.
   const charge = await insertChargeRow({ patientId: user.id, appointmentId: appointment.id, status: "paid" });
@@ -337,7 +328,6 @@ const SEEDED: PersonalTableName[] = [
   "consents",
   "privacy_restrictions",
   "data_exports",
-  "data_rights_requests",
   "callback_requests",
   "rate_limits",
   "whatsapp_messages",
@@ -502,8 +492,7 @@ describe("the erasure leaves nothing about the person where the law does not mak
         "audit_log",
         "charges",
         "clinical_record_access",
-        "data_rights_requests",
-        "payment_refunds",
+              "payment_refunds",
         "payments",
         "privacy_request_events",
         "privacy_requests",

@@ -27,8 +27,7 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
 
   route("cuenta/seguridad", "routes/_account/security.tsx"),
-  // Access and portability (Ley 21.719, ADR 037): 'Descargar mis datos' for any account, its own exports only
-  route("mis-datos", "routes/_account/my-data-downloads.tsx"),
+  // Access and portability (Ley 21.719, ADR 037): 'Descargar mis datos' on both Mis Datos pages, own exports only
   route("mis-datos/exportaciones", "routes/_account/data-exports.ts"),
   route("mis-datos/exportaciones/:exportId", "routes/_account/data-export-status.ts"),
   route("mis-datos/exportaciones/:exportId/descarga", "routes/_account/data-export-download.ts"),

@@ -19,7 +19,7 @@ test.beforeEach(async ({ context }) => {
 
 test("a patient asks for their data, sees the progress and downloads the ZIP", async ({ page }) => {
   const account = await createAccount(page.context().request, newAccount("datos"));
-  await openPage(page, "/mis-datos");
+  await openPage(page, "/paciente/datos");
   const panel = page.getByRole("region", { name: "Descargar mis datos" });
   await expect(panel).toBeVisible();
   expect((await blockingViolations(page)).report).toBe("");

@@ -492,7 +492,7 @@ describe("the erasure leaves nothing about the person where the law does not mak
         "audit_log",
         "charges",
         "clinical_record_access",
-              "payment_refunds",
+        "payment_refunds",
         "payments",
         "privacy_request_events",
         "privacy_requests",

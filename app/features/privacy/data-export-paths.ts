@@ -10,11 +10,8 @@ export function dataExportDownloadPath(id: string): string {
   return `${DATA_EXPORTS_PATH}/${encodeURIComponent(id)}/descarga`;
 }
 
-/**
- * The Mis Datos pages a form post may return to (no other target: an open redirect is refused). `/mis-datos` is the
- * panel's own page until the Mis Datos pages carry it.
- */
-export const MY_DATA_PATHS = ["/paciente/datos", "/cuenta/datos", "/mis-datos"] as const;
+/** The Mis Datos pages a form post may return to (no other target: an open redirect is refused). */
+export const MY_DATA_PATHS = ["/paciente/datos", "/cuenta/datos"] as const;
 export type MyDataPath = (typeof MY_DATA_PATHS)[number];
 
 export function myDataPathFor(roles: readonly string[]): MyDataPath {

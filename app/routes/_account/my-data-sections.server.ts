@@ -19,7 +19,7 @@ export async function loadMyData(db: Database, userId: string, path: string): Pr
   const subject = await myDataSubject(db, userId);
   const consents = await consentSection(db, subject);
   const profiling = await profilingSection(db, subject);
-  // Composition point: `exports: await exportSection(db, userId)` (helper A).
+  // 'Descargar mis datos' is composed by the two routes themselves (loadExportPanel + ExportPanelContent).
   // Composition point: `requests: await rightsRequestSection(db, userId)` (helper C).
   return { path, profilePath: "/paciente/perfil", consents, profiling };
 }

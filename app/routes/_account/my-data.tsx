@@ -1,6 +1,8 @@
 import type { Route } from "./+types/my-data";
 import { getDb } from "~/db/client.server";
 import { MyDataPage } from "~/features/consent/components/my-data-page";
+import { ExportPanelContent } from "~/features/privacy/components/export-panel";
+import { loadExportPanel } from "~/features/privacy/data-export-service.server";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 import { loadMyData, myDataAction } from "./my-data-sections.server";
@@ -10,7 +12,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Mis Datos | Río Clíni
 /** Any signed-in account's own data (staff included, ADR 037): the session's account only. */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return { page: await loadMyData(await getDb(), user.id, "/cuenta/datos") };
+  const db = await getDb();
+  return {
+    page: await loadMyData(db, user.id, "/cuenta/datos"),
+    exports: await loadExportPanel(db, user.id),
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -19,5 +25,11 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function AccountMyData({ loaderData, actionData }: Route.ComponentProps) {
-  return <MyDataPage page={loaderData.page} result={actionData} />;
+  return (
+    <MyDataPage
+      page={loaderData.page}
+      result={actionData}
+      exportPanel={<ExportPanelContent data={loaderData.exports} returnTo="/cuenta/datos" />}
+    />
+  );
 }

@@ -9,13 +9,10 @@ import { DATA_EXPORTS_PATH, type MyDataPath } from "../data-export-paths";
 const POLL_MS = 1_500;
 
 /**
- * 'Descargar mis datos' (access and portability, ADR 037) for the Mis Datos pages: the button posts a plain form
- * (it works without JavaScript: the page comes back with the export queued), the export's progress is polled while
- * it is built, then the download link with its expiry; the person's previous exports below. `returnTo` is the page
- * the form post comes back to.
+ * 'Descargar mis datos' (access and portability, ADR 037) as a card with its own heading, for a page of its own.
+ * Mis Datos has the heading and card already: it takes `ExportPanelContent`.
  */
 export function ExportPanel({ data, returnTo }: { data: ExportPanelData; returnTo: MyDataPath }) {
-  const active = data.active;
   return (
     <section
       aria-labelledby="descargar-mis-datos"
@@ -25,6 +22,20 @@ export function ExportPanel({ data, returnTo }: { data: ExportPanelData; returnT
         <FileArchive aria-hidden className="size-6 text-brand-700" />
         Descargar mis datos
       </h2>
+      <ExportPanelContent data={data} returnTo={returnTo} />
+    </section>
+  );
+}
+
+/**
+ * What 'Descargar mis datos' holds under its heading: the button posts a plain form (it works without JavaScript:
+ * the page comes back with the export queued), the export's progress is polled while it is built, then the download
+ * link with its expiry; the person's previous exports below. `returnTo` is the page the form post comes back to.
+ */
+export function ExportPanelContent({ data, returnTo }: { data: ExportPanelData; returnTo: MyDataPath }) {
+  const active = data.active;
+  return (
+    <>
       <p className="mt-2 text-slate-700">
         Prepararemos un archivo ZIP con todos los datos que la clínica guarda sobre ti: un archivo{" "}
         <span className="font-mono">datos.json</span>, que puedes llevar a otro servicio, y un resumen en PDF.
@@ -51,7 +62,7 @@ export function ExportPanel({ data, returnTo }: { data: ExportPanelData; returnT
       <ReadyExport item={data.exports.find((item) => item.status === "ready") ?? null} />
 
       {data.exports.length > 0 && <ExportHistory items={data.exports} />}
-    </section>
+    </>
   );
 }
 

@@ -27,6 +27,10 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
 
   route("cuenta/seguridad", "routes/_account/security.tsx"),
+  // Access and portability (Ley 21.719, ADR 037): 'Descargar mis datos' on both Mis Datos pages, own exports only
+  route("mis-datos/exportaciones", "routes/_account/data-exports.ts"),
+  route("mis-datos/exportaciones/:exportId", "routes/_account/data-export-status.ts"),
+  route("mis-datos/exportaciones/:exportId/descarga", "routes/_account/data-export-download.ts"),
   // Mis Datos for any account, staff included (ADR 037)
   route("cuenta/datos", "routes/_account/my-data.tsx"),
 

@@ -48,6 +48,8 @@ export interface PersonalTable {
   actorColumns?: readonly string[];
   /** Columns never exported: secrets (password hashes, tokens) and files. */
   secretColumns?: readonly string[];
+  /** Columns named like a person's (an e-mail, a phone) that hold the clinic's own contact, not a person's. */
+  clinicColumns?: readonly string[];
   erasure: ErasureTreatment;
   /** For `retain`: the legal basis and the column the term is counted from. */
   retention?: { basis: RetentionBasis; from: string };
@@ -315,6 +317,8 @@ export const personalTables = {
   whatsapp_inbound_messages: {
     label: "Mensajes de WhatsApp recibidos",
     subjectColumns: ["from_phone", "lead_id"],
+    // The clinic's WhatsApp number the person wrote to.
+    clinicColumns: ["to_phone"],
     erasure: "erase",
   },
 } as const satisfies Record<string, PersonalTable>;

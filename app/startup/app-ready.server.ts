@@ -3,6 +3,7 @@ import { demoLeadSubmissionIds } from "~/db/seed.server";
 import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
+import { startDataExportJob, stopDataExportJob } from "~/jobs/data-exports.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
 import { startPrivacyDigest, stopPrivacyDigest } from "~/jobs/privacy-digest.server";
@@ -36,6 +37,7 @@ export function appReady(): Promise<void> {
       startRateLimitPurge();
       startReminderJob();
       startPaymentReconciliation();
+      startDataExportJob();
       startRetentionJob();
       startPrivacyDigest();
     }
@@ -53,6 +55,7 @@ export async function appStopped(): Promise<void> {
     stopRateLimitPurge(),
     stopReminderJob(),
     stopPaymentReconciliation(),
+    stopDataExportJob(),
     stopRetentionJob(),
     stopPrivacyDigest(),
   ]);

@@ -73,6 +73,9 @@ type Guard = "signed-in" | RoleName;
 const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_auth/continue.ts": "signed-in",
   "routes/_account/security.tsx": "signed-in",
+  "routes/_account/data-exports.ts": "signed-in",
+  "routes/_account/data-export-status.ts": "signed-in",
+  "routes/_account/data-export-download.ts": "signed-in",
   "routes/_account/my-data.tsx": "signed-in",
   "routes/_patient/patient-layout.tsx": "signed-in",
   "routes/_patient/dashboard.tsx": "signed-in",

@@ -8,6 +8,8 @@ import {
   myDataSubject,
   profilingSection,
 } from "~/features/consent/my-data-service.server";
+import type { ExportPanelData } from "~/features/privacy/data-export-dto";
+import { loadExportPanel } from "~/features/privacy/data-export-service.server";
 import {
   loadRightsRequestPanel,
   RIGHTS_REQUEST_INTENT,
@@ -25,12 +27,13 @@ export async function loadMyData(
   db: Database,
   userId: string,
   path: string,
-): Promise<{ page: MyDataPageDto; rights: RightsRequestPanelData }> {
+): Promise<{ page: MyDataPageDto; rights: RightsRequestPanelData; exports: ExportPanelData }> {
   const subject = await myDataSubject(db, userId);
   const consents = await consentSection(db, subject);
   const profiling = await profilingSection(db, subject);
   const rights = await loadRightsRequestPanel(db, { id: userId });
-  return { page: { path, profilePath: "/paciente/perfil", consents, profiling }, rights };
+  const exports = await loadExportPanel(db, userId);
+  return { page: { path, profilePath: "/paciente/perfil", consents, profiling }, rights, exports };
 }
 
 /** The page's forms: a rights request (its own intent) or a consent/profiling switch. */

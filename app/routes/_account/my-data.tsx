@@ -2,6 +2,7 @@ import type { Route } from "./+types/my-data";
 import { getDb } from "~/db/client.server";
 import { MyDataPage } from "~/features/consent/components/my-data-page";
 import { RightsRequestPanel } from "~/features/privacy/components/rights-request-panel";
+import { ExportPanel } from "~/features/privacy/components/export-panel";
 import { requireUser } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 import { loadMyData, myDataAction } from "./my-data-sections.server";
@@ -26,6 +27,7 @@ export default function AccountMyData({ loaderData, actionData }: Route.Componen
     <MyDataPage
       page={loaderData.page}
       result={result}
+      exportPanel={<ExportPanel data={loaderData.exports} returnTo="/cuenta/datos" />}
       rightsRequestPanel={<RightsRequestPanel requests={loaderData.rights.requests} result={rights} />}
     />
   );

@@ -92,7 +92,7 @@ export function MyDataPage({
       </section>
 
       {/* The export and the rights requests (features/privacy) are composed by the route: each panel has its heading. */}
-      {exportPanel ? <div className={cn(card, "mt-6")}>{exportPanel}</div> : null}
+      {exportPanel ? <div className="mt-6">{exportPanel}</div> : null}
       {rightsRequestPanel ? <div className={cn(card, "mt-6")}>{rightsRequestPanel}</div> : null}
     </div>
   );

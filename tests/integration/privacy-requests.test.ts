@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import {
   auditLog,
+  dataExports,
   jobRuns,
   outbox,
   privacyRequestEvents,
@@ -408,6 +409,23 @@ describe("the clinic's decisions", () => {
     const [after] = await db.select().from(privacyRequests).where(eq(privacyRequests.id, row.id));
     expect(after!.status).toBe("approved");
     expect(after!.outcome).toHaveProperty("retained");
+  });
+
+  it("an approved access request of an account holder queues their export, downloaded in Mis Datos", async () => {
+    const db = await getDb();
+    const { actor } = await admin();
+    const owner = await createTestUser();
+    await submitPublic(publicFields({ right: "acceso", email: owner.email }));
+    const token = linkIn(await mailTextToSend(owner.email.toLowerCase(), "Confirma tu solicitud"))!;
+    await confirmByLink(db, token, randomIp());
+    const row = await requestByEmail(owner.email.toLowerCase());
+    expect(row).toMatchObject({ status: "received", userId: owner.id });
+
+    await actOnRequest(db, actor, row.id, { intent: "approve", text: "" });
+    const exports = await db.select().from(dataExports).where(eq(dataExports.userId, owner.id));
+    expect(exports.map((e) => e.status)).toEqual(["queued"]);
+    const [closing] = (await outboxRowsAbout(row.id)).filter((r) => r.key.endsWith(":decided"));
+    expect(String(closing!.payload.text)).toContain("desde Mis Datos");
   });
 
   it("an asesor or a patient cannot read or act on the queue", async () => {

@@ -7,7 +7,7 @@ import { objectToProfiling } from "~/features/consent/profiling-service.server";
 import { addRestriction, endRestrictions } from "~/features/consent/restrictions.server";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import { clinicFacts } from "~/lib/base/env.server";
-import { AppError } from "~/lib/base/errors";
+import { AppError, isAppError } from "~/lib/base/errors";
 import { logger } from "~/lib/base/logger.server";
 import {
   approvalMessage,
@@ -27,6 +27,7 @@ import {
 } from "./request-repository.server";
 import type { StaffAction } from "./request-schemas";
 import { recipientOf, subjectOf } from "./request-service.server";
+import { requestExport } from "./data-export-service.server";
 import { executeErasure } from "./request-erasure.server";
 
 /**
@@ -244,8 +245,13 @@ async function execute(
   let execution: Execution;
   switch (rightEffects[right]) {
     case "export":
-      // The self-service export (Mis Datos) is another part of the privacy centre; here the clinic sends the data.
-      execution = { record: { export: "clinic_sends" }, summary: "clinic_sends" };
+      // An account holder gets the same export as Mis Datos' 'Descargar mis datos' (queued now, downloaded there, 7
+      // days); someone without an account gets it from the clinic at the proven contact.
+      if (row.userId && (await queueExportFor(tx, row.userId, actor, now))) {
+        execution = { record: { export: "self_service" }, summary: "self_service", exportBySelf: true };
+      } else {
+        execution = { record: { export: "clinic_sends" }, summary: "clinic_sends" };
+      }
       break;
     case "record_correction":
       if (text.trim().length < 5) {
@@ -290,7 +296,21 @@ async function execute(
   return execution;
 }
 
+/** Queues the person's export; false when it cannot be (their daily limit reached): the clinic sends it then. */
+async function queueExportFor(tx: Database, userId: string, actor: StaffActor, now: Date): Promise<boolean> {
+  try {
+    await requestExport(tx, userId, { roles: actor.roles }, now);
+    return true;
+  } catch (error) {
+    if (isAppError(error) && error.code === "RATE_LIMITED") return false;
+    throw error;
+  }
+}
+
 function executedText(execution: Execution): string {
+  if (execution.record.export === "self_service") {
+    return "Se preparó la descarga de sus datos en Mis Datos (ZIP con JSON y resumen en PDF, 7 días).";
+  }
   if (execution.record.export === "clinic_sends") {
     return "La clínica envía los datos a la persona en un formato estructurado.";
   }

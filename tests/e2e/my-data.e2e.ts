@@ -1,17 +1,32 @@
 import { expect, test } from "@playwright/test";
-import { blockingViolations, createAccount, newAccount, openPage, useOwnClientIp } from "./support";
+import {
+  blockingViolations,
+  createAccount,
+  DEMO_ADMIN,
+  DEMO_PASSWORD,
+  newAccount,
+  newestMail,
+  openPage,
+  signInThroughScreen,
+  signOutFromHeader,
+  submitSignIn,
+  useOwnClientIp,
+} from "./support";
 
-// Mis Datos (ADR 037): a patient who agreed to WhatsApp reminders in Mi Perfil withdraws that consent on
-// /paciente/datos with one switch, and sees it withdrawn (also after a reload). axe on the page.
+// Mis Datos (ADR 037), the rights of an account holder end to end: a patient who agreed to WhatsApp reminders in
+// Mi Perfil withdraws that consent with one switch (also after a reload), then asks for erasure; the admin sees the
+// request with its clock in /admin/privacidad and executes it; the patient can no longer sign in and receives the
+// closing message with what was kept, why and until when. (The download of the data: privacy-export.e2e.ts.)
 
 test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);
 });
 
-test("a patient withdraws the WhatsApp reminders consent on Mis Datos and sees it withdrawn", async ({
+test("a patient withdraws a consent and asks for erasure on Mis Datos; the admin executes it; the account is closed", async ({
   page,
 }) => {
-  await createAccount(page.context().request, newAccount("misdatos"));
+  const account = newAccount("misdatos");
+  await createAccount(page.context().request, account);
 
   // The consent is given where the product asks for it: Mi Perfil.
   await openPage(page, "/paciente/perfil");
@@ -37,7 +52,7 @@ test("a patient withdraws the WhatsApp reminders consent on Mis Datos and sees i
   await expect(consent.getByText("versión v1", { exact: false })).toBeVisible();
   await expect(consent.getByText("(Mi Perfil)", { exact: false })).toBeVisible();
 
-  const { ids, report } = await blockingViolations(page);
+  let { ids, report } = await blockingViolations(page);
   expect(ids, report).toEqual([]);
 
   await toggle.click();
@@ -57,4 +72,41 @@ test("a patient withdraws the WhatsApp reminders consent on Mis Datos and sees i
   await expect(
     page.getByRole("checkbox", { name: "Recibir recordatorios y avisos de mis citas por WhatsApp" }),
   ).not.toBeChecked();
+
+  // Erasure, asked from Mis Datos: the explicit "Entiendo que…" is required.
+  await openPage(page, "/paciente/datos");
+  const panel = page.getByTestId("rights-request-panel");
+  await panel.getByLabel("¿Qué quieres pedir?").selectOption("supresion");
+  await panel.getByRole("checkbox", { name: /Entiendo que, si se aprueba, mi cuenta se cerrará/ }).check();
+  await panel.getByRole("button", { name: "Enviar solicitud" }).click();
+  const received = page.getByRole("status").filter({ hasText: "Recibimos tu solicitud" });
+  await expect(received).toBeVisible();
+  const reference = /N\.º ([0-9A-F]{8})/.exec(await received.innerText())?.[1];
+  expect(reference).toBeTruthy();
+  await expect(panel).toContainText("Supresión");
+  ({ ids, report } = await blockingViolations(page));
+  expect(ids, report).toEqual([]);
+  await newestMail(page, account.email, /Recibimos tu solicitud/);
+
+  // The admin sees it with its clock and executes it.
+  await signOutFromHeader(page);
+  await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await openPage(page, "/admin/privacidad");
+  const row = page.getByTestId("privacy-queue").getByRole("row").filter({ hasText: reference! });
+  await expect(row).toContainText(/3[01] días/);
+  await row.getByRole("link", { name: /Supresión/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(reference!);
+  await page.getByRole("button", { name: "Aprobar y ejecutar" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "aprobada" })).toBeVisible();
+  await signOutFromHeader(page);
+
+  // The account is closed: the password no longer opens it.
+  await openPage(page, "/auth");
+  await submitSignIn(page, account.email, account.password);
+  await expect(page.getByRole("alert")).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe("/auth");
+
+  // The closing message says what was kept, why and until when.
+  const closing = await newestMail(page, account.email, /Aprobamos tu solicitud de supresión/);
+  expect(closing.text).toContain("Se conservan hasta el");
 });

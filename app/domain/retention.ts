@@ -275,15 +275,6 @@ export const retentionRules = [
       "Prueban que respondimos tu solicitud, ante un reclamo a la Agencia o una acción civil (5 años, art. 47 de la Ley N° 19.628).",
   },
   {
-    key: "data_rights_requests",
-    table: "data_rights_requests",
-    label: "Solicitudes de derechos del formulario anterior",
-    period: years(retentionBases.accountability.years),
-    from: "desde la última actualización",
-    action: "delete",
-    reason: "Mismo plazo que las solicitudes de derechos resueltas.",
-  },
-  {
     key: "privacy_restrictions",
     table: "privacy_restrictions",
     label: "Oposiciones y bloqueos terminados",

@@ -148,11 +148,6 @@ export const sweepSpecs: Record<Exclude<RetentionKey, KeptKey>, SweepSpec> = {
     where: (cutoff) =>
       sql`status in ('approved', 'partially_approved', 'refused', 'withdrawn') and coalesce(decided_at, updated_at) < ${at(cutoff)}`,
   },
-  data_rights_requests: {
-    table: "data_rights_requests",
-    id: "id",
-    where: (cutoff) => sql`status = 'done' and updated_at < ${at(cutoff)}`,
-  },
   privacy_restrictions: {
     table: "privacy_restrictions",
     id: "id",

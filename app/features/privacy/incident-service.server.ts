@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { IncidentFieldValues } from "./components/incident-fields";
 import type { Database } from "~/db/client.server";
 import { clinicDate, clinicInstant, clinicTime } from "~/domain/clinic-time";
 import { formatClinicDateTime, formatClinicDateTimeNumeric, formatChileanPhone } from "~/domain/format";
@@ -145,26 +146,11 @@ export async function listIncidents(db: Database, actor: PrivacyActor): Promise<
   return (await listIncidentRows(db)).map(listItem);
 }
 
-/** The form's values of an incident (clinic time), for the edit form. */
-export interface IncidentFormValues {
-  title: string;
-  description: string;
-  occurredAt: string;
-  discoveredAt: string;
-  dataCategories: string;
-  sensitiveData: boolean;
-  peopleAffected: string;
-  affectedDescription: string;
-  measures: string;
-  agencyNotifiedAt: string;
-  peopleNotifiedAt: string;
-}
-
 export interface IncidentPage {
   id: string;
   status: "open" | "closed";
   statusLabel: string;
-  values: IncidentFormValues;
+  values: IncidentFieldValues;
   mustNotifyPeople: boolean;
   notices: { email: string; sent: string }[];
   /** The text proposed for the notice (the reviewed one once sent). */

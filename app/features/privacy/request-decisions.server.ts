@@ -160,37 +160,29 @@ export async function actOnRequest(
         await auditEntry("approved", { outcome: outcome.summary });
         return `Solicitud N.º ${reference} aprobada y ejecutada. Avisamos a la persona.`;
       }
-      case "partially_approve": {
-        await liftTemporaryBlocking(tx, row, actor, now);
-        await decide(tx, row, next, actor, action.reason, now, { partial: true });
-        await queuePersonMessage(
-          tx,
-          recipientOf(row),
-          partialApprovalMessage(clinicFacts(), {
-            id: row.id,
-            right: row.right as PrivacyRight,
-            reason: action.reason,
-          }),
-          { key: "decided", actorId: actor.id },
-        );
-        await auditEntry("partially_approved");
-        return `Solicitud N.º ${reference} aprobada en parte. Avisamos a la persona, con su derecho a reclamar.`;
-      }
+      case "partially_approve":
       case "refuse": {
+        // Both give the reason and the right to complain to the Agency; a partial approval executes nothing by itself.
+        const refused = action.intent === "refuse";
         await liftTemporaryBlocking(tx, row, actor, now);
-        await decide(tx, row, next, actor, action.reason, now, { refused: true });
+        await decide(
+          tx,
+          row,
+          next,
+          actor,
+          action.reason,
+          now,
+          refused ? { refused: true } : { partial: true },
+        );
+        const message = refused ? refusalMessage : partialApprovalMessage;
         await queuePersonMessage(
           tx,
           recipientOf(row),
-          refusalMessage(clinicFacts(), {
-            id: row.id,
-            right: row.right as PrivacyRight,
-            reason: action.reason,
-          }),
+          message(clinicFacts(), { id: row.id, right: row.right as PrivacyRight, reason: action.reason }),
           { key: "decided", actorId: actor.id },
         );
-        await auditEntry("refused");
-        return `Solicitud N.º ${reference} rechazada. Avisamos a la persona, con su derecho a reclamar.`;
+        await auditEntry(refused ? "refused" : "partially_approved");
+        return `Solicitud N.º ${reference} ${refused ? "rechazada" : "aprobada en parte"}. Avisamos a la persona, con su derecho a reclamar.`;
       }
     }
   });

@@ -348,6 +348,8 @@ describe("Mis Datos", () => {
     const own = await myDataPage("/cuenta/datos", asesor.cookie);
     expect(own.status).toBe(200);
     expect(own.body.page.path).toBe("/cuenta/datos");
+    // Mi Perfil is a patient's page: a staff-only account is not sent to a 403.
+    expect(own.body.page.profilePath).toBeNull();
     expect((await postMyData("/cuenta/datos", asesor.cookie, { intent: "oponerse" })).status).toBe(200);
   });
 });

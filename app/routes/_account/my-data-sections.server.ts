@@ -27,13 +27,15 @@ export async function loadMyData(
   db: Database,
   userId: string,
   path: string,
+  /** Where the person edits their profile: Mi Perfil for a patient, none for a staff-only account. */
+  profilePath: string | null,
 ): Promise<{ page: MyDataPageDto; rights: RightsRequestPanelData; exports: ExportPanelData }> {
   const subject = await myDataSubject(db, userId);
   const consents = await consentSection(db, subject);
   const profiling = await profilingSection(db, subject);
   const rights = await loadRightsRequestPanel(db, { id: userId });
   const exports = await loadExportPanel(db, userId);
-  return { page: { path, profilePath: "/paciente/perfil", consents, profiling }, rights, exports };
+  return { page: { path, profilePath, consents, profiling }, rights, exports };
 }
 
 /** The page's forms: a rights request (its own intent) or a consent/profiling switch. */

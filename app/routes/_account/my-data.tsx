@@ -12,7 +12,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Mis Datos | Río Clíni
 /** Any signed-in account's own data (staff included, ADR 037): the session's account only. */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return loadMyData(await getDb(), user.id, "/cuenta/datos");
+  return loadMyData(
+    await getDb(),
+    user.id,
+    "/cuenta/datos",
+    user.roles.includes("paciente") ? "/paciente/perfil" : null,
+  );
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Mis Datos | Río Clíni
 /** A patient's own data (ADR 037): the session's account only, never an id from the URL or the form. */
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, ["paciente"]);
-  return loadMyData(await getDb(), user.id, "/paciente/datos");
+  return loadMyData(await getDb(), user.id, "/paciente/datos", "/paciente/perfil");
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -82,13 +82,20 @@ export function MyDataPage({
         <h2 id="profile-note-title" className="text-xl font-semibold">
           Mis datos de perfil
         </h2>
-        <p className="mt-2 text-sm text-slate-700">
-          Tu nombre, teléfono, dirección y contacto de emergencia los puedes corregir tú mismo en{" "}
-          <Link to={page.profilePath ?? "/paciente/perfil"} className="font-medium text-brand-700 underline">
-            Mi Perfil
-          </Link>
-          .
-        </p>
+        {page.profilePath ? (
+          <p className="mt-2 text-sm text-slate-700">
+            Tu nombre, teléfono, dirección y contacto de emergencia los puedes corregir tú mismo en{" "}
+            <Link to={page.profilePath} className="font-medium text-brand-700 underline">
+              Mi Perfil
+            </Link>
+            .
+          </p>
+        ) : (
+          <p className="mt-2 text-sm text-slate-700">
+            Los datos de tu cuenta del equipo los mantiene un administrador de la clínica. Si alguno está mal,
+            pide su corrección con una solicitud de rectificación aquí abajo.
+          </p>
+        )}
       </section>
 
       {/* The export and the rights requests (features/privacy) are composed by the route: each panel has its heading. */}

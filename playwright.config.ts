@@ -126,6 +126,8 @@ export default defineConfig({
         TRANSBANK_COMMERCE_CODE: webpayCommerceCode,
         TRANSBANK_API_KEY: webpayKey,
         TRANSBANK_ENVIRONMENT: webpayFakeUrl,
+        // A data export pauses after each table it reads, so its progress is seen (ADR 037).
+        DATA_EXPORT_PACE_MS: "100",
       },
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,

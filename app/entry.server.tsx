@@ -14,6 +14,9 @@ import { loggableUrl } from "~/lib/loggable-url";
 import { logger } from "~/lib/base/logger.server";
 import { appReady, appStopped } from "~/startup/app-ready.server";
 
+/** `npm run retention` reaches the app through the server build (scripts/retention.mjs). */
+export { retentionCommand } from "~/startup/retention-command.server";
+
 export const streamTimeout = 5_000;
 
 /** Called by server.mjs before it listens: validates the env, opens the database and applies migrations. */

@@ -6,6 +6,8 @@ export default [
   route("politica-privacidad", "routes/_public/privacy-policy.tsx"),
   route("terminos-servicio", "routes/_public/terms-of-service.tsx"),
   route("eliminar-datos", "routes/_public/data-rights-request.tsx"),
+  // The e-mailed single-use link that proves control of the address (ADR 037)
+  route("eliminar-datos/confirmar/:token", "routes/_public/data-rights-confirm.tsx"),
   route("devolver-llamada", "routes/_public/callback-request.tsx"),
   ...prefix("blog", [index("routes/_public/blog.tsx"), route(":slug", "routes/_public/blog-article.tsx")]),
   route("guias/:file", "routes/_public/guide-download.ts"),
@@ -25,6 +27,12 @@ export default [
   route("api/auth/*", "routes/api/auth.ts"),
 
   route("cuenta/seguridad", "routes/_account/security.tsx"),
+  // Access and portability (Ley 21.719, ADR 037): 'Descargar mis datos' on both Mis Datos pages, own exports only
+  route("mis-datos/exportaciones", "routes/_account/data-exports.ts"),
+  route("mis-datos/exportaciones/:exportId", "routes/_account/data-export-status.ts"),
+  route("mis-datos/exportaciones/:exportId/descarga", "routes/_account/data-export-download.ts"),
+  // Mis Datos for any account, staff included (ADR 037)
+  route("cuenta/datos", "routes/_account/my-data.tsx"),
 
   // Patient area
   layout("routes/_patient/patient-layout.tsx", [
@@ -34,6 +42,8 @@ export default [
       route("citas/horarios", "routes/_patient/appointment-slots.ts"),
       route("asesor", "routes/_patient/advisor.tsx"),
       route("perfil", "routes/_patient/profile.tsx"),
+      // Mis Datos: consents, objection to profiling, export and rights requests (ADR 037)
+      route("datos", "routes/_patient/my-data.tsx"),
       route("ficha", "routes/_patient/clinical-record.tsx"),
       route("ficha/archivo/:id", "routes/_patient/clinical-record-file.ts"),
       // Online payments (ADR 036): Mis Pagos, its receipts and the outcome of a Webpay attempt
@@ -70,7 +80,13 @@ export default [
       index("routes/_admin/users.tsx"),
       route("usuarios/:userId", "routes/_admin/user-detail.tsx"),
       route("solicitudes", "routes/_admin/requests.tsx"),
+      route("privacidad", "routes/_admin/privacy-requests.tsx"),
+      route("privacidad/:id", "routes/_admin/privacy-request-detail.tsx"),
       route("auditoria", "routes/_admin/audit-log.tsx"),
+      // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
+      route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
+      route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),
+      route("privacidad/incidentes/:incidentId", "routes/_admin/privacy-incident.tsx"),
     ]),
   ]),
   // Payments (ADR 036): outside the admin layout because an asesor may read them; each route guards itself

@@ -39,11 +39,12 @@ export const FEATURE_IMPORTS = {
   advisor: [],
   agent: ["content"], // the agent answers from the site's content
   analytics: [],
-  appointments: ["dentalink-sync", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp
+  appointments: ["consent", "dentalink-sync", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp (with the patient's consent)
   auth: ["email", "outbox"], // account e-mails are queued in the outbox
   blog: [],
-  chat: ["agent", "auth"], // a room's replies come from the agent; a signed-in guest's tokens are bound to its session
+  chat: ["agent", "auth", "consent"], // the AI notice is a ledger consent; a room's replies come from the agent; a signed-in guest's tokens are bound to its session
   "clinical-record": ["dentalink-sync", "email", "messaging", "outbox", "payments"], // records read from Dentalink; codes sent by e-mail or WhatsApp; the Pagos tab pays a budget's balance through the payment services
+  consent: [], // the consent ledger and restrictions: a leaf, so every sending path may consult it (ADR 037)
   content: [],
   crm: ["messaging"], // the lead page shows the lead's WhatsApp messages with their labels
   "dentalink-sync": ["crm", "outbox"], // syncing a lead checks the viewer may change it and moves it to scheduled; write-throughs are outbox rows
@@ -51,14 +52,15 @@ export const FEATURE_IMPORTS = {
   email: ["outbox"], // e-mails are outbox rows
   helper: ["leads"], // the guided assistant posts the lead form and reads its result type
   landing: ["blog"], // the landing shows the guides' covers
-  leads: ["crm", "messaging"], // a new lead is assigned (round-robin) and gets its two WhatsApp messages
+  leads: ["consent", "crm", "messaging"], // a new lead is assigned (round-robin) and gets its two WhatsApp messages; its consent is recorded and an objection to profiling leaves it unscored
   legal: [],
-  messaging: ["outbox"], // WhatsApp messages are outbox rows
+  messaging: ["consent", "outbox"], // WhatsApp messages are outbox rows, sent only while the person's consent is in force
   outbox: [],
-  payments: ["appointments", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp or e-mail through the outbox
+  payments: ["appointments", "consent", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp (with the patient's consent) or e-mail through the outbox
+  privacy: ["consent", "email", "messaging", "outbox"], // requests put objections and blocking in force and the data map finds a subject's consents (consent leaf); proofs and answers go by e-mail or WhatsApp through the outbox
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
-  profile: [],
-  reminders: ["appointments", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
+  profile: ["consent"], // Mi Perfil's WhatsApp checkbox gives or withdraws the consent in the ledger
+  reminders: ["appointments", "consent", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],
   seo: [],
   staff: ["analytics", "crm", "dentalink-sync", "leads", "messaging", "payments"], // the top feature: composes the staff dashboards (the Overview's Webpay line reads the payment mode)

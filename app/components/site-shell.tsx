@@ -12,6 +12,7 @@ const patientLinks = [
   { to: "/paciente/citas", key: "shell.appointments", end: false },
   { to: "/paciente/asesor", key: "shell.advisor", end: false },
   { to: "/paciente/perfil", key: "shell.profile", end: false },
+  { to: "/paciente/datos", key: "shell.myData", end: false },
   { to: "/paciente/ficha", key: "shell.record", end: false },
   { to: "/paciente/pagos", key: "shell.payments", end: false },
 ] as const;
@@ -32,6 +33,8 @@ function areaLinks(roles: readonly string[]) {
   if (roles.some((role) => role === "admin" || role === "super_admin"))
     links.push({ to: "/admin", label: "Administración" });
   links.push({ to: "/cuenta/seguridad", label: "Seguridad" });
+  // A patient finds Mis Datos in the patient navigation; any other account here (ADR 037).
+  if (!roles.includes("paciente")) links.push({ to: "/cuenta/datos", label: "Mis Datos" });
   return links;
 }
 

@@ -1,4 +1,5 @@
 import { formatChileanPhone, whatsappNumber } from "./format";
+import { PROFILING_OBJECTED_LABEL } from "./consent-rules";
 import type { LeadLevel } from "./lead-scoring";
 import { templateContent, type WhatsAppTemplateContent } from "./whatsapp-templates";
 
@@ -19,7 +20,15 @@ export interface LeadMessageFacts {
   score: number;
   /** Where the lead came from ("Web", "Asistente virtual"). */
   source: string;
+  /**
+   * The person objected to profiling (art. 8 bis, ADR 037): no level or score is stated, and the patient is promised
+   * the clinic's standard response time (the 'warm' one), neither the priority nor the slowest.
+   */
+  profilingObjected?: boolean;
 }
+
+/** The advisor notice's level and score for an unscored lead. */
+const UNSCORED_LEVEL = PROFILING_OBJECTED_LABEL;
 
 /** The advisor's notice to the clinic's WhatsApp number: who, how to reach them, what they want and how hot. */
 export function advisorLeadMessage(facts: LeadMessageFacts): string {
@@ -28,7 +37,9 @@ export function advisorLeadMessage(facts: LeadMessageFacts): string {
     `Nombre: ${facts.name.trim().replace(/\s+/g, " ")}.`,
     `Teléfono: ${formatChileanPhone(facts.phone)}.`,
     `Tratamiento: ${facts.treatment}.`,
-    `Nivel: ${facts.levelLabel} (${facts.score} puntos).`,
+    facts.profilingObjected
+      ? `Nivel: ${UNSCORED_LEVEL}.`
+      : `Nivel: ${facts.levelLabel} (${facts.score} puntos).`,
   ].join("\n");
 }
 
@@ -39,8 +50,9 @@ export function advisorLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateCo
     facts.name,
     formatChileanPhone(facts.phone),
     facts.treatment,
-    facts.levelLabel,
-    facts.score,
+    facts.profilingObjected ? UNSCORED_LEVEL : facts.levelLabel,
+    // "(sin puntos)" in the approved template's sentence.
+    facts.profilingObjected ? "sin" : facts.score,
   ]);
 }
 
@@ -51,12 +63,16 @@ const PROMISE: Record<LeadLevel, string> = {
   cold: "te contactará dentro de 24 a 48 horas",
 };
 
+function promiseOf(facts: LeadMessageFacts): string {
+  return PROMISE[facts.profilingObjected ? "warm" : facts.level];
+}
+
 /** The patient's confirmation: thanks, the level's follow-up promise within the clinic's hours, and the clinic. */
 export function patientLeadMessage(facts: LeadMessageFacts): string {
   const firstName = firstNameOf(facts.name);
   return (
     `Hola ${firstName}, recibimos tu consulta sobre ${facts.treatment}. ` +
-    `Un asesor ${PROMISE[facts.level]} (horario de atención: ${facts.clinicHours}). ${facts.clinicName}.`
+    `Un asesor ${promiseOf(facts)} (horario de atención: ${facts.clinicHours}). ${facts.clinicName}.`
   );
 }
 
@@ -65,7 +81,7 @@ export function patientLeadTemplate(facts: LeadMessageFacts): WhatsAppTemplateCo
   return templateContent("leadPatient", [
     firstNameOf(facts.name),
     facts.treatment,
-    PROMISE[facts.level],
+    promiseOf(facts),
     facts.clinicHours,
     facts.clinicName,
   ]);

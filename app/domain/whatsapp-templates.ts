@@ -8,6 +8,7 @@
  */
 
 import { cancellationWording } from "./appointment-policy";
+import { PRIVACY_CODE_LIFETIME } from "./privacy-verification";
 import { RECORD_CODE_LIFETIME } from "./record-code";
 
 export interface WhatsAppTemplateDefinition {
@@ -103,6 +104,17 @@ export const whatsAppTemplates = {
     placeholders: ["código"],
     secret: [1],
     body: `Tu código de acceso a tu ficha clínica es {{1}}. Vence en ${RECORD_CODE_LIFETIME}. No lo compartas con nadie.`,
+  },
+  privacyRequestCode: {
+    name: "codigo_solicitud_datos",
+    placeholders: ["código"],
+    secret: [1],
+    body: `Tu código para confirmar tu solicitud sobre tus datos personales es {{1}}. Vence en ${PRIVACY_CODE_LIFETIME}. Si no la hiciste, ignora este mensaje.`,
+  },
+  privacyRequestNotice: {
+    name: "aviso_solicitud_datos",
+    placeholders: ["nombre", "número de solicitud", "mensaje"],
+    body: "Hola {{1}}, sobre tu solicitud de datos personales N.º {{2}}: {{3}} Si tienes dudas, llama a la clínica.",
   },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
 

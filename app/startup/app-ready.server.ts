@@ -3,10 +3,13 @@ import { demoLeadSubmissionIds } from "~/db/seed.server";
 import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
+import { startDataExportJob, stopDataExportJob } from "~/jobs/data-exports.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
+import { startPrivacyDigest, stopPrivacyDigest } from "~/jobs/privacy-digest.server";
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
+import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
 import { env, isDemoMode } from "~/lib/base/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
@@ -34,6 +37,9 @@ export function appReady(): Promise<void> {
       startRateLimitPurge();
       startReminderJob();
       startPaymentReconciliation();
+      startDataExportJob();
+      startRetentionJob();
+      startPrivacyDigest();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -49,6 +55,9 @@ export async function appStopped(): Promise<void> {
     stopRateLimitPurge(),
     stopReminderJob(),
     stopPaymentReconciliation(),
+    stopDataExportJob(),
+    stopRetentionJob(),
+    stopPrivacyDigest(),
   ]);
   await closeDb();
 }

@@ -1,4 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { accountSubject, giveConsent } from "~/features/consent/consent-service.server";
+import { eq } from "drizzle-orm";
 import { grantRole, revokeRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { appointments, treatmentsCatalog, users } from "~/db/schema";
@@ -261,10 +262,13 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
     time: clinicTime(soon),
     status: "scheduled",
   });
-  await db
-    .update(users)
-    .set({ whatsappOptInAt: now })
-    .where(and(eq(users.id, patient.id), isNull(users.whatsappOptInAt)));
+  // Through the consent ledger (ADR 037), which keeps users.whatsapp_opt_in_at in step.
+  await giveConsent(db, {
+    subject: await accountSubject(db, patient.id),
+    purpose: "recordatorios_whatsapp",
+    channel: "perfil",
+    at: now,
+  });
   await db.insert(appointments).values(
     plan.map((item) => {
       const treatment = treatments.get(item.slug)!;

@@ -209,7 +209,7 @@ test.describe("guided wizard", () => {
     await expect(wizard.getByRole("heading", { name: "¿Cómo te contactamos?" })).toBeVisible();
     await wizard.getByLabel("Nombre", { exact: true }).fill("Camila Reyes");
     await wizard.getByLabel("Teléfono", { exact: true }).fill("+56 9 8765 4321");
-    await wizard.getByRole("checkbox", { name: /Acepto ser contactado/ }).check();
+    await wizard.getByRole("checkbox", { name: /Acepto que la clínica use estos datos/ }).check();
 
     const posted = page.waitForResponse(
       (response) =>

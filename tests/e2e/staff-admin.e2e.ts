@@ -82,7 +82,6 @@ test("admin: users, a user's page, requests and the audit log render their table
   expect(ids, `axe on a user's page:\n${report}`).toEqual([]);
 
   await openPage(page, "/admin/solicitudes");
-  await expect(page.getByRole("heading", { level: 2, name: /^Datos personales \(\d+\)$/ })).toBeVisible();
   await expect(
     page.getByRole("heading", { level: 2, name: /^Devolución de llamada \(\d+\)$/ }),
   ).toBeVisible();

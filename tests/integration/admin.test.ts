@@ -5,7 +5,7 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { auditLog, callbackRequests, dataRightsRequests, sessions, users } from "~/db/schema";
+import { auditLog, callbackRequests, sessions, users } from "~/db/schema";
 import { activeRoleNames } from "~/db/accounts.server";
 import { loadSessionUser } from "~/lib/auth/session.server";
 import { loader as layoutLoader } from "~/routes/_admin/admin-layout";
@@ -15,7 +15,7 @@ import { action as detailAction, loader as detailLoader } from "~/routes/_admin/
 import UsersPage, { loader as usersLoader } from "~/routes/_admin/users";
 import { thrownResponse } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
-import { postAs, requestAs, uniqueEmail } from "../setup/clients";
+import { postAs, requestAs } from "../setup/clients";
 import { createTestUser, signInCookie, type TestUser } from "../setup/users";
 
 afterAll(closeDb);
@@ -421,17 +421,6 @@ describe("/admin/usuarios/:userId", () => {
 
 async function seedRequests() {
   const db = await getDb();
-  const [dataRights] = await db
-    .insert(dataRightsRequests)
-    .values({
-      submissionId: randomUUID(),
-      requestType: "eliminacion",
-      name: "Rosa Díaz",
-      email: uniqueEmail("rosa"),
-      rut: "12.345.678-5",
-      details: "Borrar mis datos de contacto.",
-    })
-    .returning({ id: dataRightsRequests.id });
   const [callback] = await db
     .insert(callbackRequests)
     .values({
@@ -443,23 +432,17 @@ async function seedRequests() {
       status: "in_progress",
     })
     .returning({ id: callbackRequests.id });
-  return { dataRightsId: dataRights!.id, callbackId: callback!.id };
+  return { callbackId: callback!.id };
 }
 
 describe("/admin/solicitudes", () => {
-  it("lists both kinds with Spanish labels, filters by status", async () => {
-    const { dataRightsId, callbackId } = await seedRequests();
+  it("lists call-back requests with Spanish labels, filters by status (data-subject requests are /admin/privacidad)", async () => {
+    const { callbackId } = await seedRequests();
     const all = (await requestsLoader(
       routeArgs(requestAs(admin.cookie, "/admin/solicitudes")),
     )) as RequestsData;
     expect(all.status).toBeNull();
-    expect(all.dataRights.find((row) => row.id === dataRightsId)).toMatchObject({
-      typeLabel: "Eliminación: borrar mis datos",
-      name: "Rosa Díaz",
-      rut: "12.345.678-5",
-      status: "new",
-      statusLabel: "Nueva",
-    });
+    expect(all).not.toHaveProperty("dataRights");
     expect(all.callbacks.find((row) => row.id === callbackId)).toMatchObject({
       phone: "+56 9 8765 4321",
       preferredTimeLabel: "Tarde (14:00 a 18:00)",
@@ -469,7 +452,6 @@ describe("/admin/solicitudes", () => {
       routeArgs(requestAs(admin.cookie, "/admin/solicitudes?estado=new")),
     )) as RequestsData;
     expect(onlyNew.status).toBe("new");
-    expect(onlyNew.dataRights.some((row) => row.id === dataRightsId)).toBe(true);
     expect(onlyNew.callbacks.some((row) => row.id === callbackId)).toBe(false);
     const junk = (await requestsLoader(
       routeArgs(requestAs(admin.cookie, "/admin/solicitudes?estado=x")),
@@ -478,37 +460,32 @@ describe("/admin/solicitudes", () => {
   });
 
   it("changes a request's status and audits it; bad input is a 400 and unknown ids a 404", async () => {
-    const { dataRightsId, callbackId } = await seedRequests();
+    const { callbackId } = await seedRequests();
     const db = await getDb();
     const change = (fields: Record<string, string>) =>
       requestsAction(routeArgs(postAs(admin.cookie, "/admin/solicitudes?estado=new", fields)));
 
     const { status, body } = unwrap<ActionResult>(
-      await change({ kind: "data_rights", requestId: dataRightsId, status: "in_progress" }),
+      await change({ kind: "callback", requestId: callbackId, status: "done" }),
     );
     expect(status).toBe(200);
     expect(body.ok).toBe(true);
-    expect(body.message).toContain("«En curso»");
-    const [row] = await db
-      .select({ status: dataRightsRequests.status })
-      .from(dataRightsRequests)
-      .where(eq(dataRightsRequests.id, dataRightsId));
-    expect(row?.status).toBe("in_progress");
+    expect(body.message).toContain("«Resuelta»");
     const audit = await db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, "request.status"), eq(auditLog.actorId, admin.id)));
-    expect(audit.find((entry) => entry.details.requestId === dataRightsId)).toMatchObject({
+    expect(audit.find((entry) => entry.details.requestId === callbackId)).toMatchObject({
       actorRoles: "admin",
       targetUserId: null,
       ip: "203.0.113.7",
-      details: { kind: "data_rights", requestId: dataRightsId, from: "new", to: "in_progress" },
+      details: { kind: "callback", requestId: callbackId, from: "in_progress", to: "done" },
     });
-
-    const done = unwrap<ActionResult>(
-      await change({ kind: "callback", requestId: callbackId, status: "done" }),
-    );
-    expect(done.status).toBe(200);
+    // Data-subject requests are no longer changed here.
+    expect(
+      unwrap<ActionResult>(await change({ kind: "data_rights", requestId: callbackId, status: "new" }))
+        .status,
+    ).toBe(400);
 
     const bad = unwrap<ActionResult>(
       await change({ kind: "callback", requestId: callbackId, status: "archived" }),
@@ -531,11 +508,6 @@ describe("/admin/solicitudes", () => {
 
     expect(
       (await thrownResponse(() => change({ kind: "callback", requestId: randomUUID(), status: "done" })))
-        .status,
-    ).toBe(404);
-    // A data-rights id is not a callback id.
-    expect(
-      (await thrownResponse(() => change({ kind: "callback", requestId: dataRightsId, status: "done" })))
         .status,
     ).toBe(404);
   });

@@ -3,7 +3,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { outbox, rateLimits, users, verifications, whatsAppMessages } from "~/db/schema";
+import { consents, outbox, rateLimits, users, verifications, whatsAppMessages } from "~/db/schema";
 import { reminderDueAt } from "~/domain/reminder-schedule";
 import type { MessageLogPage } from "~/features/messaging/whatsapp-log-dto";
 import { createMemoryMockStore } from "~/integrations/dentalink/dentalink-mock-store";
@@ -225,6 +225,14 @@ describe("the reminder's links", () => {
   it("fails a message whose secret cannot be opened, instead of sending it with [oculto]", async () => {
     const db = await app.getDb();
     const patient = await app.createTestUser({ firstName: "Luis" });
+    // The reminder's consent is in the ledger (ADR 037): the secret, not the consent, is what stops this one.
+    await db.insert(consents).values({
+      userId: patient.id,
+      purpose: "recordatorios_whatsapp",
+      textVersion: "v1",
+      channel: "perfil",
+      givenAt: new Date(),
+    });
     const id = await db.transaction((tx) =>
       app.enqueueWhatsApp(tx, {
         purpose: "reminder",

@@ -4,7 +4,7 @@ import type { RequestReceipt } from "~/features/requests/request-schemas";
 import type { ActionResult } from "~/lib/base/action-result";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { callbackRequests, dataRightsRequests, leads, outbox } from "~/db/schema";
+import { callbackRequests, leads, outbox, privacyRequests } from "~/db/schema";
 import { formatChileanPhone } from "~/domain/format";
 import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { clinicFacts } from "~/lib/base/env.server";
@@ -48,7 +48,7 @@ function callback() {
 function dataRights() {
   return {
     submissionId: randomUUID(),
-    requestType: "eliminacion",
+    right: "supresion",
     name: "Pedro Soto",
     email: uniqueEmail("derechos"),
     phone: "",
@@ -200,9 +200,9 @@ describe("/devolver-llamada and /eliminar-datos: 10 per client address and hour 
     const refused = dataRights();
     expectRefusal(await postDataRights(refused, ip));
     const db = await getDb();
-    expect(
-      await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, refused.email)),
-    ).toEqual([]);
+    expect(await db.select().from(privacyRequests).where(eq(privacyRequests.email, refused.email))).toEqual(
+      [],
+    );
     expect(await outboxMentioning(refused.email)).toEqual([]);
 
     const other = dataRights();
@@ -223,7 +223,7 @@ describe("/devolver-llamada and /eliminar-datos: 10 per client address and hour 
     await spend(5, () => postDataRights(resent, ip));
     const db = await getDb();
     expect(
-      await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, resent.email)),
+      await db.select().from(privacyRequests).where(eq(privacyRequests.email, resent.email)),
     ).toHaveLength(1);
     await spend(BUDGET - 1, () => postDataRights(dataRights(), ip));
     expectRefusal(await postDataRights(dataRights(), ip));

@@ -4,7 +4,7 @@ import type { RequestReceipt } from "~/features/requests/request-schemas";
 import type { ActionResult } from "~/lib/base/action-result";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { callbackRequests, dataRightsRequests } from "~/db/schema";
+import { callbackRequests, privacyRequests } from "~/db/schema";
 import { action as callbackAction } from "~/routes/_public/callback-request";
 import { action as dataRightsAction } from "~/routes/_public/data-rights-request";
 import { clientForm, uniqueEmail } from "../setup/clients";
@@ -16,11 +16,11 @@ afterAll(closeDb);
 type Result = ActionResult<RequestReceipt>;
 
 describe("/eliminar-datos", () => {
-  it("stores a valid request with status new and gives a reference", async () => {
+  it("stores a valid request unverified (nothing processed) and gives a reference", async () => {
     const email = uniqueEmail("derechos");
     const fields = {
       submissionId: randomUUID(),
-      requestType: "eliminacion",
+      right: "supresion",
       name: "Pedro Soto",
       email,
       phone: "",
@@ -32,47 +32,43 @@ describe("/eliminar-datos", () => {
       await dataRightsAction(routeArgs(clientForm("/eliminar-datos", fields))),
     );
     expect(status).toBe(200);
-    expect(body.ok).toBe(true);
+    expect(body).toMatchObject({ ok: true, data: { step: "sent", via: "email", requestId: null } });
     const db = await getDb();
-    const rows = await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email));
+    const rows = await db.select().from(privacyRequests).where(eq(privacyRequests.email, email));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      requestType: "eliminacion",
-      status: "new",
+      right: "supresion",
+      status: "unverified",
+      channel: "publico",
       // Canonical, as domain/rut.ts gives it: the form accepts it with or without dots.
       rut: "12345678-5",
       phone: null,
+      receivedAt: null,
+      dueAt: null,
     });
     // A second submit of the same form changes nothing.
     await dataRightsAction(routeArgs(clientForm("/eliminar-datos", fields)));
-    expect(
-      await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email)),
-    ).toHaveLength(1);
+    expect(await db.select().from(privacyRequests).where(eq(privacyRequests.email, email))).toHaveLength(1);
   });
 
   it("refuses an unknown right and a bad e-mail in Spanish, storing nothing", async () => {
     const name = `Mala ${randomUUID()}`;
     const { status, body } = unwrap<Result>(
       await dataRightsAction(
-        routeArgs(
-          clientForm("/eliminar-datos", { requestType: "borrar-todo", name, email: "x@", consent: "on" }),
-        ),
+        routeArgs(clientForm("/eliminar-datos", { right: "borrar-todo", name, email: "x@", consent: "on" })),
       ),
     );
     expect(status).toBe(400);
-    expect(body).toEqual({
+    expect(body).toMatchObject({
       ok: false,
       code: "VALIDATION",
-      message: "Elige el derecho que quieres ejercer.",
       fieldErrors: {
-        requestType: ["Elige el derecho que quieres ejercer."],
+        right: ["Elige el derecho que quieres ejercer."],
         email: [expect.stringContaining("e-mail válido")],
       },
     });
     const db = await getDb();
-    expect(await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.name, name))).toHaveLength(
-      0,
-    );
+    expect(await db.select().from(privacyRequests).where(eq(privacyRequests.name, name))).toHaveLength(0);
   });
 });
 
@@ -89,7 +85,7 @@ describe("/eliminar-datos: the RUT follows the RUT rules (issue 11)", () => {
         routeArgs(
           clientForm("/eliminar-datos", {
             submissionId: randomUUID(),
-            requestType: "acceso",
+            right: "acceso",
             name: "Rut Malo",
             email,
             rut,
@@ -101,9 +97,7 @@ describe("/eliminar-datos: the RUT follows the RUT rules (issue 11)", () => {
     expect(status).toBe(400);
     expect(body).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { rut: [message] } });
     const db = await getDb();
-    expect(
-      await db.select().from(dataRightsRequests).where(eq(dataRightsRequests.email, email)),
-    ).toHaveLength(0);
+    expect(await db.select().from(privacyRequests).where(eq(privacyRequests.email, email))).toHaveLength(0);
   });
 });
 

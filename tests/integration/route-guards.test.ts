@@ -18,7 +18,10 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/_public/home.tsx": "landing page and lead form",
   "routes/_public/privacy-policy.tsx": "legal page",
   "routes/_public/terms-of-service.tsx": "legal page",
-  "routes/_public/data-rights-request.tsx": "public data-rights form (eliminar datos)",
+  "routes/_public/data-rights-request.tsx":
+    "public entry to the rights workflow: nothing is processed until a link or code proves control (ADR 037)",
+  "routes/_public/data-rights-confirm.tsx":
+    "the e-mailed single-use link of /eliminar-datos; the unguessable token is the credential (ADR 037)",
   "routes/_public/callback-request.tsx": "public call-back form (devolver llamada)",
   "routes/_public/blog.tsx": "blog index",
   "routes/_public/blog-article.tsx": "blog article",
@@ -70,12 +73,17 @@ type Guard = "signed-in" | RoleName;
 const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_auth/continue.ts": "signed-in",
   "routes/_account/security.tsx": "signed-in",
+  "routes/_account/data-exports.ts": "signed-in",
+  "routes/_account/data-export-status.ts": "signed-in",
+  "routes/_account/data-export-download.ts": "signed-in",
+  "routes/_account/my-data.tsx": "signed-in",
   "routes/_patient/patient-layout.tsx": "signed-in",
   "routes/_patient/dashboard.tsx": "signed-in",
   "routes/_patient/appointments.tsx": "signed-in",
   "routes/_patient/appointment-slots.ts": "signed-in",
   "routes/_patient/advisor.tsx": "signed-in",
   "routes/_patient/profile.tsx": "signed-in",
+  "routes/_patient/my-data.tsx": "paciente",
   "routes/_patient/clinical-record.tsx": "signed-in",
   "routes/_patient/clinical-record-file.ts": "signed-in",
   "routes/_patient/payments.tsx": "signed-in",
@@ -102,7 +110,12 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_admin/users.tsx": "admin",
   "routes/_admin/user-detail.tsx": "admin",
   "routes/_admin/requests.tsx": "admin",
+  "routes/_admin/privacy-requests.tsx": "admin",
+  "routes/_admin/privacy-request-detail.tsx": "admin",
   "routes/_admin/audit-log.tsx": "admin",
+  "routes/_admin/privacy-incidents.tsx": "admin",
+  "routes/_admin/privacy-incidents-export.ts": "admin",
+  "routes/_admin/privacy-incident.tsx": "admin",
 };
 
 /** Files in these folders are staff pages: a patient must be refused. */

@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { outbox, whatsAppContacts, whatsAppMessages } from "~/db/schema";
+import { consents, outbox, whatsAppContacts, whatsAppMessages } from "~/db/schema";
 import type { WhatsAppFake } from "~/integrations/whatsapp/whatsapp-fake";
 import { WHATSAPP_WEBHOOK_SECRET_HEADER } from "~/integrations/whatsapp/whatsapp-schemas";
 import { uniquePhone } from "../setup/clients";
@@ -223,10 +223,19 @@ describe("delivery through the outbox", () => {
 
   it("sends a template with its placeholders", async () => {
     const db = await app.getDb();
+    const phone = uniquePhone();
+    // A reminder goes only with the consent in the ledger (ADR 037).
+    await db.insert(consents).values({
+      phone,
+      purpose: "recordatorios_whatsapp",
+      textVersion: "v1",
+      channel: "perfil",
+      givenAt: new Date(),
+    });
     const id = (await db.transaction((tx) =>
       app.enqueueWhatsApp(tx, {
         purpose: "reminder",
-        to: uniquePhone(),
+        to: phone,
         template: { name: "recordatorio_cita", placeholders: ["Ana", "martes 3 de marzo, 10:00"] },
       }),
     ))!;

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  consents,
   leadHistory,
   leads,
   outbox,
@@ -567,6 +568,14 @@ describe("the 24-hour window, decided when the message is sent", () => {
   it("sends a template-only message (a reminder) as the template, also inside the window", async () => {
     const phone = uniquePhone();
     await inbound(phone, "Hola");
+    // A reminder goes only with the consent in the ledger (ADR 037).
+    await (await app.getDb()).insert(consents).values({
+      phone,
+      purpose: "recordatorios_whatsapp",
+      textVersion: "v1",
+      channel: "perfil",
+      givenAt: new Date(),
+    });
     const id = await enqueue(phone, { template: TEMPLATE }, "reminder");
     await deliverOnly([id]);
     expect(fake.sent.map((message) => [message.endpoint, message.template])).toEqual([

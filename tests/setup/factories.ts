@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { appointments, charges, leads, paymentRefunds, payments, treatmentsCatalog } from "~/db/schema";
+import {
+  appointments,
+  charges,
+  consents,
+  leads,
+  paymentRefunds,
+  payments,
+  treatmentsCatalog,
+} from "~/db/schema";
 import { buyOrderOf } from "~/domain/payments";
 import type { RoleName } from "~/domain/roles";
 import { scoreLead } from "~/domain/lead-scoring";
@@ -31,14 +39,27 @@ export async function createWhatsAppPatient(
   firstName: string,
   options: { consent?: boolean; columns?: TestUserOptions["columns"] } = {},
 ): Promise<TestUser> {
-  return createTestUser({
+  const consent = options.consent ?? true;
+  const user = await createTestUser({
     firstName,
     columns: {
       phone: uniquePhone(),
-      whatsappOptInAt: (options.consent ?? true) ? WHATSAPP_CONSENT_AT : null,
+      whatsappOptInAt: consent ? WHATSAPP_CONSENT_AT : null,
       ...options.columns,
     },
   });
+  // The ledger is what sending code asks (ADR 037); the column only mirrors it.
+  if (consent) await giveWhatsAppConsent(user.id, WHATSAPP_CONSENT_AT);
+  return user;
+}
+
+/** A ledger row: the account agreed to WhatsApp messages at `at` (v1 of the text, from Mi Perfil). */
+export async function giveWhatsAppConsent(userId: string, at = new Date()) {
+  await (
+    await getDb()
+  )
+    .insert(consents)
+    .values({ userId, purpose: "recordatorios_whatsapp", textVersion: "v1", channel: "perfil", givenAt: at });
 }
 
 /**

@@ -19,7 +19,8 @@ export function pdfText(pdf: Buffer): string {
     } catch {
       streams.push(bytes.toString("latin1"));
     }
-    marker.lastIndex = end;
+    // Past "endstream", whose own "stream" would otherwise start a bogus stream that swallows the next one.
+    marker.lastIndex = end + "endstream".length;
   }
   const lines: string[] = [];
   for (const stream of streams) {

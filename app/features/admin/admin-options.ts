@@ -34,10 +34,11 @@ export function requestStatusLabel(status: string): string {
   return (requestStatusLabels as Record<string, string>)[status] ?? status;
 }
 
-export const requestKinds = ["data_rights", "callback"] as const;
+/** Data-subject requests left this page for /admin/privacidad (ADR 037); older audit rows still name them. */
+export const requestKinds = ["callback"] as const;
 export type RequestKind = (typeof requestKinds)[number];
 
-export const requestKindLabels: Record<RequestKind, string> = {
+export const requestKindLabels: Record<RequestKind | "data_rights", string> = {
   data_rights: "Solicitud de datos personales",
   callback: "Solicitud de llamada",
 };

@@ -1,32 +1,9 @@
 import { desc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { callbackRequests, dataRightsRequests } from "~/db/schema";
+import { callbackRequests } from "~/db/schema";
 import type { RequestKind, RequestStatus } from "./admin-options";
 
-const tables = { data_rights: dataRightsRequests, callback: callbackRequests } as const;
-
-/** Data-rights requests (/eliminar-datos), newest first, optionally of one status. */
-export async function listDataRightsRequests(
-  db: Database,
-  options: { status?: RequestStatus; limit: number },
-) {
-  return db
-    .select({
-      id: dataRightsRequests.id,
-      requestType: dataRightsRequests.requestType,
-      name: dataRightsRequests.name,
-      email: dataRightsRequests.email,
-      phone: dataRightsRequests.phone,
-      rut: dataRightsRequests.rut,
-      details: dataRightsRequests.details,
-      status: dataRightsRequests.status,
-      createdAt: dataRightsRequests.createdAt,
-    })
-    .from(dataRightsRequests)
-    .where(options.status ? eq(dataRightsRequests.status, options.status) : undefined)
-    .orderBy(desc(dataRightsRequests.createdAt), desc(dataRightsRequests.id))
-    .limit(options.limit);
-}
+const tables = { callback: callbackRequests } as const;
 
 /** Callback requests (/devolver-llamada), newest first, optionally of one status. */
 export async function listCallbackRequests(db: Database, options: { status?: RequestStatus; limit: number }) {

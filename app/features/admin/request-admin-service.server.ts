@@ -1,7 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
-import { formatRut } from "~/domain/rut";
-import { callbackTimeLabels, dataRightsLabels } from "~/features/requests/request-options";
+import { callbackTimeLabels } from "~/features/requests/request-options";
 import { logger } from "~/lib/base/logger.server";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
 import { AppError } from "~/lib/base/errors";
@@ -14,28 +13,11 @@ import {
 } from "./admin-options";
 import { requestFilterSchema, requestStatusChangeSchema } from "./admin-schemas";
 import { recordAudit } from "./audit-repository.server";
-import {
-  listCallbackRequests,
-  listDataRightsRequests,
-  lockRequestStatus,
-  setRequestStatus,
-} from "./request-admin-repository.server";
+import { listCallbackRequests, lockRequestStatus, setRequestStatus } from "./request-admin-repository.server";
 
 interface StatusDto {
   status: string;
   statusLabel: string;
-}
-
-export interface DataRightsRequestDto extends StatusDto {
-  id: string;
-  reference: string;
-  typeLabel: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  rut: string | null;
-  details: string;
-  created: DateLabel;
 }
 
 export interface CallbackRequestDto extends StatusDto {
@@ -53,14 +35,13 @@ export interface CallbackRequestDto extends StatusDto {
 export interface RequestsPageDto {
   status: RequestStatus | null;
   limit: number;
-  dataRights: DataRightsRequestDto[];
   callbacks: CallbackRequestDto[];
 }
 
 // The reference the requester was shown on the confirmation page (same rule as the public forms).
 const reference = (id: string) => id.slice(0, 8).toUpperCase();
 
-/** `?estado=` → both lists, newest first. */
+/** `?estado=` → the call-back requests, newest first (data-subject requests are /admin/privacidad). */
 export async function listRequests(
   db: Database,
   actor: AdminActor,
@@ -69,26 +50,10 @@ export async function listRequests(
   assertAdmin(actor);
   const { estado } = requestFilterSchema.parse({ estado: params.get("estado") ?? undefined });
   const options = { status: estado, limit: REQUESTS_LIST_LIMIT };
-  const [dataRights, callbacks] = await Promise.all([
-    listDataRightsRequests(db, options),
-    listCallbackRequests(db, options),
-  ]);
+  const callbacks = await listCallbackRequests(db, options);
   return {
     status: estado ?? null,
     limit: REQUESTS_LIST_LIMIT,
-    dataRights: dataRights.map((row) => ({
-      id: row.id,
-      reference: reference(row.id),
-      typeLabel: (dataRightsLabels as Record<string, string>)[row.requestType] ?? row.requestType,
-      name: row.name,
-      email: row.email,
-      phone: row.phone ? formatChileanPhone(row.phone) : null,
-      rut: row.rut ? formatRut(row.rut) : null,
-      details: row.details,
-      status: row.status,
-      statusLabel: requestStatusLabel(row.status),
-      created: dateLabel(row.createdAt),
-    })),
     callbacks: callbacks.map((row) => ({
       id: row.id,
       reference: reference(row.id),

@@ -94,6 +94,11 @@ function systemPrompt(passages: Passage[]): string {
  */
 export async function agentTurn(input: {
   text: string;
+  /**
+   * What the LLM provider reads instead of `text`: the caller redacts identifying data when the person did not
+   * consent to the AI chat (ADR 037). Default: `text`.
+   */
+  llmText?: string;
   roomId?: string;
   /** The guest's address (rate-limit key), for the per-address LLM budget. */
   address?: string;
@@ -115,7 +120,7 @@ export async function agentTurn(input: {
     const content = await llm.client.streamChat(
       [
         { role: "system", content: systemPrompt(passages) },
-        { role: "user", content: input.text },
+        { role: "user", content: input.llmText ?? input.text },
       ],
       input.onToken,
     );

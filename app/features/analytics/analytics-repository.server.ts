@@ -92,8 +92,8 @@ const responseBucket = sql`case when ${leads.firstContactAt} is null then -1 ${s
   ),
   sql` `,
 )} else ${sql.raw(String(RESPONSE_BUCKET_LIMITS.length))} end`;
-/** 0 = 0–9 … 9 = 90–100. */
-const scoreBucket = sql`least(${leads.score} / 10, 9)`;
+/** 0 = 0–9 … 9 = 90–100; null for a lead without a score (the person objected to profiling, ADR 037). */
+const scoreBucket = sql`case when ${leads.profilingObjectedAt} is null then least(${leads.score} / 10, 9) end`;
 
 /** grouping() of the eight columns: one bit per column left out of the row's set, the first column highest. */
 const only = (...kept: number[]) => 0b11111111 & ~kept.reduce((mask, bit) => mask | (1 << (7 - bit)), 0);
@@ -148,9 +148,10 @@ export async function periodBreakdown(db: Database, range: Range): Promise<Perio
         stage: Number(row.stage),
         count: row.count,
       });
-    else if (row.set === only(6))
-      breakdown.scoreBuckets.push({ bucket: Number(row.score), count: row.count });
-    else if (row.set === only(7))
+    else if (row.set === only(6)) {
+      // Unscored leads are no bucket of the score's distribution.
+      if (row.score !== null) breakdown.scoreBuckets.push({ bucket: Number(row.score), count: row.count });
+    } else if (row.set === only(7))
       breakdown.responseBuckets.push({ bucket: Number(row.response), count: row.count });
   }
   return breakdown;

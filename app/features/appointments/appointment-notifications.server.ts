@@ -6,6 +6,7 @@ import {
   patientAppointmentTemplate,
   type AppointmentEvent,
 } from "~/domain/appointment-messages";
+import { accountSubject, mayContact } from "~/features/consent/consent-service.server";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
 import { clinicFacts } from "~/lib/base/env.server";
@@ -33,7 +34,7 @@ export interface AppointmentNotice {
  * when they agreed in Mi Perfil and have a phone, and always to the clinic's WhatsApp number. Each carries its text
  * and its approved template; the send picks by the recipient's 24-hour window.
  */
-export async function notifyAppointment(tx: Pick<Database, "select" | "insert">, notice: AppointmentNotice) {
+export async function notifyAppointment(tx: Database, notice: AppointmentNotice) {
   const { patient, dentist } = await appointmentParties(tx, notice.patientId, notice.dentistId);
   if (!patient) return;
   const clinic = clinicFacts();
@@ -51,7 +52,7 @@ export async function notifyAppointment(tx: Pick<Database, "select" | "insert">,
     fee: notice.fee,
   };
   const key = `appointment:${notice.appointmentId}:${notice.event}${notice.occurrence ? `:${notice.occurrence}` : ""}`;
-  if (patient.whatsappOptInAt && patient.phone) {
+  if (patient.whatsappOptInAt && patient.phone && (await patientMayGetWhatsApp(tx, notice.patientId))) {
     await queue(tx, {
       purpose: "appointment-patient",
       to: patient.phone,
@@ -72,6 +73,12 @@ export async function notifyAppointment(tx: Pick<Database, "select" | "insert">,
     userId: notice.patientId,
     idempotencyKey: `${key}:clinic`,
   });
+}
+
+/** The ledger's answer (ADR 037): the patient's WhatsApp consent in force and no block. */
+async function patientMayGetWhatsApp(tx: Database, patientId: string) {
+  const subject = await accountSubject(tx, patientId);
+  return (await mayContact(tx, subject, "recordatorios_whatsapp")).allowed;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Database } from "~/db/client.server";
 import { AppError } from "~/lib/base/errors";
 import { env } from "~/lib/base/env.server";
+import { canonicalConsentVersion } from "~/domain/consent-texts";
+import { contactSubject, giveConsent } from "~/features/consent/consent-service.server";
 import { runAgent } from "./chat-agent-runner.server";
 import { agentDto, messageDto, roomDto, type RoomMemberDto } from "./chat-dto.server";
 import { ownedGuest, type RequestScope } from "./chat-guest-service.server";
@@ -115,14 +117,30 @@ export async function postGuestMessage(
   const { row, created, status } = result;
   if (row.roomId !== roomId) throw new AppError("CONFLICT", "Message id already used");
   if (!created) return { message: messageDto(row), duplicate: true as const };
-  if (status === "bot") await runAgent(db, roomId, body.content, address);
+  if (status === "bot") await runAgent(db, roomId, body.content, address, claims.guestId);
   return { message: messageDto(row) };
 }
 
+/**
+ * The AI notice accepted: on the room (the bot may answer) and in the consent ledger as 'chat_ia' (ADR 037), for the
+ * account when the guest is signed in, else for the guest's browser.
+ */
 export async function acceptAiNotice(db: Database, { guest, room }: RoomAccess, version: string) {
-  const updated = room.aiConsentAt
-    ? room
-    : await updateRoom(db, room.id, { aiConsentVersion: version, aiConsentAt: new Date() });
+  if (room.aiConsentAt) return roomDto(room, guest);
+  const canonical = canonicalConsentVersion("chat_ia", version);
+  const at = new Date();
+  const updated = await db.transaction(async (tx) => {
+    const row = await updateRoom(tx, room.id, { aiConsentVersion: canonical, aiConsentAt: at });
+    await giveConsent(tx, {
+      subject: contactSubject({ userId: guest.externalId }),
+      chatGuestId: guest.id,
+      purpose: "chat_ia",
+      channel: "chat",
+      version: canonical,
+      at,
+    });
+    return row;
+  });
   return roomDto(updated ?? room, guest);
 }
 

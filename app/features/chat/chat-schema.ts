@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { MAX_CHAT_MESSAGE_LENGTH } from "~/domain/chat-limits";
+import { CHAT_AI_NOTICE_VERSION, knownConsentVersions } from "~/domain/consent-texts";
+
+/** The AI notice's version, from the consent texts (one place, ADR 037): what the widget posts when accepted. */
+export const AI_NOTICE_VERSION = CHAT_AI_NOTICE_VERSION;
 
 /** The guest chat platform's request bodies, validated before anything else. */
-export const AI_NOTICE_VERSION = "2026-11-1";
 
 const name = z.string().trim().min(1).max(80);
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
@@ -48,7 +51,8 @@ export const sendMessageSchema = z.strictObject({
 });
 
 export const consentSchema = z.strictObject({
-  version: z.literal(AI_NOTICE_VERSION),
+  // Also the notice's earlier name ("2026-11-1"), which a widget loaded before the ledger still posts.
+  version: z.enum(knownConsentVersions("chat_ia") as [string, ...string[]]),
   accepted: z.literal(true),
 });
 

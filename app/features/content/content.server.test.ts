@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultClinic } from "~/config/clinic";
+import { processors } from "~/content/processors";
+import { retentionRules } from "~/domain/retention";
 import { legalHtml } from "./content.server";
 
 describe("legal texts quote the appointment rules from their modules", () => {
@@ -14,4 +16,32 @@ describe("legal texts quote the appointment rules from their modules", () => {
       expect(html).toContain("<strong>50% del valor del tratamiento");
     },
   );
+});
+
+describe("the privacy policy renders the retention table and the processors from their one source", () => {
+  const html = legalHtml("politica-privacidad", defaultClinic);
+
+  it("has one table row per retention rule, with its period and what happens", () => {
+    const table = html.slice(html.indexOf("<table>"), html.indexOf("</table>"));
+    expect(table.match(/<tr>/g)).toHaveLength(retentionRules.length + 1);
+    for (const rule of retentionRules) {
+      expect(table).toContain(`<td>${rule.label.replace(/&/g, "&amp;")}</td>`);
+    }
+    expect(table).toContain("<td>15 años</td>");
+    expect(table).toContain("<td>Se anonimiza</td>");
+  });
+
+  it("lists every processor with where it processes the data", () => {
+    for (const processor of processors) {
+      expect(html).toContain(`<strong>${processor.name}</strong>`);
+    }
+    expect(html).toContain("Es una transferencia internacional de datos.");
+  });
+
+  it("tells how to exercise the rights and the right to complain to the Agency", () => {
+    expect(html).toContain('href="/eliminar-datos"');
+    expect(html).toContain("Mis Datos");
+    expect(html).toContain("<strong>30 días corridos</strong>");
+    expect(html).toContain("<strong>Agencia de Protección de Datos Personales</strong>");
+  });
 });

@@ -1,10 +1,12 @@
 import { marked } from "marked";
 import { fillClinicPlaceholders, type ClinicFacts } from "~/config/clinic";
 import { articles, type ArticleMeta } from "~/content/articles";
+import { processors } from "~/content/processors";
 import { guides, type GuideMeta } from "~/content/guides";
 import { FREE_CANCELLATION_WINDOW_TEXT, LATE_CANCELLATION_FEE_TEXT } from "~/domain/appointment-policy";
 import { formatChileanPhone } from "~/domain/format";
 import { REMINDER_NOTICE } from "~/domain/reminder-schedule";
+import { periodText, retentionActionText, retentionRules } from "~/domain/retention";
 import { keyedCache } from "~/lib/ttl-cache.server";
 
 const articleBodies = import.meta.glob<string>("../../content/articles/*.md", {
@@ -34,11 +36,44 @@ const policyValues: Record<string, string> = {
   reminderNotice: REMINDER_NOTICE,
 };
 
+/** A markdown table cell: our own text, with the characters a table or inline markup would read escaped. */
+const cell = (value: string) => value.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/**
+ * The tables the privacy policy renders from their one source (ADR 038): `{{retention.table}}` from
+ * `domain/retention.ts`, `{{processors.list}}` from `content/processors.ts`.
+ */
+const generatedBlocks: Record<string, () => string> = {
+  "retention.table": () =>
+    [
+      "| Dato | Plazo | Desde | Al cumplirse | Por qué |",
+      "| --- | --- | --- | --- | --- |",
+      ...retentionRules.map(
+        (rule) =>
+          `| ${cell(rule.label)} | ${cell(periodText(rule.period))} | ${cell(rule.from)} | ${cell(retentionActionText(rule.action))} | ${cell(rule.reason)} |`,
+      ),
+    ].join("\n"),
+  "processors.list": () =>
+    processors
+      .map((processor) =>
+        [
+          `- **${processor.name}**: ${processor.purpose}`,
+          `  - Datos: ${processor.data}`,
+          `  - Dónde: ${processor.location}${processor.transferAbroad ? " Es una transferencia internacional de datos." : ""}`,
+          `  - Garantías: ${processor.safeguards}`,
+          ...(processor.condition ? [`  - Cuándo: ${processor.condition}`] : []),
+        ].join("\n"),
+      )
+      .join("\n"),
+};
+
 export function markdownSource(text: string, clinic: ClinicFacts): string {
-  return fillClinicPlaceholders(text, clinic, formatChileanPhone).replace(
-    /\{\{policy\.(\w+)\}\}/g,
-    (match, key: string) => policyValues[key] ?? match,
-  );
+  return fillClinicPlaceholders(text, clinic, formatChileanPhone)
+    .replace(/\{\{policy\.(\w+)\}\}/g, (match, key: string) => policyValues[key] ?? match)
+    .replace(
+      /\{\{((?:retention|processors)\.\w+)\}\}/g,
+      (match, key: string) => generatedBlocks[key]?.() ?? match,
+    );
 }
 
 /** Our own content only (no user input reaches here), rendered once per process and clinic facts. */

@@ -26,6 +26,8 @@ export interface LeadCard extends LeadContact {
   level: string;
   levelLabel: string;
   score: number;
+  /** The person objected to profiling (ADR 037): show `PROFILING_OBJECTED_LABEL`, not the level and score. */
+  profilingObjected: boolean;
   status: string;
   statusLabel: string;
   treatmentLabel: string;

@@ -66,6 +66,7 @@ const listColumns = {
   message: leads.message,
   score: leads.score,
   level: leads.level,
+  profilingObjectedAt: leads.profilingObjectedAt,
   status: leads.status,
   source: leads.source,
   createdAt: leads.createdAt,

@@ -1,3 +1,4 @@
+import { PROFILING_OBJECTED_LABEL } from "~/domain/consent-rules";
 import type { Database } from "~/db/client.server";
 import { AppError } from "~/lib/base/errors";
 import { consumeRate, type RateRule } from "~/lib/rate-limit.server";
@@ -92,6 +93,7 @@ function toCard(row: LeadListRow, viewer: LeadActor, now: Date, clinicName: stri
     level: row.level,
     levelLabel: labelOf(leadLevelLabels, row.level),
     score: row.score,
+    profilingObjected: row.profilingObjectedAt !== null,
     status: row.status,
     statusLabel: labelOf(leadStatusLabels, row.status),
     treatmentLabel,
@@ -200,8 +202,9 @@ function exportLine(row: LeadExportRow): string {
     csvCell(labelOf(treatmentLabels, row.treatment)),
     csvCell(labelOf(urgencyLabels, row.urgency)),
     csvCell(labelOf(budgetLabels, row.budget)),
-    csvCell(row.score),
-    csvCell(labelOf(leadLevelLabels, row.level)),
+    // An unscored lead (the person objected to profiling, ADR 037) has no score or level to export.
+    csvCell(row.profilingObjectedAt ? PROFILING_OBJECTED_LABEL : row.score),
+    csvCell(row.profilingObjectedAt ? "" : labelOf(leadLevelLabels, row.level)),
     csvCell(labelOf(leadStatusLabels, row.status)),
     csvCell(labelOf(leadSourceLabels, row.source)),
     csvCell(row.assigneeName),

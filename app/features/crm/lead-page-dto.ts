@@ -43,6 +43,8 @@ export interface LeadPageData {
     score: number;
     level: string;
     levelLabel: string;
+    /** The person objected to profiling (ADR 037): show `PROFILING_OBJECTED_LABEL`, not the level and score. */
+    profilingObjected: boolean;
     reasons: string[];
     status: string;
     statusLabel: string;

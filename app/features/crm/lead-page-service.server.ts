@@ -238,6 +238,7 @@ export async function loadLeadPage(
       score: lead.score,
       level: lead.level,
       levelLabel: labelOf(leadLevelLabels, lead.level),
+      profilingObjected: lead.profilingObjectedAt !== null,
       reasons: lead.reasons,
       status,
       statusLabel: leadStatusLabels[status] ?? status,

@@ -6,6 +6,7 @@ import {
   patientLeadTemplate,
 } from "~/domain/lead-messages";
 import type { LeadLevel } from "~/domain/lead-scoring";
+import { contactSubject, mayContact } from "~/features/consent/consent-service.server";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
 import { clinicFacts } from "~/lib/base/env.server";
@@ -21,7 +22,7 @@ import { labelOf, leadLevelLabels, leadSourceLabels, treatmentLabels } from "~/d
  * outbox delivers them in this order (`outbox.seq`). The idempotency keys are the lead and the recipient, so the same
  * lead never queues twice.
  */
-export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow) {
+export async function notifyNewLead(tx: Database, lead: LeadRow) {
   if (!lead.consentAt) return;
   const clinic = clinicFacts();
   const facts = {
@@ -34,6 +35,7 @@ export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow)
     levelLabel: labelOf(leadLevelLabels, lead.level),
     score: lead.score,
     source: labelOf(leadSourceLabels, lead.source),
+    profilingObjected: lead.profilingObjectedAt !== null,
   };
   await queue(tx, {
     purpose: "lead-advisor",
@@ -43,6 +45,9 @@ export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow)
     leadId: lead.id,
     idempotencyKey: `lead:${lead.id}:advisor`,
   });
+  // The ledger decides (ADR 037): the consent just recorded with the lead, unless a block is in force.
+  const subject = contactSubject({ emails: [lead.email], phones: [lead.phone] });
+  if (!(await mayContact(tx, subject, "datos_contacto")).allowed) return;
   await queue(tx, {
     purpose: "lead-patient",
     to: lead.phone,
@@ -54,7 +59,7 @@ export async function notifyNewLead(tx: Pick<Database, "insert">, lead: LeadRow)
 }
 
 /** A number WhatsApp cannot take is logged and skipped: the lead itself must not fail because of a message. */
-async function queue(tx: Pick<Database, "insert">, input: EnqueueWhatsAppInput) {
+async function queue(tx: Database, input: EnqueueWhatsAppInput) {
   try {
     await enqueueWhatsApp(tx, input);
   } catch (error) {

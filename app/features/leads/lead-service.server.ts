@@ -9,6 +9,8 @@ import {
   type Treatment,
   type Urgency,
 } from "~/domain/lead-scoring";
+import { contactSubject, recordConsent } from "~/features/consent/consent-service.server";
+import { mayProfileSubject } from "~/features/consent/profiling-service.server";
 import { assigneeForNewLead, assignIfUnassigned } from "~/features/crm/lead-assignment-service.server";
 import { logger } from "~/lib/base/logger.server";
 import { chargePublicWrite, type PublicWriter } from "~/lib/public-write-limit.server";
@@ -67,10 +69,21 @@ export async function captureLead(
     const open = await findOpenLeadByContact(tx, { phone: form.phone, email });
     if (open) {
       const merged = await mergeIntoOpenLead(tx, open, form, submission, now);
+      // The new submission is a new giving of the consent, with the contacts this person typed.
+      await recordConsent(tx, {
+        subject: contactSubject({ emails: [email], phones: [form.phone] }),
+        purpose: "datos_contacto",
+        channel: form.source === "asistente" ? "asistente" : "formulario_web",
+        leadId: open.id,
+        at: now,
+      });
       await chargePublicWrite(tx, "lead", writer, now);
       return { lead: merged, created: false, merged: true };
     }
 
+    // An objection to profiling in force (art. 8 bis, ADR 037): the lead is stored unscored.
+    const subject = contactSubject({ emails: [email], phones: [form.phone] });
+    const profiled = await mayProfileSubject(tx, subject, now);
     const stored = await insertLeadOnce(tx, {
       submissionId: submission,
       name: form.name,
@@ -80,9 +93,7 @@ export async function captureLead(
       urgency: form.urgency,
       budget: form.budget,
       message: form.message,
-      score,
-      level,
-      reasons,
+      ...(profiled ? { score, level, reasons } : { ...UNSCORED, profilingObjectedAt: now }),
       source: form.source,
       assignedTo: await assigneeForNewLead(tx),
       consentAt: now,
@@ -90,6 +101,12 @@ export async function captureLead(
       updatedAt: now,
     });
     if (stored.created) {
+      await recordLeadConsent(
+        tx,
+        stored.lead,
+        form.source === "asistente" ? "asistente" : "formulario_web",
+        now,
+      );
       await chargePublicWrite(tx, "lead", writer, now);
       // The advisor's notice then the patient's confirmation, outbox rows written with the lead (a resubmission queues nothing).
       await notifyNewLead(tx, stored.lead);
@@ -144,25 +161,52 @@ async function mergeIntoOpenLead(
       treatment: form.treatment,
       urgency: form.urgency,
       budget: form.budget,
-      scoreBefore: open.score,
-      scoreAfter: phoneMismatch ? open.score : score.score,
+      ...(open.profilingObjectedAt
+        ? {}
+        : { scoreBefore: open.score, scoreAfter: phoneMismatch ? open.score : score.score }),
       ...(phoneMismatch ? { phoneMismatch: true } : {}),
     },
     at: now,
   });
   await assignIfUnassigned(tx, open, now);
   if (phoneMismatch) return open;
+  // Objected (now, or when the lead was stored): the merge changes the answers, never the (absent) score.
+  const profiled =
+    open.profilingObjectedAt === null &&
+    (await mayProfileSubject(tx, contactSubject({ emails: [answers.email], phones: [open.phone] }), now));
   return updateLead(tx, open.id, {
     name: open.name === WHATSAPP_LEAD_PLACEHOLDER_NAME ? form.name : open.name,
     treatment: answers.treatment,
     urgency: answers.urgency,
     budget: answers.budget,
     email: answers.email,
-    score: score.score,
-    level: score.level,
-    reasons: score.reasons,
+    ...(profiled
+      ? { score: score.score, level: score.level, reasons: score.reasons }
+      : { ...UNSCORED, profilingObjectedAt: open.profilingObjectedAt ?? now }),
     resubmittedAt: now,
     updatedAt: now,
+  });
+}
+
+/**
+ * What an unscored lead stores (ADR 037): the neutral values the check constraints allow that trigger nothing — no
+ * hot-lead alert, no 'Hot' count, no reasons — with `profiling_objected_at` telling the staff why.
+ */
+const UNSCORED = { score: 0, level: "cold", reasons: [] as string[] } as const;
+
+/** The lead's consent to be contacted, in the ledger: its own contacts, the current text, where it was given. */
+async function recordLeadConsent(
+  tx: Database,
+  lead: LeadRow,
+  channel: "formulario_web" | "asistente" | "whatsapp",
+  at: Date,
+) {
+  await recordConsent(tx, {
+    subject: contactSubject({ emails: [lead.email], phones: [lead.phone] }),
+    purpose: "datos_contacto",
+    channel,
+    leadId: lead.id,
+    at,
   });
 }
 
@@ -233,6 +277,7 @@ export async function fileWhatsAppMessage(
     email: null,
     message: text,
   });
+  const profiled = await mayProfileSubject(tx, contactSubject({ phones: [message.phone] }), message.at);
   const { lead } = await insertLeadOnce(tx, {
     submissionId: randomUUID(),
     name: leadName(message.contactName),
@@ -240,9 +285,7 @@ export async function fileWhatsAppMessage(
     email: null,
     ...answers,
     message: text,
-    score,
-    level,
-    reasons,
+    ...(profiled ? { score, level, reasons } : { ...UNSCORED, profilingObjectedAt: message.at }),
     source: "whatsapp",
     assignedTo: await assigneeForNewLead(tx),
     consentAt: message.at,
@@ -250,6 +293,7 @@ export async function fileWhatsAppMessage(
     updatedAt: message.at,
   });
   await insertLeadHistory(tx, { leadId: lead.id, ...history });
+  await recordLeadConsent(tx, lead, "whatsapp", message.at);
   await notifyNewLead(tx, lead);
   logger.info({ leadId: lead.id, level, score, source: "whatsapp" }, "lead captured");
   return { leadId: lead.id, created: true };

@@ -10,6 +10,7 @@ export const whatsAppPurposes = [
   "reminder",
   "clinical-record-code",
   "payment-patient",
+  "privacy-request",
   "test",
 ] as const;
 export type WhatsAppPurposeName = (typeof whatsAppPurposes)[number];
@@ -22,6 +23,7 @@ export const purposeLabels: Record<WhatsAppPurposeName, string> = {
   reminder: "Recordatorio de cita",
   "clinical-record-code": "Código de acceso a la ficha",
   "payment-patient": "Pago: aviso al paciente",
+  "privacy-request": "Solicitud de datos personales",
   test: "Prueba (Dashboard de Pruebas)",
 };
 

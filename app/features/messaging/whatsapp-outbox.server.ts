@@ -12,6 +12,7 @@ import {
   type TemplateSecrets,
   type WhatsAppTemplateContent,
 } from "~/domain/whatsapp-templates";
+import { notSentReason } from "~/domain/consent-rules";
 import { chooseSendKind, customerCareWindowOpen } from "~/domain/whatsapp-window";
 import { isIntegrationError } from "~/integrations/http.server";
 import { toWhatsAppNumber } from "~/integrations/whatsapp/phone";
@@ -29,6 +30,7 @@ import {
   recordAccepted,
   recordSendKind,
 } from "./whatsapp-repository.server";
+import { mayContactOnWhatsApp } from "./whatsapp-consent.server";
 import type { WhatsAppPurposeName } from "./whatsapp-labels";
 import { whatsAppSettings, type WhatsAppSettings } from "./whatsapp-settings.server";
 
@@ -157,6 +159,18 @@ export function createWhatsAppOutboxHandler(
     const message = await findMessage(db, id);
     if (!message) throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
     if (message.status !== "queued") return message.testMode ? "whatsapp-test-mode" : "whatsapp";
+    // Asked again at send time (ADR 037): a consent withdrawn after the message was queued stops it here, recorded
+    // as failed with the reason, never sent.
+    const consent = await mayContactOnWhatsApp(db, message, now());
+    if (consent && !consent.allowed) {
+      const why = notSentReason(consent.reason);
+      await advanceStatus(db, { id }, "failed", now(), why);
+      logger.info(
+        { whatsAppMessageId: id, purpose: message.purpose },
+        "whatsapp message not sent: no consent",
+      );
+      throw new PermanentDeliveryError(why);
+    }
     const windowOpen = customerCareWindowOpen(await lastInboundAt(db, message.toPhone), now());
     const kind = chooseSendKind(
       { hasText: message.text !== null, hasTemplate: message.templateName !== null },

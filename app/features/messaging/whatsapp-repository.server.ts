@@ -1,6 +1,6 @@
 import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { whatsAppContacts, whatsAppInboundMessages, whatsAppMessages } from "~/db/schema";
+import { leads, whatsAppContacts, whatsAppInboundMessages, whatsAppMessages } from "~/db/schema";
 import type { WhatsAppSendKind } from "~/domain/whatsapp-window";
 import { statusesBefore } from "~/domain/whatsapp-message-status";
 
@@ -72,6 +72,16 @@ export async function advanceStatus(
     .where(and(target, inArray(whatsAppMessages.status, statusesBefore(status))))
     .returning({ id: whatsAppMessages.id });
   return moved.length > 0;
+}
+
+/** The e-mail and phone of the lead a message answers (the person the consent check is about). */
+export async function leadContacts(db: Pick<Database, "select">, leadId: string) {
+  const [row] = await db
+    .select({ email: leads.email, phone: leads.phone })
+    .from(leads)
+    .where(eq(leads.id, leadId))
+    .limit(1);
+  return row;
 }
 
 /** Which of its contents a message went out as (decided at send time by the 24-hour window). */

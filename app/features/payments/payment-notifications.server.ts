@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { formatCLP } from "~/domain/format";
 import { templateContent } from "~/domain/whatsapp-templates";
+import { accountSubject, mayContact } from "~/features/consent/consent-service.server";
 import { enqueueWhatsApp } from "~/features/messaging/whatsapp-outbox.server";
 import { enqueue } from "~/features/outbox/outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
@@ -32,7 +33,7 @@ const subjects: Record<PaymentNoticeEvent, string> = {
  * Tells the patient about their money, in the caller's transaction (outbox): by WhatsApp when they agreed to it in
  * Mi Perfil and have a phone, otherwise by e-mail. No amount or concept names anyone but the patient themselves.
  */
-export async function notifyPayment(tx: Pick<Database, "select" | "insert">, notice: PaymentNotice) {
+export async function notifyPayment(tx: Database, notice: PaymentNotice) {
   const [patient] = await tx
     .select({
       firstName: users.firstName,
@@ -53,7 +54,12 @@ export async function notifyPayment(tx: Pick<Database, "select" | "insert">, not
     fee_pending: `Hola ${name}, tienes un cargo pendiente de ${amount} por ${notice.concept}. Puedes pagarlo en línea en Mis Pagos: ${link}`,
   }[notice.event];
   const key = `payment-notice:${notice.event}:${notice.refundId ?? notice.paymentId ?? notice.chargeId}`;
-  if (patient.optIn && patient.phone) {
+  // WhatsApp only with the consent in force (ADR 037); otherwise the notice goes by e-mail, as before.
+  const whatsApp =
+    patient.optIn &&
+    patient.phone &&
+    (await mayContact(tx, await accountSubject(tx, notice.patientId), "recordatorios_whatsapp")).allowed;
+  if (whatsApp && patient.phone) {
     const template =
       notice.event === "payment_received"
         ? templateContent("paymentReceived", [name, amount, notice.concept, clinic.shortName])

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { ProfileInput } from "./profile-schema";
@@ -25,8 +25,8 @@ export async function profileRow(db: Pick<Database, "select">, userId: string) {
 
 /**
  * Sets exactly the profile's columns (nothing else a client sends) and updated_at, on the row whose id is the
- * session user's. The WhatsApp consent keeps the time it was first given while it stays on, and is cleared when
- * turned off. Returns undefined when there is no such row.
+ * session user's. The WhatsApp consent is the ledger's (`setConsent`, which keeps `whatsapp_opt_in_at` in step).
+ * Returns undefined when there is no such row.
  */
 export async function updateProfileRow(
   db: Pick<Database, "update">,
@@ -43,9 +43,6 @@ export async function updateProfileRow(
       address: input.address,
       emergencyContact: input.emergencyContact,
       emergencyPhone: input.emergencyPhone,
-      whatsappOptInAt: input.whatsappOptIn
-        ? sql`coalesce(${users.whatsappOptInAt}, ${updatedAt.toISOString()}::timestamptz)`
-        : null,
       updatedAt,
     })
     .where(eq(users.id, userId))

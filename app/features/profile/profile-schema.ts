@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { currentConsentText } from "~/domain/consent-texts";
 import type { ActionResult } from "~/lib/base/action-result";
 import { boundedText, optionalChileanPhone } from "~/lib/validation";
 
@@ -6,7 +7,8 @@ export const PROFILE_NAME_MAX = 80;
 export const PROFILE_ADDRESS_MAX = 300;
 export const PROFILE_EMERGENCY_CONTACT_MAX = 100;
 
-export const WHATSAPP_OPT_IN_LABEL = "Recibir recordatorios y avisos de mis citas por WhatsApp";
+/** The consent's text as the ledger versions it (`app/domain/consent-texts.ts`). */
+export const WHATSAPP_OPT_IN_LABEL = currentConsentText("recordatorios_whatsapp").text;
 export const WHATSAPP_NEEDS_PHONE = "Para recibir mensajes por WhatsApp ingresa tu teléfono móvil.";
 
 function requiredName(missing: string, tooLong: string) {

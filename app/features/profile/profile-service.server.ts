@@ -1,5 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
+import { accountSubject, setConsent } from "~/features/consent/consent-service.server";
 import { AppError } from "~/lib/base/errors";
 import { profileCompleteness, type ProfileCompleteness } from "~/domain/profile-completeness";
 import { profileRow, updateProfileRow } from "./profile-repository.server";
@@ -36,7 +37,17 @@ export async function updateProfile(
   input: ProfileInput,
   now = new Date(),
 ): Promise<{ updatedAt: string }> {
-  const row = await updateProfileRow(db, userId, input, now);
-  if (!row) throw new AppError("NOT_FOUND", NOT_FOUND);
-  return { updatedAt: row.updatedAt.toISOString() };
+  return db.transaction(async (tx) => {
+    const row = await updateProfileRow(tx, userId, input, now);
+    if (!row) throw new AppError("NOT_FOUND", NOT_FOUND);
+    // The checkbox gives or withdraws the WhatsApp consent in the ledger (ADR 037), with the profile's new phone.
+    await setConsent(tx, {
+      subject: await accountSubject(tx, userId),
+      purpose: "recordatorios_whatsapp",
+      given: input.whatsappOptIn,
+      channel: "perfil",
+      at: now,
+    });
+    return { updatedAt: row.updatedAt.toISOString() };
+  });
 }

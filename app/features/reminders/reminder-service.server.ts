@@ -6,6 +6,7 @@ import {
   reminderKey,
 } from "~/domain/reminder-schedule";
 import { REMINDER_TEMPLATE_NAME, reminderPlaceholders } from "~/domain/reminder-message";
+import { accountSubject, mayContact } from "~/features/consent/consent-service.server";
 import { enqueueWhatsApp } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
 import { publicBaseUrl } from "~/lib/base/env.server";
@@ -66,6 +67,9 @@ async function queueReminder(db: Database, appointmentId: string, now: Date, bas
     // Read again under the lock: the appointment may have been cancelled or moved, the consent withdrawn.
     if (!target || !isReminderDue(target, now)) return false;
     if (!target.whatsappOptInAt || !target.phone || target.deactivatedAt) return false;
+    // The ledger decides (ADR 037): a withdrawn consent or a block stops the reminder; the handler asks again at send.
+    const subject = await accountSubject(tx, target.patientId);
+    if (!(await mayContact(tx, subject, "recordatorios_whatsapp", { now })).allowed) return false;
     if (!(await claimReminder(tx, appointmentId, target.startsAt))) return false;
 
     const tokens = { confirm: newActionToken(), cancel: newActionToken() };

@@ -3,25 +3,11 @@ import {
   boundedText,
   chileanPhone,
   consentAccepted,
-  emailAddress,
-  optionalChileanPhone,
   optionalEmail,
-  optionalRut,
   personName,
   submissionId,
 } from "~/lib/validation";
-import { callbackTimes, dataRightsTypes } from "./request-options";
-
-export const dataRightsRequestSchema = z.object({
-  submissionId,
-  requestType: z.enum(dataRightsTypes, { error: "Elige el derecho que quieres ejercer." }),
-  name: personName,
-  email: emailAddress,
-  phone: optionalChileanPhone.default(null),
-  rut: optionalRut.default(null),
-  details: boundedText(2000, "El detalle"),
-  consent: consentAccepted,
-});
+import { callbackTimes } from "./request-options";
 
 export const callbackRequestSchema = z.object({
   submissionId,
@@ -33,7 +19,6 @@ export const callbackRequestSchema = z.object({
   consent: consentAccepted,
 });
 
-export type DataRightsRequest = z.output<typeof dataRightsRequestSchema>;
 export type CallbackRequest = z.output<typeof callbackRequestSchema>;
 
 /** What a stored request answers: the reference the visitor may quote. */

@@ -147,6 +147,14 @@ const envSchema = z.object({
     .min(1_000, "al menos 1000 ms")
     .max(600_000, "a lo más 600000 ms")
     .default(15_000),
+  // A pause after each table an export reads (ADR 037): spreads a big build's queries; the browser test sets it so
+  // that the progress is seen. 0 (no pause) by default.
+  DATA_EXPORT_PACE_MS: z.coerce
+    .number({ error: "debe ser un número de milisegundos" })
+    .int("debe ser un número entero de milisegundos")
+    .min(0, "no puede ser negativo")
+    .max(2_000, "a lo más 2000 ms")
+    .default(0),
   // Guest chat platform (served by this app, so the widget works out of the box) and virtual dentist (ADR 032, 033).
   CHAT_ACCOUNT_ID: z
     .string()

@@ -1,7 +1,9 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/admin-layout";
 import { AdminShell } from "~/components/admin-shell";
+import { getDb } from "~/db/client.server";
 import { ADMIN_ROLES } from "~/domain/roles";
+import { privacyQueueCounts } from "~/features/privacy/request-queries.server";
 import { requireRole } from "~/lib/guards.server";
 
 /**
@@ -10,12 +12,14 @@ import { requireRole } from "~/lib/guards.server";
  */
 export async function loader(args: Route.LoaderArgs) {
   await requireRole(args, ADMIN_ROLES);
-  return null;
+  // The privacy queue's clock (overdue, due this week) on every admin page, the landing included.
+  return { privacyCounts: await privacyQueueCounts(await getDb()) };
 }
 
-export default function AdminLayout() {
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { privacyCounts } = loaderData;
   return (
-    <AdminShell>
+    <AdminShell privacyCounts={privacyCounts}>
       <Outlet />
     </AdminShell>
   );

@@ -93,7 +93,7 @@ function StatusForm({
 }
 
 export default function AdminRequests({ loaderData, actionData }: Route.ComponentProps) {
-  const { status, limit, dataRights, callbacks } = loaderData;
+  const { status, limit, callbacks } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const filterLabel = status ? ` en estado «${requestStatusLabels[status]}»` : "";
@@ -102,8 +102,12 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
     <>
       <h1 className="text-3xl font-bold">Solicitudes</h1>
       <p className="mt-2 text-slate-700">
-        Solicitudes sobre datos personales (/eliminar-datos) y de devolución de llamada (/devolver-llamada),
-        de la más reciente a la más antigua.
+        Solicitudes de devolución de llamada (/devolver-llamada), de la más reciente a la más antigua. Las
+        solicitudes sobre datos personales (/eliminar-datos y Mis Datos) se gestionan, con su plazo legal, en{" "}
+        <Link to="/admin/privacidad" className="font-medium text-brand-700 underline">
+          Privacidad
+        </Link>
+        .
       </p>
 
       <nav aria-label="Filtrar por estado" className="mt-6">
@@ -135,53 +139,12 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
       </div>
 
       <RequestSection
-        id="data-rights-heading"
-        title={`Datos personales (${dataRights.length})`}
-        count={dataRights.length}
-        limit={limit}
-        filterLabel={filterLabel}
-      >
-        <AdminTable
-          label="Solicitudes sobre datos personales"
-          caption={`Solicitudes sobre datos personales${filterLabel}`}
-          columns={["Tipo", "Nombre", "E-mail", "RUT", "Detalle", "Recibida", "Estado"]}
-          testId="data-rights-table"
-        >
-          {dataRights.map((request) => (
-            <tr key={request.id}>
-              <td className={tdClass}>
-                {request.typeLabel}
-                <div className="mt-1 font-mono text-xs text-slate-600">N.º {request.reference}</div>
-              </td>
-              <th scope="row" className={`${tdClass} font-medium`}>
-                {request.name}
-                {request.phone && (
-                  <div className="mt-1 text-xs font-normal text-slate-600">{request.phone}</div>
-                )}
-              </th>
-              <td className={`${tdClass} break-all`}>
-                <a href={`mailto:${request.email}`} className="text-brand-700 underline">
-                  {request.email}
-                </a>
-              </td>
-              <td className={`${tdClass} whitespace-nowrap`}>{request.rut ?? "—"}</td>
-              <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.details || "—"}</td>
-              <td className={tdClass}>
-                <DateCell value={request.created} />
-              </td>
-              <StatusCell kind="data_rights" request={request} busy={busy} />
-            </tr>
-          ))}
-        </AdminTable>
-      </RequestSection>
-
-      <RequestSection
         id="callbacks-heading"
         title={`Devolución de llamada (${callbacks.length})`}
         count={callbacks.length}
         limit={limit}
         filterLabel={filterLabel}
-        className="mt-10"
+        className="mt-6"
       >
         <AdminTable
           label="Solicitudes de devolución de llamada"

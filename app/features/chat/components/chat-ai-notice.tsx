@@ -1,3 +1,4 @@
+import { currentConsentText } from "~/domain/consent-texts";
 import { cn } from "~/lib/cn";
 import type { RoomPalette } from "./chat-room-theme";
 
@@ -16,11 +17,8 @@ export function ChatAiNotice({
       <h2 id="ai-notice-title" className="font-semibold">
         Aviso de asistencia con IA
       </h2>
-      <p className="mt-2">
-        Este chat lo responde un asistente virtual automatizado, que usa el contenido de la clínica. No
-        entrega diagnósticos ni reemplaza una evaluación con tu dentista. Guardamos la conversación para
-        atenderte (Ley 21.719). Puedes pedir hablar con una persona en cualquier momento.
-      </p>
+      {/* The versioned text (app/domain/consent-texts.ts): accepting records this version in the ledger. */}
+      <p className="mt-2">{currentConsentText("chat_ia").text}</p>
       <div className="mt-3 flex flex-wrap gap-2">
         <button
           type="button"

@@ -1,3 +1,4 @@
+import { PROFILING_OBJECTED_LABEL } from "~/domain/consent-rules";
 import { ArrowLeft, CalendarCheck, UserCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
@@ -44,9 +45,15 @@ export function LeadPage({ page }: { page: LeadPageData }) {
         <div>
           <h1 className="text-3xl font-bold">{lead.name}</h1>
           <p className="mt-2 flex flex-wrap gap-2 text-sm font-semibold">
-            <Badge size="md" tone={levelBadgeTone[lead.level] ?? "solid-slate"}>
-              {lead.levelLabel} · {lead.score}
-            </Badge>
+            {lead.profilingObjected ? (
+              <Badge size="md" tone="solid-slate" data-testid="lead-unscored">
+                {PROFILING_OBJECTED_LABEL}
+              </Badge>
+            ) : (
+              <Badge size="md" tone={levelBadgeTone[lead.level] ?? "solid-slate"}>
+                {lead.levelLabel} · {lead.score}
+              </Badge>
+            )}
             <Badge size="md" tone="solid-slate" data-testid="lead-status">
               {lead.statusLabel}
               {lead.lostReasonLabel ? ` · ${lead.lostReasonLabel}` : ""}
@@ -290,7 +297,7 @@ function Details({ page }: { page: LeadPageData }) {
         <dd>{lead.consentAtLabel}</dd>
       </dl>
       <h3 className="mt-4 text-sm font-semibold">
-        Puntaje {lead.score} · {lead.levelLabel}
+        {lead.profilingObjected ? PROFILING_OBJECTED_LABEL : `Puntaje ${lead.score} · ${lead.levelLabel}`}
       </h3>
       {lead.reasons.length > 0 ? (
         <ul className="mt-1 list-disc pl-5 text-sm">

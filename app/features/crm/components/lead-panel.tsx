@@ -1,3 +1,4 @@
+import { PROFILING_OBJECTED_LABEL } from "~/domain/consent-rules";
 import { CalendarCheck, ChevronLeft, ChevronRight, Download, Mail, Search, UserCheck } from "lucide-react";
 import { Form, Link, useFetcher, useSubmit } from "react-router";
 import { Input, Select } from "~/components/ui/field";
@@ -269,9 +270,15 @@ function LeadCardItem({ lead }: { lead: LeadCard }) {
           </Link>
         </h3>
         <div className="flex flex-wrap gap-2 text-xs font-semibold">
-          <Badge tone={levelBadgeTone[lead.level] ?? "solid-slate"}>
-            {lead.levelLabel} · {lead.score}
-          </Badge>
+          {lead.profilingObjected ? (
+            <Badge tone="solid-slate" data-testid="lead-unscored">
+              {PROFILING_OBJECTED_LABEL}
+            </Badge>
+          ) : (
+            <Badge tone={levelBadgeTone[lead.level] ?? "solid-slate"}>
+              {lead.levelLabel} · {lead.score}
+            </Badge>
+          )}
           <Badge tone="solid-slate" data-testid="lead-status">
             {lead.statusLabel}
           </Badge>

@@ -1,3 +1,4 @@
+import { currentConsentText, splitAtPolicyLink } from "~/domain/consent-texts";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
@@ -6,6 +7,10 @@ import type { LeadActionResult } from "~/features/leads/lead-schema";
 import { fieldError, formLevelMessage } from "~/lib/base/action-result";
 import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labels";
 import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
+
+const [consentBefore, consentLink, consentAfter] = splitAtPolicyLink(
+  currentConsentText("datos_contacto").text,
+);
 
 const choiceSteps = [
   {
@@ -120,12 +125,13 @@ export function HelperWizard({ onDone }: { onDone: () => void }) {
               required
               className="mt-0.5 size-4 shrink-0 accent-brand-700"
             />
+            {/* The same versioned text as the landing's form (app/domain/consent-texts.ts). */}
             <span>
-              Acepto ser contactado según la{" "}
+              {consentBefore}
               <a href="/politica-privacidad" className="underline">
-                Política de Privacidad
+                {consentLink}
               </a>
-              .
+              {consentAfter}
             </span>
           </label>
           {error("consent") && <p className="text-xs font-medium text-red-700">{error("consent")}</p>}

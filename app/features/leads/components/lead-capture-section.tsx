@@ -1,3 +1,4 @@
+import { currentConsentText, splitAtPolicyLink } from "~/domain/consent-texts";
 import { CheckCircle2 } from "lucide-react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -7,6 +8,10 @@ import { ensureSubmissionId, SubmissionIdField } from "~/lib/submission-id";
 import { useValidatedForm } from "~/lib/validated-form";
 import type { LeadActionResult } from "../lead-schema";
 import { LeadChoiceFields, LeadContactFields } from "./lead-fields";
+
+const [consentBefore, consentLink, consentAfter] = splitAtPolicyLink(
+  currentConsentText("datos_contacto").text,
+);
 
 const loadLeadSchema = () => import("../lead-schema").then((module) => module.leadFormSchema);
 
@@ -90,12 +95,13 @@ export function LeadCaptureSection() {
                 maxLength={2000}
                 readOnly={busy}
               />
+              {/* The versioned consent text (app/domain/consent-texts.ts), recorded with the lead. */}
               <ConsentField error={form.error("consent")} className="sm:col-span-2">
-                Acepto que la clínica use estos datos para contactarme, según la{" "}
+                {consentBefore}
                 <a href="/politica-privacidad" className="font-medium text-brand-700 underline">
-                  Política de Privacidad
+                  {consentLink}
                 </a>
-                .
+                {consentAfter}
               </ConsentField>
               <Button type="submit" variant="accent" disabled={busy} className="sm:col-span-2">
                 {busy ? "Enviando..." : "Quiero mi evaluación gratuita"}

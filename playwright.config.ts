@@ -50,7 +50,9 @@ export default defineConfig({
     baseURL,
     locale: "es-CL",
     timezoneId: "America/Santiago",
-    trace: "retain-on-failure",
+    // A failing test keeps its trace (actions, DOM snapshots, network, console); the screencast film strip is left
+    // out: recording it costs every passing test CPU on this 2-core machine.
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],

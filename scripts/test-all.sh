@@ -8,6 +8,33 @@ started=$SECONDS
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$1"; }
 
+# Runs the given steps at the same time, as "name" "command" pairs (a command may chain several with &&), each with
+# its output in a file of its own; then prints each step's output in the order given, with its time, and fails if
+# any failed. For steps that share no files, ports or databases (see each call).
+parallel() {
+  local dir names=() pids=() failed=() i
+  dir=$(mktemp -d)
+  while [ $# -gt 0 ]; do
+    names+=("$1")
+    ( s=$SECONDS; set +e; bash -c "set -euo pipefail; $2" >"$dir/${#names[@]}.log" 2>&1; rc=$?
+      echo $((SECONDS - s)) >"$dir/${#names[@]}.time"; exit $rc ) &
+    pids+=($!)
+    shift 2
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then failed+=("${names[$i]}"); fi
+  done
+  for i in "${!names[@]}"; do
+    step "${names[$i]} ($(cat "$dir/$((i + 1)).time") s)"
+    cat "$dir/$((i + 1)).log"
+  done
+  rm -rf "$dir"
+  if [ ${#failed[@]} -gt 0 ]; then
+    printf '\n\033[1;31mFAILED: %s\033[0m\n' "${failed[*]}"
+    return 1
+  fi
+}
+
 step "Packages"
 if [ ! -x node_modules/.bin/node ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
@@ -33,30 +60,29 @@ else
   projects=(--project integration)
 fi
 
-step "Typecheck"
-npm run -s typecheck
-
-step "Lint"
-npm run -s lint
-
-step "Unit tests"
-vitest run --project unit
-
-step "Build"
-react-router build >/dev/null
-echo "build/ ready"
+# Typecheck, lint, unit tests and the build read the sources and write nothing another of them reads (typegen writes
+# .react-router/, which lint ignores and the build does not touch; the build writes build/, which the unit tests do
+# not read): they run side by side, the build after the typecheck.
+parallel \
+  "Typecheck, then build" 'npm run -s typecheck && react-router build >/dev/null && echo "build/ ready"' \
+  "Lint" 'npm run -s lint' \
+  "Unit tests" 'vitest run --project unit'
 
 step "Integration tests"
+s=$SECONDS
 vitest run "${projects[@]}"
+echo "integration: $((SECONDS - s)) s"
 
-step "Crash test"
-node scripts/crash-test.mjs --count 40
-
-step "Crash test: Webpay payments"
-node scripts/crash-test-payments.mjs
+# The two crash tests each spawn their own server on a free port and a temporary DATA_DIR of their own, and spend most
+# of their time waiting for it (boots, kills, the payment deadlines): they run side by side.
+parallel \
+  "Crash test" 'node scripts/crash-test.mjs --count 40' \
+  "Crash test: Webpay payments" 'node scripts/crash-test-payments.mjs'
 
 step "End-to-end tests (Chromium)"
+s=$SECONDS
 playwright test
+echo "end-to-end: $((SECONDS - s)) s"
 
 echo
 echo "All checks passed in $((SECONDS - started)) s."

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { blockingViolations, DEMO_PASSWORD, openPage, signInThroughScreen, useOwnClientIp } from "./support";
+import { blockingViolations, DEMO_PASSWORD, openPage, signInByRequest, useOwnClientIp } from "./support";
 
 // ADR 026: the Overview for a period and the Analytics tab (charts, tables, CSV, 'Configurar Analytics') as the
 // demo asesor. Serial: the settings saved here are the asesor's, and the second test reads the overview's figures.
@@ -14,7 +14,7 @@ test.beforeEach(async ({ context }) => {
 test("overview: the cards follow the chosen period, with their change; axe finds nothing serious", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/funnel");
   const total = page.getByTestId("stat-total");
   // The demo leads are from the last two days: the default 30 days count them.
@@ -46,7 +46,7 @@ test("overview: the cards follow the chosen period, with their change; axe finds
 test("analytics: SVG charts and tables for a period, CSV, and a chart hidden through 'Configurar Analytics'", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/funnel?tab=analytics&period=7");
   await expect(page.getByRole("tab", { name: "Analytics" })).toHaveAttribute("aria-selected", "true");
 
@@ -97,7 +97,7 @@ test("'Configurar Analytics' without JavaScript: the settings page saves with a 
   page,
   browser,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   const noJs = await browser.newContext({
     javaScriptEnabled: false,
     storageState: await page.context().storageState(),

@@ -8,7 +8,7 @@ import {
   newAccount,
   newestMail,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
   waitForHydration,
   WCAG_TAGS,
@@ -26,7 +26,7 @@ const test = base.extend<object, { mailReader: Page }>({
       const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
       await useOwnClientIp(context);
       const page = await context.newPage();
-      await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
       await use(page);
       await context.close();
     },
@@ -122,7 +122,7 @@ async function bookThroughDialog(page: Page, opener: Locator, treatment = "Consu
 }
 
 test("demo patient: both tabs show the right counts, every card and the notice", async ({ page }) => {
-  await signInThroughScreen(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
   await openAppointments(page);
   await expect(
     page.getByText("Gestiona tus citas dentales y revisa tu historial de tratamientos."),
@@ -328,7 +328,7 @@ test("axe: no serious or critical violations on /paciente/citas, also with the b
 }) => {
   // Five full axe runs.
   test.slow();
-  await signInThroughScreen(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
   await openAppointments(page);
   await waitForHydration(page);
   const found: string[] = [];

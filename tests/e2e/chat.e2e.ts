@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   newAccount,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   signOutFromHeader,
   useOwnClientIp,
 } from "./support";
@@ -74,7 +74,7 @@ test("a patient asks the virtual dentist, then a person; an asesor takes it and 
   const staffContext = await browser.newContext();
   await useOwnClientIp(staffContext);
   const staff = await staffContext.newPage();
-  await signInThroughScreen(staff, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(staff, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(staff, `/equipo/conversaciones?sala=${roomId}`);
   await expect(staff.getByText("El paciente pidió hablar con una persona").first()).toBeVisible();
   await staff.getByRole("button", { name: "Tomar conversación" }).click();

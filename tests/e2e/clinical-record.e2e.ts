@@ -7,7 +7,7 @@ import {
   newestMail,
   openPage,
   randomClientIp,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
 } from "./support";
 
@@ -29,7 +29,7 @@ test("the demo patient binds the record with the e-mailed code, reads the five t
   context,
 }) => {
   test.setTimeout(120_000);
-  await signInThroughScreen(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
   await openPage(page, "/paciente");
   await page.getByRole("link", { name: "Mi Ficha" }).first().click();
   await expect(page.getByRole("heading", { name: "Acceso a Portal Paciente" })).toBeVisible();
@@ -125,7 +125,7 @@ test("a dentist opens the record with a reason; the admin finds both reads in /a
   browser,
 }) => {
   test.setTimeout(120_000);
-  await signInThroughScreen(page, DEMO_DENTIST, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);
   await openPage(page, "/dentista/ficha");
   await page.getByLabel("RUT del paciente").pressSequentially("123456785");
   await page.getByLabel("Motivo del acceso").fill("Control de ortodoncia de la paciente");
@@ -168,7 +168,7 @@ test("the demo patient pays part of a budget's balance from the Pagos tab; the a
 }) => {
   test.setTimeout(120_000);
   // The first test left the record open for the demo account.
-  await signInThroughScreen(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
   await openPage(page, "/paciente/ficha");
   const tabs = page.getByRole("tablist", { name: "Secciones de la ficha" });
   await tabs.getByRole("tab", { name: "Pagos" }).click();

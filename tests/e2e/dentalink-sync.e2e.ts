@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   openLanding,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
 } from "./support";
 
@@ -58,7 +58,7 @@ async function fillAppointment(page: Page, time: string, dentist: string) {
 test("an asesor syncs a patient: every required message, the processing view, the result, a fresh form", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/funnel?tab=dentalink");
   const tab = page
     .getByRole("tablist", { name: "Secciones del dashboard" })
@@ -148,7 +148,7 @@ test("a lead's 'Agendar' opens the tab prefilled, and the sync schedules the lea
   await landing.getByRole("button", { name: "Quiero mi evaluación gratuita" }).click();
   await expect(page.getByTestId("lead-success")).toBeVisible();
 
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, `/funnel?tab=leads&q=${suffix}`);
   const card = page.getByTestId("lead-card").filter({ hasText: name });
   await expect(card.getByTestId("lead-status")).toHaveText("Nuevo");

@@ -7,7 +7,7 @@ import {
   newAccount,
   newestMail,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
 } from "./support";
 
@@ -77,7 +77,7 @@ test("a booking made while Dentalink fails is retried, shown to staff, and sent 
   await useOwnClientIp(staffContext);
   const staff = await staffContext.newPage();
   try {
-    await signInThroughScreen(staff, DEMO_ADVISOR, DEMO_PASSWORD);
+    await signInByRequest(staff, DEMO_ADVISOR, DEMO_PASSWORD);
     await openPage(staff, "/funnel");
     await expect(staff.getByTestId("system-dentalink")).toContainText("Conectado");
 
@@ -124,7 +124,7 @@ test("a booking made while Dentalink fails is retried, shown to staff, and sent 
 });
 
 test("an admin sees which Dentalink dentist each of ours books into, and saves a link", async ({ page }) => {
-  await signInThroughScreen(page, "admin@clinica.example", DEMO_PASSWORD);
+  await signInByRequest(page, "admin@clinica.example", DEMO_PASSWORD);
   await openPage(page, "/funnel?tab=dentalink");
   const links = page.getByTestId("dentalink-dentist-links");
   await expect(links.getByRole("heading", { name: "Dentistas del portal en Dentalink" })).toBeVisible();

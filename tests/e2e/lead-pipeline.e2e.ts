@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   openLanding,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
 } from "./support";
 
 // ADR 025: an asesor opens a lead from the panel, adds a note, walks it through the pipeline to converted
@@ -34,7 +34,7 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
   await landing.getByRole("button", { name: "Quiero mi evaluación gratuita" }).click();
   await expect(page.getByTestId("lead-success")).toBeVisible();
 
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   // The asesor finds the lead the way staff do: an accent-less search, narrowed by a filter.
   await openPage(page, "/funnel?tab=leads");
   await page.getByLabel("Buscar por nombre, teléfono o e-mail").fill(`matias fuentes ${suffix}`);
@@ -106,7 +106,7 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
 test("'Nota agregada.' on one lead does not show on the next lead opened without a reload", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/funnel?tab=leads");
   const links = page.getByTestId("lead-card").getByRole("heading").getByRole("link");
   const second = await links.nth(1).getAttribute("href");
@@ -134,7 +134,7 @@ for (const [who, email] of [
   ["admin", DEMO_ADMIN],
 ] as const) {
   test(`axe: the lead page as ${who} has no serious or critical WCAG 2.1 AA violations`, async ({ page }) => {
-    await signInThroughScreen(page, email, DEMO_PASSWORD);
+    await signInByRequest(page, email, DEMO_PASSWORD);
     await openPage(page, "/funnel?tab=leads");
     const first = page.getByTestId("lead-card").first().getByRole("heading").getByRole("link");
     await first.click();

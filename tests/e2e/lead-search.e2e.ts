@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   openPage,
   randomClientIp,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
   waitForHydration,
 } from "./support";
@@ -57,7 +57,7 @@ test("an asesor searches without accents, filters and pages; the URL keeps the v
 }) => {
   await useOwnClientIp(context);
   await page.clock.install();
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/funnel?tab=leads");
 
   // Accent-less, lower-case, two words: both must match.
@@ -122,7 +122,7 @@ test("an asesor searches without accents, filters and pages; the URL keeps the v
   // A patient is refused the export.
   const patientContext = await browser.newContext();
   const patientPage = await patientContext.newPage();
-  await signInThroughScreen(patientPage, "paciente@clinica.example", DEMO_PASSWORD);
+  await signInByRequest(patientPage, "paciente@clinica.example", DEMO_PASSWORD);
   const refused = await patientPage.request.get(`/funnel/leads.csv?q=${marker}`);
   expect(refused.status()).toBe(403);
   await patientContext.close();
@@ -149,7 +149,7 @@ test("the search form works without JavaScript", async ({ browser }) => {
 
 test("the CSV export downloads the view with a dated name", async ({ page, context }) => {
   await useOwnClientIp(context);
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, `/funnel?tab=leads&q=${marker}&source=asistente`);
   const [download] = await Promise.all([
     page.waitForEvent("download"),
@@ -165,7 +165,7 @@ test("the CSV export downloads the view with a dated name", async ({ page, conte
 
 test("axe: the lead panel has no serious or critical violations", async ({ page, context }) => {
   await useOwnClientIp(context);
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, `/funnel?tab=leads&q=${marker}&page=2&level=tibio`);
   await expect(cards(page)).toHaveCount(5);
   const { ids, report } = await blockingViolations(page);

@@ -7,7 +7,7 @@ import {
   newAccount,
   newestMail,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   signOutFromHeader,
   submitSignIn,
   useOwnClientIp,
@@ -90,7 +90,7 @@ test("a patient withdraws a consent and asks for erasure on Mis Datos; the admin
 
   // The admin sees it with its clock and executes it.
   await signOutFromHeader(page);
-  await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
   await openPage(page, "/admin/privacidad");
   const row = page.getByTestId("privacy-queue").getByRole("row").filter({ hasText: reference! });
   await expect(row).toContainText(/3[01] días/);

@@ -9,7 +9,7 @@ import {
   newestMail,
   openPage,
   randomClientIp,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
 } from "./support";
 
@@ -45,7 +45,7 @@ const test = base.extend<object, { mailReader: Page }>({
       const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
       await useOwnClientIp(context);
       const page = await context.newPage();
-      await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
       await use(page);
       await context.close();
     },
@@ -244,7 +244,7 @@ async function signedInAdmin(browser: Browser) {
     extraHTTPHeaders: { "x-forwarded-for": randomClientIp() },
   });
   const page = await context.newPage();
-  await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
   return page;
 }
 

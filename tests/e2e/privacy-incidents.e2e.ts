@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   newestMail,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   uniqueEmail,
   useOwnClientIp,
 } from "./support";
@@ -18,7 +18,7 @@ test.beforeEach(async ({ context }) => {
 });
 
 test("breach register: record an incident, preview and send the notice", async ({ page }) => {
-  await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
   await openPage(page, "/admin/privacidad/incidentes");
   await expect(page.getByRole("heading", { level: 1, name: "Incidentes de seguridad" })).toBeVisible();
   let { ids, report } = await blockingViolations(page);

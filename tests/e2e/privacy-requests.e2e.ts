@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   newestMail,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   uniqueEmail,
   useOwnClientIp,
 } from "./support";
@@ -57,7 +57,7 @@ test("a public erasure request: refused input, the e-mailed link confirms it, th
   await expect(page.getByTestId("request-confirmed")).toContainText("Te responderemos a más tardar el");
   await expect(page.getByTestId("request-confirmed")).toContainText(reference);
 
-  await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
   await openPage(page, "/admin/privacidad");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacidad: solicitudes de derechos");
   const row = page.getByTestId("privacy-queue").getByRole("row").filter({ hasText: reference });

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { whatsAppFakeUrl } from "../../playwright.config";
-import { blockingViolations, DEMO_PASSWORD, DEMO_PATIENT, openPage, signInThroughScreen } from "./support";
+import { blockingViolations, DEMO_PASSWORD, DEMO_PATIENT, openPage, signInByRequest } from "./support";
 
 // ADR 018: the demo patient's appointment about 20 hours after the seed is reminded by the job's first run after the
 // e2e server's fresh demo start; the reminder reaches the fake WhatsApp provider as the `recordatorio_cita`
@@ -102,7 +102,7 @@ test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Cancel
   );
 
   // The patient sees it in Mis Citas: the cancelled cleaning with its fee.
-  await signInThroughScreen(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
   await openPage(page, "/paciente/citas");
   const card = page
     .getByTestId("appointment-card")

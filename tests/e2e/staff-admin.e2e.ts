@@ -4,7 +4,7 @@ import {
   DEMO_ADMIN,
   DEMO_PASSWORD,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
 } from "./support";
 
@@ -19,7 +19,7 @@ test.beforeEach(async ({ context }) => {
 test("funnel: the sections are tabs kept in the URL; arrow keys move between them, Enter opens one", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/funnel");
   const tablist = page.getByRole("tablist", { name: "Secciones del dashboard" });
   const overview = tablist.getByRole("tab", { name: "Overview" });
@@ -57,7 +57,7 @@ test("funnel: the sections are tabs kept in the URL; arrow keys move between the
 test("admin: users, a user's page, requests and the audit log render their tables and cards without axe violations", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
   await openPage(page, "/admin");
   const users = page.getByTestId("admin-users-table");
   await expect(users.getByRole("columnheader")).toHaveText([

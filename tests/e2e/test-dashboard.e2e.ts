@@ -5,7 +5,7 @@ import {
   DEMO_PASSWORD,
   openLanding,
   openPage,
-  signInThroughScreen,
+  signInByRequest,
   useOwnClientIp,
 } from "./support";
 
@@ -47,7 +47,7 @@ test.beforeEach(async ({ context }) => {
 test("test dashboard: the WhatsApp card in test mode, then against the provider with an error and 'Reintentar'", async ({
   page,
 }) => {
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, "/test");
   const card = page.getByTestId("whatsapp-card");
   const sendButton = card.getByRole("button", { name: "Enviar mensajes de WhatsApp" });
@@ -172,7 +172,7 @@ test("a hot lead from the landing form: two messages at the provider, delivered 
   expect(ours[1]).toMatchObject({ to: phone.slice(1), callbackData: "lead-patient" });
 
   // The provider's delivery reports reach the server: 'Entregado' on the staff page.
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   const row = page.getByTestId("message-row");
   await expect(async () => {
     await openPage(page, `/funnel/mensajes?telefono=${encodeURIComponent(phone)}`);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { whatsAppFakeUrl } from "../../playwright.config";
-import { DEMO_PASSWORD, openPage, signInThroughScreen } from "./support";
+import { DEMO_PASSWORD, openPage, signInByRequest } from "./support";
 
 // ADR 020: a person writes to the clinic's WhatsApp number (the fake provider posts Infobip's inbound body to
 // /api/whatsapp/inbound with the shared secret); the unknown number becomes a lead in the staff lead panel, and its
@@ -39,7 +39,7 @@ test("an inbound WhatsApp message from an unknown number shows up as a new lead 
   // What our webhook answered the fake: 200 once the lead is stored.
   expect(await posted.json()).toMatchObject({ kind: "inbound", status: 200 });
 
-  await signInThroughScreen(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, `/funnel?tab=leads&q=${encodeURIComponent(name)}`);
   const card = page.getByTestId("lead-card").filter({ hasText: name });
   await expect(card).toHaveCount(1);

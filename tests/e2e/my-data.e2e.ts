@@ -49,8 +49,8 @@ test("a patient withdraws a consent and asks for erasure on Mis Datos; the admin
   await expect(toggle).toHaveAttribute("aria-checked", "true");
   await expect(consent.getByTestId("consent-state")).toHaveText("Otorgado");
   await consent.getByText("Ver historial y textos aceptados").click();
-  await expect(consent.getByText("versión v1", { exact: false })).toBeVisible();
-  await expect(consent.getByText("(Mi Perfil)", { exact: false })).toBeVisible();
+  await expect(consent.getByText("Vigente · versión v1", { exact: false }).first()).toBeVisible();
+  await expect(consent.getByText("(Mi Perfil)", { exact: false }).first()).toBeVisible();
 
   let { ids, report } = await blockingViolations(page);
   expect(ids, report).toEqual([]);
@@ -66,7 +66,7 @@ test("a patient withdraws a consent and asks for erasure on Mis Datos; the admin
   await page.reload();
   await expect(consent.getByTestId("consent-state")).toHaveText("Retirado");
   await consent.getByText("Ver historial y textos aceptados").click();
-  await expect(consent.getByText("(Mis Datos)", { exact: false })).toBeVisible();
+  await expect(consent.getByText("(Mis Datos)", { exact: false }).first()).toBeVisible();
   // Mi Perfil's checkbox follows the ledger.
   await openPage(page, "/paciente/perfil");
   await expect(

@@ -48,8 +48,26 @@ export async function bookingMoney(
   patientId: string,
   treatmentSlug: string,
 ): Promise<BookingMoney | null> {
-  const [row] = await db
+  return (await bookingMoneyBySlug(db, patientId, treatmentSlug)).get(treatmentSlug) ?? null;
+}
+
+/** A treatment of the catalogue with its deposit rule: what booking it costs, before the patient's own flag. */
+export interface DepositCatalogueRow {
+  slug: string;
+  name: string;
+  price: number;
+  kind: string | null;
+  value: number | null;
+}
+
+/** The catalogue with each treatment's deposit rule (or one treatment's, with `onlySlug`). */
+export async function depositCatalogue(
+  db: Pick<Database, "select">,
+  onlySlug?: string,
+): Promise<DepositCatalogueRow[]> {
+  return db
     .select({
+      slug: treatmentsCatalog.slug,
       name: treatmentsCatalog.name,
       price: treatmentsCatalog.basePrice,
       kind: treatmentDeposits.kind,
@@ -57,18 +75,52 @@ export async function bookingMoney(
     })
     .from(treatmentsCatalog)
     .leftJoin(treatmentDeposits, eq(treatmentDeposits.treatmentId, treatmentsCatalog.id))
-    .where(eq(treatmentsCatalog.slug, treatmentSlug));
-  if (!row) return null;
+    .where(onlySlug === undefined ? undefined : eq(treatmentsCatalog.slug, onlySlug));
+}
+
+/** Whether the clinic requires this patient to leave a deposit on any treatment (repeated no-shows). */
+export async function patientMustLeaveDeposit(
+  db: Pick<Database, "select">,
+  patientId: string,
+): Promise<boolean> {
   const [flag] = await db
     .select({ required: patientDepositFlags.required })
     .from(patientDepositFlags)
     .where(eq(patientDepositFlags.patientId, patientId));
-  const deposit = requiredDeposit({
-    rule: depositRuleOf(row.kind ? { kind: row.kind, value: row.value ?? 0 } : undefined),
-    price: row.price,
-    patientMustLeaveDeposit: flag?.required ?? false,
-  });
-  return { treatmentName: row.name, price: row.price, deposit, remainder: row.price - deposit };
+  return flag?.required ?? false;
+}
+
+/** What booking each treatment of `catalogue` costs a patient (price, deposit, remainder), by slug. */
+export function bookingMoneyOf(
+  catalogue: readonly DepositCatalogueRow[],
+  mustLeaveDeposit: boolean,
+): Map<string, BookingMoney> {
+  const money = new Map<string, BookingMoney>();
+  for (const row of catalogue) {
+    const deposit = requiredDeposit({
+      rule: depositRuleOf(row.kind ? { kind: row.kind, value: row.value ?? 0 } : undefined),
+      price: row.price,
+      patientMustLeaveDeposit: mustLeaveDeposit,
+    });
+    money.set(row.slug, {
+      treatmentName: row.name,
+      price: row.price,
+      deposit,
+      remainder: row.price - deposit,
+    });
+  }
+  return money;
+}
+
+/** What booking costs the patient now, read fresh (the booking itself charges this). */
+export async function bookingMoneyBySlug(
+  db: Pick<Database, "select">,
+  patientId: string,
+  onlySlug?: string,
+): Promise<Map<string, BookingMoney>> {
+  const catalogue = await depositCatalogue(db, onlySlug);
+  if (catalogue.length === 0) return new Map();
+  return bookingMoneyOf(catalogue, await patientMustLeaveDeposit(db, patientId));
 }
 
 export type BookingResult =

@@ -42,7 +42,9 @@ import type {
   TreatmentOption,
 } from "~/features/appointments/components/appointment-types";
 import {
-  bookingMoney,
+  bookingMoneyOf,
+  depositCatalogue,
+  patientMustLeaveDeposit,
   bookWithPayment,
   cancelWithSettlement,
   payCharge,
@@ -67,6 +69,7 @@ export const meta: Route.MetaFunction = () => [
 // The booking dialog's lists change rarely; the booking itself always reads the database.
 const cachedTreatments = ttlCache(60_000, async () => listTreatments(await getDb()));
 const cachedDentists = ttlCache(30_000, async () => listDentists(await getDb()));
+const cachedDepositCatalogue = ttlCache(5_000, async () => depositCatalogue(await getDb()));
 
 /** How many open days the booking and rescheduling dialogs offer. */
 const OPEN_DAYS_OFFERED = 20;
@@ -174,34 +177,35 @@ function toCard(
   };
 }
 
-/** Each treatment's deposit for this patient (bookingMoney): shown online, or announced as paid at the clinic. */
+/** Each treatment's deposit for this patient (the catalogue's rules cached, the patient's flag fresh): shown online, or announced as paid at the clinic. */
 async function withMoney(
   db: Awaited<ReturnType<typeof getDb>>,
   patientId: string,
   online: boolean,
   treatments: TreatmentOption[],
 ): Promise<TreatmentOption[]> {
-  const result: TreatmentOption[] = [];
-  for (const treatment of treatments) {
-    const money = await bookingMoney(db, patientId, treatment.slug);
-    if (!money || money.deposit <= 0) {
-      result.push({ ...treatment, money: null, depositAtClinic: false });
-    } else if (!online) {
-      result.push({ ...treatment, money: null, depositAtClinic: true });
-    } else {
-      result.push({
-        ...treatment,
-        money: {
-          priceLabel: formatCLP(money.price),
-          depositLabel: formatCLP(money.deposit),
-          remainderLabel: formatCLP(money.remainder),
-          holdMinutes: PAYMENT_HOLD_MINUTES,
-        },
-        depositAtClinic: false,
-      });
-    }
-  }
-  return result;
+  // The catalogue's deposit rules change only when an admin edits them: cached a few seconds (the booking itself
+  // reads them fresh and charges exactly that); the patient's own deposit flag is read every time.
+  const [catalogue, mustLeave] = await Promise.all([
+    cachedDepositCatalogue(),
+    patientMustLeaveDeposit(db, patientId),
+  ]);
+  const moneyBySlug = bookingMoneyOf(catalogue, mustLeave);
+  return treatments.map((treatment) => {
+    const money = moneyBySlug.get(treatment.slug);
+    if (!money || money.deposit <= 0) return { ...treatment, money: null, depositAtClinic: false };
+    if (!online) return { ...treatment, money: null, depositAtClinic: true };
+    return {
+      ...treatment,
+      money: {
+        priceLabel: formatCLP(money.price),
+        depositLabel: formatCLP(money.deposit),
+        remainderLabel: formatCLP(money.remainder),
+        holdMinutes: PAYMENT_HOLD_MINUTES,
+      },
+      depositAtClinic: false,
+    };
+  });
 }
 
 export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageData> {

@@ -1,5 +1,5 @@
+import { renderPdf } from "~/lib/pdf.server";
 import { marked, type Token, type Tokens } from "marked";
-import PDFDocument from "pdfkit";
 import type { GuideMeta } from "~/content/guides";
 
 type Block = { kind: "h2" | "h3" | "p"; text: string } | { kind: "ul" | "ol"; items: string[] };
@@ -47,52 +47,44 @@ export function renderGuidePdf(
   clinicName: string,
   siteUrl: string,
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
-      size: "A4",
-      margins: { top: 64, bottom: 64, left: 64, right: 64 },
+  return renderPdf(
+    {
+      margin: 64,
       info: { Title: guide.title, Author: clinicName, Subject: guide.description, Keywords: guide.category },
-      lang: "es-CL",
-      pdfVersion: "1.7",
-      displayTitle: true,
-    });
-    const chunks: Buffer[] = [];
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
+    },
+    (doc) => {
+      doc.rect(0, 0, doc.page.width, 220).fill("#0f766e");
+      doc.fillColor("#ffffff").font("Helvetica-Bold").fontSize(12).text("GUÍA GRATUITA", 64, 70);
+      doc.fontSize(28).text(guide.title, 64, 95, { width: doc.page.width - 128 });
+      doc
+        .fillColor("#0f172a")
+        .font("Helvetica")
+        .fontSize(12)
+        .text(guide.description, 64, 250, { width: doc.page.width - 128 });
+      doc
+        .moveDown(0.5)
+        .fillColor("#475569")
+        .fontSize(10)
+        .text(`${clinicName} · ${guide.category} · ${siteUrl}`);
+      doc.addPage();
 
-    doc.rect(0, 0, doc.page.width, 220).fill("#0f766e");
-    doc.fillColor("#ffffff").font("Helvetica-Bold").fontSize(12).text("GUÍA GRATUITA", 64, 70);
-    doc.fontSize(28).text(guide.title, 64, 95, { width: doc.page.width - 128 });
-    doc
-      .fillColor("#0f172a")
-      .font("Helvetica")
-      .fontSize(12)
-      .text(guide.description, 64, 250, { width: doc.page.width - 128 });
-    doc
-      .moveDown(0.5)
-      .fillColor("#475569")
-      .fontSize(10)
-      .text(`${clinicName} · ${guide.category} · ${siteUrl}`);
-    doc.addPage();
-
-    for (const block of parseBlocks(markdown)) {
-      doc.fillColor("#0f172a");
-      if (block.kind === "h2")
-        doc.moveDown(0.8).font("Helvetica-Bold").fontSize(17).text(block.text).moveDown(0.3);
-      else if (block.kind === "h3")
-        doc.moveDown(0.5).font("Helvetica-Bold").fontSize(13).text(block.text).moveDown(0.2);
-      else if (block.kind === "p")
-        doc.font("Helvetica").fontSize(11).text(block.text, { align: "justify", lineGap: 2 }).moveDown(0.6);
-      else if (block.kind === "ul" || block.kind === "ol") {
-        doc.font("Helvetica").fontSize(11);
-        block.items.forEach((item, index) => {
-          const marker = block.kind === "ul" ? "•" : `${index + 1}.`;
-          doc.text(`${marker}  ${item}`, { indent: 12, lineGap: 2 });
-        });
-        doc.moveDown(0.6);
+      for (const block of parseBlocks(markdown)) {
+        doc.fillColor("#0f172a");
+        if (block.kind === "h2")
+          doc.moveDown(0.8).font("Helvetica-Bold").fontSize(17).text(block.text).moveDown(0.3);
+        else if (block.kind === "h3")
+          doc.moveDown(0.5).font("Helvetica-Bold").fontSize(13).text(block.text).moveDown(0.2);
+        else if (block.kind === "p")
+          doc.font("Helvetica").fontSize(11).text(block.text, { align: "justify", lineGap: 2 }).moveDown(0.6);
+        else if (block.kind === "ul" || block.kind === "ol") {
+          doc.font("Helvetica").fontSize(11);
+          block.items.forEach((item, index) => {
+            const marker = block.kind === "ul" ? "•" : `${index + 1}.`;
+            doc.text(`${marker}  ${item}`, { indent: 12, lineGap: 2 });
+          });
+          doc.moveDown(0.6);
+        }
       }
-    }
-    doc.end();
-  });
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { renderPdf } from "~/lib/pdf.server";
 import type { ExportSummary } from "~/domain/data-export";
 
 /**
@@ -10,29 +10,21 @@ export function renderExportSummaryPdf(
   meta: { clinicName: string; generatedAt: Date },
   options: { compress?: boolean } = {},
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
-      size: "A4",
-      margins: { top: 56, bottom: 56, left: 56, right: 56 },
+  return renderPdf(
+    {
+      margin: 56,
       info: { Title: summary.title, Author: meta.clinicName, CreationDate: meta.generatedAt },
-      lang: "es-CL",
-      pdfVersion: "1.7",
-      displayTitle: true,
-      compress: options.compress ?? true,
-    });
-    const chunks: Buffer[] = [];
-    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
-    doc.on("end", () => resolve(Buffer.concat(chunks)));
-    doc.on("error", reject);
-
-    doc.fillColor("#475569").font("Helvetica").fontSize(10).text(meta.clinicName);
-    doc.moveDown(0.5).fillColor("#0f172a").font("Helvetica-Bold").fontSize(20).text(summary.title);
-    for (const section of summary.sections) {
-      doc.moveDown(1).fillColor("#0f172a").font("Helvetica-Bold").fontSize(13).text(section.heading);
-      doc.moveDown(0.3).font("Helvetica").fontSize(10).fillColor("#1e293b");
-      for (const paragraph of section.paragraphs) doc.text(paragraph).moveDown(0.3);
-      if (section.items.length > 0) doc.list(section.items, { bulletRadius: 1.5, textIndent: 12 });
-    }
-    doc.end();
-  });
+      compress: options.compress,
+    },
+    (doc) => {
+      doc.fillColor("#475569").font("Helvetica").fontSize(10).text(meta.clinicName);
+      doc.moveDown(0.5).fillColor("#0f172a").font("Helvetica-Bold").fontSize(20).text(summary.title);
+      for (const section of summary.sections) {
+        doc.moveDown(1).fillColor("#0f172a").font("Helvetica-Bold").fontSize(13).text(section.heading);
+        doc.moveDown(0.3).font("Helvetica").fontSize(10).fillColor("#1e293b");
+        for (const paragraph of section.paragraphs) doc.text(paragraph).moveDown(0.3);
+        if (section.items.length > 0) doc.list(section.items, { bulletRadius: 1.5, textIndent: 12 });
+      }
+    },
+  );
 }

@@ -1,8 +1,6 @@
 import type { Route } from "./+types/my-data";
 import { getDb } from "~/db/client.server";
-import { MyDataPage } from "~/features/consent/components/my-data-page";
-import { RightsRequestPanel } from "~/features/privacy/components/rights-request-panel";
-import { ExportPanel } from "~/features/privacy/components/export-panel";
+import { MyDataScreen } from "../_account/my-data-screen";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 import { loadMyData, myDataAction } from "../_account/my-data-sections.server";
@@ -21,14 +19,5 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function PatientMyData({ loaderData, actionData }: Route.ComponentProps) {
-  const rights = actionData && "rights" in actionData ? actionData.rights : undefined;
-  const result = actionData && !("rights" in actionData) ? actionData : undefined;
-  return (
-    <MyDataPage
-      page={loaderData.page}
-      result={result}
-      exportPanel={<ExportPanel data={loaderData.exports} returnTo="/paciente/datos" />}
-      rightsRequestPanel={<RightsRequestPanel requests={loaderData.rights.requests} result={rights} />}
-    />
-  );
+  return <MyDataScreen loaderData={loaderData} actionData={actionData} returnTo="/paciente/datos" />;
 }

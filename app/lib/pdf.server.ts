@@ -1,0 +1,36 @@
+import PDFDocument from "pdfkit";
+
+export type PdfDocument = InstanceType<typeof PDFDocument>;
+
+/**
+ * An A4 PDF in Spanish (es-CL, PDF 1.7, its title shown by viewers), drawn by `draw` and collected into one buffer:
+ * the guides, the payment receipts and the data export's summary all start here. `compress: false` only for tests
+ * that read the text.
+ */
+export function renderPdf(
+  options: { margin: number; info: PDFKit.DocumentInfo; compress?: boolean },
+  draw: (doc: PdfDocument) => void,
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const { margin } = options;
+    const doc = new PDFDocument({
+      size: "A4",
+      margins: { top: margin, bottom: margin, left: margin, right: margin },
+      info: options.info,
+      lang: "es-CL",
+      pdfVersion: "1.7",
+      displayTitle: true,
+      compress: options.compress ?? true,
+    });
+    const chunks: Buffer[] = [];
+    doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+    try {
+      draw(doc);
+      doc.end();
+    } catch (error) {
+      reject(error);
+    }
+  });
+}

@@ -15,6 +15,16 @@ describe("loggableUrl", () => {
     );
   });
 
+  it("hides the token of a rights request's confirmation link", () => {
+    const token = "Qm9uam91ci1sYS1jbGluaWNhLTIwMjYtc2VjcmV0bw";
+    expect(loggableUrl(`https://clinica.example/eliminar-datos/confirmar/${token}`)).toBe(
+      "https://clinica.example/eliminar-datos/confirmar/[oculto]",
+    );
+    expect(loggableUrl(`https://clinica.example/eliminar-datos/confirmar/${token}.data`)).not.toContain(
+      token,
+    );
+  });
+
   it("leaves other URLs as they are", () => {
     expect(loggableUrl("https://clinica.example/funnel/mensajes?estado=failed")).toBe(
       "https://clinica.example/funnel/mensajes?estado=failed",

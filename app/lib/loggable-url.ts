@@ -1,6 +1,7 @@
 /**
- * A request URL as the logs may keep it: a reminder link's single-use token (`/cita/confirmar/<token>`) and a
- * `token` or `code` query value are secrets of a message (ADR 029), replaced by "[oculto]".
+ * A request URL as the logs may keep it: the single-use token of a reminder link (`/cita/confirmar/<token>`, ADR 029)
+ * or of a rights request's confirmation link (`/eliminar-datos/confirmar/<token>`, ADR 037), and a `token` or
+ * `code` query value, are secrets of a message, replaced by "[oculto]".
  */
 export function loggableUrl(url: string): string {
   let parsed: URL;
@@ -9,7 +10,9 @@ export function loggableUrl(url: string): string {
   } catch {
     return "[URL no válida]";
   }
-  parsed.pathname = parsed.pathname.replace(/^\/cita\/([^/]+)\/[^/]+/, "/cita/$1/[oculto]");
+  parsed.pathname = parsed.pathname
+    .replace(/^\/cita\/([^/]+)\/[^/]+/, "/cita/$1/[oculto]")
+    .replace(/^\/eliminar-datos\/confirmar\/[^/]+/, "/eliminar-datos/confirmar/[oculto]");
   for (const name of ["token", "code"]) {
     if (parsed.searchParams.has(name)) parsed.searchParams.set(name, "[oculto]");
   }

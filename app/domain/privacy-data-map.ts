@@ -106,7 +106,7 @@ export const personalTables = {
   appointments: {
     label: "Citas",
     subjectColumns: ["patient_id", "dentalink_patient_id"],
-    actorColumns: ["dentist_id"],
+    actorColumns: ["dentist_id", "no_show_marked_by"],
     erasure: "retain",
     retention: { basis: "clinical", from: "starts_at" },
   },
@@ -296,7 +296,7 @@ export const personalTables = {
   },
   callback_requests: {
     label: "Solicitudes de llamada",
-    subjectColumns: ["email", "phone"],
+    subjectColumns: ["email", "phone", "user_id"],
     erasure: "erase",
   },
   rate_limits: {
@@ -321,6 +321,38 @@ export const personalTables = {
     clinicColumns: ["to_phone"],
     erasure: "erase",
   },
+  waitlist_entries: {
+    label: "Lista de espera",
+    subjectColumns: ["patient_id"],
+    actorColumns: ["dentist_id"],
+    erasure: "erase",
+  },
+  waitlist_offers: {
+    label: "Avisos de horas liberadas",
+    subjectColumns: ["patient_id"],
+    actorColumns: ["sent_by"],
+    secretColumns: ["token_hash"],
+    erasure: "erase",
+  },
+  freed_slots: {
+    label: "Horas liberadas por tus cancelaciones",
+    subjectColumns: ["freed_by_patient_id"],
+    actorColumns: ["dentist_id", "created_by"],
+    // The slot stays for the clinic's refill figures; who freed it goes.
+    erasure: "anonymise",
+  },
+  form_assignments: {
+    label: "Formularios pendientes y sus borradores",
+    subjectColumns: ["patient_id"],
+    erasure: "erase",
+  },
+  form_submissions: {
+    label: "Formularios de salud y consentimientos firmados",
+    subjectColumns: ["patient_id"],
+    secretColumns: ["signature_png", "pdf"],
+    erasure: "retain",
+    retention: { basis: "clinical", from: "submitted_at" },
+  },
 } as const satisfies Record<string, PersonalTable>;
 
 export type PersonalTableName = keyof typeof personalTables;
@@ -335,6 +367,7 @@ export const impersonalTables: Record<string, string> = {
   treatment_deposits: "las reglas de abono por tratamiento; updated_by es el administrador que la cambió",
   lead_tallies: "conteos por nivel y estado, sin personas",
   job_runs: "las ejecuciones de las tareas diarias",
+  clinic_settings: "los ajustes de la clínica; updated_by es el administrador que los cambió",
   privacy_incidents:
     "el registro de incidentes describe el hecho; las personas afectadas están en privacy_incident_notices",
 };

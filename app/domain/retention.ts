@@ -311,6 +311,34 @@ export const retentionRules = [
     reason: "Registro de vulneraciones exigido por el art. 14 sexies de la Ley N° 19.628.",
   },
   {
+    key: "form_drafts",
+    table: "form_assignments",
+    label: "Borradores de formularios no enviados",
+    period: days(90),
+    from: "desde la cita",
+    action: "delete",
+    reason:
+      "Un borrador sirve para terminar el formulario antes de la cita; 90 días después ya no tiene uso.",
+  },
+  {
+    key: "waitlist_entries",
+    table: "waitlist_entries",
+    label: "Lista de espera",
+    period: months(6),
+    from: "desde que termina (tomada, retirada o vencida)",
+    action: "delete",
+    reason: "Sirve para avisarte de una hora libre; seis meses cubren cualquier consulta sobre un aviso.",
+  },
+  {
+    key: "waitlist_offers",
+    table: "waitlist_offers",
+    label: "Avisos de horas liberadas",
+    period: months(6),
+    from: "desde el aviso",
+    action: "delete",
+    reason: "Sirven para tomar la hora ofrecida; seis meses cubren cualquier consulta sobre un aviso.",
+  },
+  {
     key: "clinical_record_access",
     table: "clinical_record_access",
     label: "Registro de accesos a tu ficha clínica",
@@ -328,6 +356,16 @@ export const retentionRules = [
     from: "desde la atención",
     action: "keep",
     reason: "Forman parte de la ficha clínica: al menos 15 años (Ley N° 20.584, art. 13).",
+  },
+  {
+    key: "form_submissions",
+    table: "form_submissions",
+    label: "Formularios de salud y consentimientos informados firmados",
+    period: years(retentionBases.clinical.years),
+    from: "desde la firma",
+    action: "keep",
+    reason:
+      "Forman parte de la ficha clínica (Ley N° 20.584, arts. 13 y 14): se conservan al menos 15 años. Nunca se borran antes.",
   },
   {
     key: "charges",

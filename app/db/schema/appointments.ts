@@ -56,6 +56,11 @@ export const appointments = pgTable(
     /** CLP charged for a late cancellation (50% of the treatment) or a no-show. */
     cancellationFee: integer("cancellation_fee"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** When the patient confirmed (a reminder's link, Mis Citas) or the deposit confirmed it: the confirmation rate. */
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    /** When staff marked it 'No asistió', and who. */
+    noShowMarkedAt: timestamp("no_show_marked_at", { withTimezone: true }),
+    noShowMarkedBy: text("no_show_marked_by").references(() => users.id, { onDelete: "set null" }),
     /** A booking waiting for its deposit ("Pendiente de pago") holds the slot until then (ADR 036). */
     paymentHoldExpiresAt: timestamp("payment_hold_expires_at", { withTimezone: true }),
     /** Set by the Dentalink write-through (ADR 023): the appointment and patient at Dentalink, once created. */

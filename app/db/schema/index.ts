@@ -19,3 +19,6 @@ export * from "./reminders";
 export * from "./whatsapp";
 export * from "./payments";
 export * from "./privacy";
+export * from "./settings";
+export * from "./waitlist";
+export * from "./forms";

@@ -1,12 +1,14 @@
 import { sql } from "drizzle-orm";
 import { check, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { reminderSteps } from "~/domain/reminder-sequence";
 import { appointments } from "./appointments";
 import { quotedList } from "./columns";
 
 /**
- * One reminder per appointment and start time (ADR 018): the row is inserted in the transaction that queues the
- * message, so several workers or instances never queue two; a rescheduled appointment has a new start and gets its
- * own. `message_id` is the queued WhatsApp message (null when the patient's number could not take one).
+ * One reminder per appointment, start time and step of the sequence (ADR 018, issue 23): the row is inserted in the
+ * transaction that queues the message, so several workers or instances never queue two; a rescheduled appointment has
+ * a new start and gets its own. `message_id` is the queued WhatsApp message and `mail_outbox_id` the queued e-mail (both
+ * null when the step was claimed and skipped: `skipped` says why).
  */
 export const appointmentReminders = pgTable(
   "appointment_reminders",
@@ -15,16 +17,22 @@ export const appointmentReminders = pgTable(
       .notNull()
       .references(() => appointments.id, { onDelete: "cascade" }),
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    step: text("step").notNull().default("24h"),
     messageId: uuid("message_id"),
+    mailOutboxId: uuid("mail_outbox_id"),
+    skipped: text("skipped"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.appointmentId, table.startsAt] })],
+  (table) => [
+    primaryKey({ columns: [table.appointmentId, table.startsAt, table.step] }),
+    check("appointment_reminders_step_values", sql`${table.step} in (${quotedList(reminderSteps)})`),
+  ],
 );
 
-export const appointmentActionKinds = ["confirm", "cancel"] as const;
+export const appointmentActionKinds = ["confirm", "cancel", "callback"] as const;
 
 /**
- * The single-use links of a reminder ('Confirmar', 'Cancelar'): only the SHA-256 of the random token is stored, so
+ * The single-use links of a reminder ('Confirmar', 'Cancelar', 'Necesito hablar con alguien'): only the SHA-256 of the random token is stored, so
  * the table cannot be turned back into working links. Each expires at the start it was issued for.
  */
 export const appointmentActionTokens = pgTable(

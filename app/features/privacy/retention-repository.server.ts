@@ -164,14 +164,33 @@ export const sweepSpecs: Record<Exclude<RetentionKey, KeptKey>, SweepSpec> = {
     id: "id",
     where: (cutoff) => sql`status = 'closed' and updated_at < ${at(cutoff)}`,
   },
+  form_drafts: {
+    table: "form_assignments",
+    id: "id",
+    // Pending forms of appointments long past (a submitted form's row stays with its submission).
+    where: (cutoff) =>
+      sql`status <> 'completado' and exists (select 1 from appointments a where a.id = form_assignments.appointment_id and a.starts_at < ${at(cutoff)})`,
+  },
+  waitlist_entries: {
+    table: "waitlist_entries",
+    id: "id",
+    where: (cutoff) => sql`status <> 'activa' and coalesce(status_changed_at, updated_at) < ${at(cutoff)}`,
+  },
+  waitlist_offers: {
+    table: "waitlist_offers",
+    id: "id",
+    where: (cutoff) => sql`sent_at < ${at(cutoff)}`,
+  },
 };
 
-type KeptKey = "clinical_record_access" | "appointments" | "charges" | "payments" | "payment_refunds";
+type KeptKey =
+  "clinical_record_access" | "appointments" | "form_submissions" | "charges" | "payments" | "payment_refunds";
 
 /** The legal minimums: only counted (rows past the minimum, kept until the clinic reviews them). */
 export const keptSpecs: Record<KeptKey, { table: string; where: (cutoff: Date) => SQL }> = {
   clinical_record_access: { table: "clinical_record_access", where: (c) => sql`created_at < ${at(c)}` },
   appointments: { table: "appointments", where: (c) => sql`starts_at < ${at(c)}` },
+  form_submissions: { table: "form_submissions", where: (c) => sql`submitted_at < ${at(c)}` },
   charges: { table: "charges", where: (c) => sql`created_at < ${at(c)}` },
   payments: { table: "payments", where: (c) => sql`created_at < ${at(c)}` },
   payment_refunds: { table: "payment_refunds", where: (c) => sql`created_at < ${at(c)}` },

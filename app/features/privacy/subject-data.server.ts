@@ -129,7 +129,8 @@ const rowsAbout: Record<PersonalTableName, (s: ResolvedSubject) => SQL> = {
   data_exports: (s) => equalsUser(col("user_id"), s),
   privacy_incident_notices: (s) =>
     anyOf(equalsUser(col("user_id"), s), inList(lowerCol("email"), s.emails), inList(col("phone"), s.phones)),
-  callback_requests: (s) => anyOf(inList(lowerCol("email"), s.emails), inList(col("phone"), s.phones)),
+  callback_requests: (s) =>
+    anyOf(equalsUser(col("user_id"), s), inList(lowerCol("email"), s.emails), inList(col("phone"), s.phones)),
   rate_limits: (s) => containsAny(col("key"), [...s.emails, ...s.phones, ...s.phoneDigits]),
   whatsapp_messages: (s) =>
     anyOf(
@@ -139,6 +140,11 @@ const rowsAbout: Record<PersonalTableName, (s: ResolvedSubject) => SQL> = {
       inList(col("to_phone"), s.phoneDigits),
     ),
   whatsapp_contacts: (s) => inList(col("phone"), s.phoneDigits),
+  waitlist_entries: (s) => equalsUser(col("patient_id"), s),
+  waitlist_offers: (s) => equalsUser(col("patient_id"), s),
+  freed_slots: (s) => equalsUser(col("freed_by_patient_id"), s),
+  form_assignments: (s) => equalsUser(col("patient_id"), s),
+  form_submissions: (s) => equalsUser(col("patient_id"), s),
   whatsapp_inbound_messages: (s) =>
     anyOf(inList(col("from_phone"), s.phoneDigits), inList(sql`${col("lead_id")}::text`, s.leadIds)),
 };
@@ -161,6 +167,7 @@ const anonymising: Partial<Record<PersonalTableName, (now: Date) => SQL>> = {
   whatsapp_messages: () => sql`
     to_phone = '', text = case when kind = 'text' then '[eliminado]' else null end, template_placeholders = null,
     user_id = null, error = null`,
+  freed_slots: () => sql`freed_by_patient_id = null`,
 };
 
 /**

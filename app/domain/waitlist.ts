@@ -21,3 +21,6 @@ export type FreedSlotStatus = (typeof freedSlotStatuses)[number];
 /** One offer of one slot to one entry: sent, then claimed (won), or lost to someone else / expired. */
 export const waitlistOfferStatuses = ["enviada", "tomada", "perdida"] as const;
 export type WaitlistOfferStatus = (typeof waitlistOfferStatuses)[number];
+
+/** Where a patient sees and joins the waitlist (linked from Mis Citas). */
+export const WAITLIST_PATH = "/paciente/lista-de-espera";

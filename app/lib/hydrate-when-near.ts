@@ -1,8 +1,15 @@
-import { createElement, lazy, use, useState, type ComponentType } from "react";
+import { createElement, lazy, use, useEffect, useState, type ComponentType } from "react";
 import { useFetchers, useLocation, useNavigation } from "react-router";
 
 export interface DeferredPart {
   Component: ComponentType;
+  /**
+   * The `<Suspense>` fallback to render it with. It only shows when React renders the boundary on the client instead
+   * of hydrating it (an update that reached it before its code, a hydration mismatch elsewhere on the page): then
+   * the server's element is gone, so nothing would ever come near the viewport. The fallback shows the server's HTML
+   * of the part as it was (its links and form work without JavaScript) and fetches the code at once.
+   */
+  Fallback: ComponentType;
   /** Starts fetching the code now (idempotent). */
   loadNow: () => void;
   /** While the page renders without server HTML for the part (a client-side visit) and its code is missing. */
@@ -22,7 +29,7 @@ function renderedAtOnce(load: () => Promise<ComponentType>): DeferredPart {
     if (!loaded) throw loading;
     return createElement(loaded);
   }
-  return { Component, loadNow: () => undefined, pendingOnClient: () => undefined };
+  return { Component, Fallback: () => null, loadNow: () => undefined, pendingOnClient: () => undefined };
 }
 
 /**
@@ -31,8 +38,8 @@ function renderedAtOnce(load: () => Promise<ComponentType>): DeferredPart {
  * forms work as they do before hydration, and hydrates it once the code is here. On the server, and on a
  * client-side visit where there is no server HTML to find, it renders at once.
  *
- * Render the returned `Component` inside its own `<Suspense>`, with no props from the page (nothing may re-render it
- * while it waits), and call `useLoadOnRouterActivity` in the page: a router update (navigation, fetcher, revalidation)
+ * Render the returned `Component` inside its own `<Suspense fallback={<part.Fallback />}>`, with no props from the
+ * page (nothing may re-render it while it waits), and call `useLoadOnRouterActivity` in the page: a router update (navigation, fetcher, revalidation)
  * reaches every boundary of the page, and React cannot finish it while a boundary's code is still missing.
  */
 export function hydrateWhenNear(elementId: string, load: () => Promise<ComponentType>): DeferredPart {
@@ -40,6 +47,8 @@ export function hydrateWhenNear(elementId: string, load: () => Promise<Component
   let loading: Promise<{ default: ComponentType }> | undefined;
   let startNow: (() => void) | undefined;
   let loaded = false;
+  // The server's HTML of the part, kept while it is in the document: what the fallback shows if React drops it.
+  let serverHtml = document.getElementById(elementId)?.outerHTML;
   const begin = () =>
     (loading ??= load().then((component) => {
       loaded = true;
@@ -49,7 +58,8 @@ export function hydrateWhenNear(elementId: string, load: () => Promise<Component
   const Component = lazy(() => {
     if (loading) return loading;
     const element = document.getElementById(elementId);
-    if (!element || typeof IntersectionObserver === "undefined") return begin();
+    if (!element || !element.isConnected || typeof IntersectionObserver === "undefined") return begin();
+    serverHtml = element.outerHTML;
     return new Promise<{ default: ComponentType }>((resolve, reject) => {
       const observer = new IntersectionObserver(
         (entries) => {
@@ -67,12 +77,25 @@ export function hydrateWhenNear(elementId: string, load: () => Promise<Component
     });
   });
 
+  function loadNow() {
+    if (startNow) startNow();
+    else void begin();
+  }
+
+  function Fallback() {
+    useEffect(loadNow, []);
+    if (!serverHtml) return null;
+    // Markup this page's own server render produced moments ago, not input: shown as it was until the code is here.
+    return createElement("div", {
+      style: { display: "contents" },
+      dangerouslySetInnerHTML: { __html: serverHtml },
+    });
+  }
+
   return {
     Component,
-    loadNow() {
-      if (startNow) startNow();
-      else void begin();
-    },
+    Fallback,
+    loadNow,
     pendingOnClient() {
       if (loaded || document.getElementById(elementId)) return undefined;
       return begin();

@@ -234,3 +234,65 @@ test.describe("lead form code loaded when the form nears the viewport (ADR 022)"
     expect(posts).toEqual([]);
   });
 });
+
+test.describe("the lead form survives a client render of its boundary (issue 24, item 1)", () => {
+  test("after a hydration mismatch elsewhere on the page the form is still there and submits", async ({
+    page,
+    context,
+  }) => {
+    await useOwnClientIp(context);
+    const recoverable: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") recoverable.push(message.text());
+    });
+    // The footer's server text differs from what the browser renders: React gives up hydrating the page and renders
+    // it on the client, the lead form's boundary included, while the form's code has not been fetched.
+    await page.route(
+      (url) => url.pathname === "/",
+      async (route) => {
+        if (route.request().resourceType() !== "document") return route.continue();
+        const response = await route.fetch();
+        const html = (await response.text()).replace(
+          "Todos los derechos reservados.",
+          "Todos los derechos reservados (servidor).",
+        );
+        await route.fulfill({ response, body: html });
+      },
+    );
+    // The form's code is held back until the test lets it through.
+    let releaseChunk: () => void = () => undefined;
+    const chunkHeld = new Promise<void>((resolve) => (releaseChunk = resolve));
+    await page.route(/\/assets\/lead-capture-section-[\w-]+\.js$/, async (route) => {
+      await chunkHeld;
+      await route.continue();
+    });
+    await page.goto("/");
+    // The client render replaced the server's footer text: the mismatch happened.
+    await expect(page.getByText("Todos los derechos reservados.", { exact: false })).toBeVisible();
+    await expect(page.getByText("(servidor)")).toHaveCount(0);
+
+    // While its code is held back the boundary shows the server's HTML of the form, never an empty space...
+    await expect(submit(page)).toBeVisible();
+    await expect(leadForm(page).getByLabel("Nombre completo")).toBeVisible();
+    // ...and once the code is in, the form checks and submits as usual.
+    releaseChunk();
+    await expect
+      .poll(() =>
+        page
+          .locator("#lead-capture form")
+          .evaluate((element) => Object.keys(element).some((name) => name.startsWith("__reactProps$"))),
+      )
+      .toBe(true);
+    await fillLead(page, {
+      name: "Marta Reyes",
+      phone: "9 8123 4567",
+      treatment: "Implantes dentales",
+      urgency: "Dentro de 1 mes",
+      budget: "$500.000 a $1.500.000",
+      message: "Me falta una muela y quisiera evaluar un implante.",
+    });
+    await submit(page).click();
+    await expect(page.getByTestId("lead-success")).toBeVisible();
+    await expect(page.getByTestId("lead-success")).toContainText("Recibimos tu solicitud");
+  });
+});

@@ -60,7 +60,7 @@ export default function Home() {
         <TreatmentsSection />
         <TestimonialsSection />
         <EbooksSection />
-        <Suspense>
+        <Suspense fallback={<leadCapture.Fallback />}>
           <leadCapture.Component />
         </Suspense>
         <ContactSection />

@@ -260,8 +260,7 @@ test.describe("the lead form survives a client render of its boundary (issue 24,
       },
     );
     // The form's code is held back until the test lets it through.
-    let releaseChunk: () => void = () => undefined;
-    const chunkHeld = new Promise<void>((resolve) => (releaseChunk = resolve));
+    const { promise: chunkHeld, resolve: releaseChunk } = Promise.withResolvers<void>();
     await page.route(/\/assets\/lead-capture-section-[\w-]+\.js$/, async (route) => {
       await chunkHeld;
       await route.continue();

@@ -1,5 +1,5 @@
 import { cancellationWording } from "./appointment-policy";
-import { normalizeForMatching } from "./helper-replies";
+import { hasAnyKeyword, normalizeForMatching } from "./keyword-match";
 import { REMINDER_NOTICE } from "./reminder-schedule";
 
 /**
@@ -28,7 +28,8 @@ export interface AdvisorReply {
 
 const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: AdvisorFacts) => AdvisorReply }> = [
   {
-    keywords: ["cita", "agenda", "hora"],
+    // spec order kept (citas first); whole words, a trailing * is a stem (keyword-match.ts)
+    keywords: ["cita*", "agend*", "hora", "horas"],
     reply: (facts) => ({
       type: "appointment",
       content: [
@@ -43,7 +44,7 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
     }),
   },
   {
-    keywords: ["dolor", "duele", "emergencia", "urgencia"],
+    keywords: ["dolor*", "duele", "duelen", "emergencia*", "urgencia*"],
     reply: (facts) => ({
       type: "emergency",
       content: [
@@ -63,7 +64,7 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
     }),
   },
   {
-    keywords: ["tratamiento", "precio", "costo"],
+    keywords: ["tratamiento*", "precio", "precios", "costo", "costos"],
     reply: (facts) => ({
       type: "general",
       content: [
@@ -81,7 +82,7 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
     }),
   },
   {
-    keywords: ["contacto", "telefono", "direccion"],
+    keywords: ["contacto*", "telefono*", "direccion*"],
     reply: (facts) => ({
       type: "general",
       content: [
@@ -115,7 +116,7 @@ function helpMenu(): AdvisorReply {
 
 export function advisorReply(message: string, facts: AdvisorFacts): AdvisorReply {
   const normalized = normalizeForMatching(message);
-  const rule = rules.find(({ keywords }) => keywords.some((keyword) => normalized.includes(keyword)));
+  const rule = rules.find(({ keywords }) => hasAnyKeyword(normalized, keywords));
   return rule ? rule.reply(facts) : helpMenu();
 }
 

@@ -1,4 +1,4 @@
-import { normalizeForMatching } from "./helper-replies";
+import { normalizeForMatching } from "./keyword-match";
 
 /**
  * The virtual dentist's rules that do not depend on retrieval (DESIGN decision 18): which intent a message
@@ -33,42 +33,52 @@ const rules: ReadonlyArray<{ intent: AgentIntent; patterns: readonly RegExp[] }>
       /\bsangr/,
       /\bhinchad|\bhinchazon|\binflamad/,
       /\bgolpe|\btrauma|\baccidente|\bse me (cayo|quebro|rompio) (un|el|mi) diente/,
-      /dolor (muy )?(intenso|fuerte|insoportable)|mucho dolor|me duele (mucho|demasiado)/,
-      /\burgencia|\bemergencia|\bfiebre|no puedo (respirar|tragar|abrir la boca)/,
+      /\bdolor (muy )?(intenso|fuerte|insoportable)|\bmucho dolor|\bme duele (mucho|demasiado)/,
+      /\burgencia|\bemergencia|\bfiebre|\bno puedo (respirar|tragar|abrir la boca)/,
     ],
   },
   {
     intent: "distress",
-    patterns: [/quiero morir|suicid|hacerme dano|no aguanto mas|desesperad|crisis de (panico|angustia)/],
+    patterns: [
+      /\bquiero morir|\bsuicid|\bhacerme dano|\bno aguanto mas|\bdesesperad|\bcrisis de (panico|angustia)/,
+    ],
   },
   {
     intent: "human",
     patterns: [
-      /hablar con (una persona|un humano|alguien|un ejecutivo|un asesor|el equipo)|persona real|humano/,
+      /\bhablar con (una persona|un humano|alguien|un ejecutivo|un asesor|el equipo)|\bpersona real\b|\bhumanos?\b/,
     ],
   },
-  { intent: "xray", patterns: [/radiograf|rayos x|\brx\b|escaner|scanner|panoramica/] },
+  { intent: "xray", patterns: [/\bradiograf|\brayos x\b|\brx\b|\bescaner|\bscanner|\bpanoramica/] },
   {
     intent: "predict_outcome",
-    patterns: [/predec|prediccion|resultado|garantiz|cuanto dura(ra)? (mi|el) implante|va a funcionar/],
+    patterns: [
+      /\bpredec|\bprediccion|\bresultado|\bgarantiz|\bcuanto dura(ra)? (mi|el) implante|\bva a funcionar/,
+    ],
   },
   {
     intent: "booking",
-    patterns: [/agend|reserv|\bcita|\bhora (para|con)|reprogram|cancelar (mi|la) (cita|hora)/],
+    patterns: [
+      /\bagend|\breserv|\bcitas?\b|\bhora (para|con)\b|\breprogram|\bcancelar (mi|la) (cita|hora)\b/,
+    ],
   },
   {
     intent: "prices",
-    patterns: [/precio|cuanto (cuesta|vale|sale|cobran)|\bcosto|presupuesto|valor(es)?\b|arancel/],
+    patterns: [
+      /\bprecio|\bcuanto (cuesta|vale|sale|cobran)\b|\bcosto|\bpresupuesto|\bvalor(es)?\b|\barancel/,
+    ],
   },
   {
     intent: "treatment_advice",
     patterns: [
-      /que tratamiento|tratamiento necesito|que me (recomiendas|recomiendan)|necesito (un|una)|me conviene/,
+      /\bque tratamiento|\btratamiento necesito|\bque me (recomiendas|recomiendan)\b|\bnecesito (un|una)\b|\bme conviene/,
     ],
   },
   {
     intent: "hours",
-    patterns: [/horario|a que hora|abren|atienden|direccion|donde (estan|quedan)|telefono/],
+    patterns: [
+      /\bhorario|\ba que hora|\babren\b|\batienden\b|\bdireccion|\bdonde (estan|quedan)\b|\btelefono/,
+    ],
   },
 ];
 

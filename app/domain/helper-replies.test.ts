@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { helperReply, helperTopic, normalizeForMatching } from "./helper-replies";
+import { helperReply, helperTopic } from "./helper-replies";
+import { normalizeForMatching } from "./keyword-match";
 
 const facts = {
   phone: "+56 2 2345 6789",

@@ -2,6 +2,7 @@
  * Replies of the landing page's floating helper "Rio" (implants, prices, appointments, veneers, pain — each ending
  * with an offer of a free evaluation or specialist contact — and a helpful default). Pure.
  */
+import { hasAnyKeyword, normalizeForMatching } from "./keyword-match";
 import { REMINDER_NOTICE } from "./reminder-schedule";
 
 export type HelperTopic = "pain" | "implants" | "veneers" | "prices" | "appointments" | "default";
@@ -18,29 +19,42 @@ export interface HelperReply {
   text: string;
 }
 
-/** Lower-case and strip accents so "Implántes" matches "implante". */
-export function normalizeForMatching(text: string): string {
-  return text
-    .toLocaleLowerCase("es-CL")
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "");
-}
-
-// Pain comes first: someone in pain who also asks about prices needs the urgent answer.
+// Pain comes first: someone in pain who also asks about prices needs the urgent answer. Whole words (keyword-match.ts):
+// a trailing * is a stem.
 const topics: ReadonlyArray<{ topic: Exclude<HelperTopic, "default">; keywords: readonly string[] }> = [
-  { topic: "pain", keywords: ["dolor", "duele", "urgencia", "emergencia", "sangra", "hinchad"] },
-  { topic: "implants", keywords: ["implante"] },
-  { topic: "veneers", keywords: ["carilla", "blanqueamiento", "sonrisa"] },
-  { topic: "prices", keywords: ["precio", "costo", "cuanto", "valor", "presupuesto", "pagar"] },
-  { topic: "appointments", keywords: ["cita", "agendar", "agenda", "hora", "reservar", "turno"] },
+  {
+    topic: "pain",
+    keywords: ["dolor*", "duele", "duelen", "urgencia*", "emergencia*", "sangra*", "hinchad*", "hinchazon"],
+  },
+  { topic: "implants", keywords: ["implante*"] },
+  { topic: "veneers", keywords: ["carilla*", "blanqueamiento*", "sonrisa*"] },
+  {
+    topic: "prices",
+    keywords: [
+      "precio",
+      "precios",
+      "costo",
+      "costos",
+      "cuanto",
+      "cuanta",
+      "valor",
+      "valores",
+      "vale",
+      "presupuesto*",
+      "pagar",
+      "pago",
+      "pagos",
+    ],
+  },
+  {
+    topic: "appointments",
+    keywords: ["cita*", "agend*", "hora", "horas", "reserva*", "turno*"],
+  },
 ];
 
 export function helperTopic(message: string): HelperTopic {
   const normalized = normalizeForMatching(message);
-  return (
-    topics.find(({ keywords }) => keywords.some((keyword) => normalized.includes(keyword)))?.topic ??
-    "default"
-  );
+  return topics.find(({ keywords }) => hasAnyKeyword(normalized, keywords))?.topic ?? "default";
 }
 
 export function helperReply(message: string, facts: HelperFacts): HelperReply {

@@ -18,6 +18,14 @@ describe("legal texts quote the appointment rules from their modules", () => {
   );
 });
 
+describe("legal texts name the clinic's address once, as written in its facts (issue 24, item 12)", () => {
+  it.each(["politica-privacidad", "terminos-servicio"] as const)("%s", (slug) => {
+    const html = legalHtml(slug, defaultClinic) ?? "";
+    expect(html).toContain(`${defaultClinic.address}, Chile`);
+    expect(html).not.toMatch(/Santiago, Santiago/);
+  });
+});
+
 describe("the privacy policy renders the retention table and the processors from their one source", () => {
   const html = legalHtml("politica-privacidad", defaultClinic);
 

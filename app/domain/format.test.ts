@@ -10,6 +10,7 @@ import {
   formatDate,
   formatDateWithWeekday,
   formatDayHeading,
+  formatDurationMinutes,
   formatShortDate,
   formatShortDay,
   formatWeekdayShort,
@@ -110,5 +111,22 @@ describe("the date family: each formatter reads as the screen's own formatter di
     );
     expect(formatClinicTimestamp(instant)).toMatch(/^25-11-2026, 1:52:36\sa\.\sm\.$/);
     expect(formatClinicTime(instant)).toBe("01:52");
+  });
+});
+
+describe("formatDurationMinutes", () => {
+  it.each([
+    [0, "0 min"],
+    [12.4, "12 min"],
+    [59.6, "1 h"],
+    [60, "1 h"],
+    [125, "2 h 5 min"],
+    [1440, "1 día"],
+    [1507, "1 día 1 h"],
+    [2 * 1440 + 180 + 7, "2 días 3 h"],
+    [12 * 1440 + 300, "12 días"],
+    [-5, "0 min"],
+  ])("%d minutes → %s", (minutes, text) => {
+    expect(formatDurationMinutes(minutes)).toBe(text);
   });
 });

@@ -193,3 +193,18 @@ const localeDateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
 export function formatClinicTimestamp(instant: Date): string {
   return localeDateTimeFormatter.format(instant);
 }
+
+/**
+ * A duration in whole minutes as a person says it (es-CL): "12 min", "2 h 5 min", "1 día 3 h", "12 días". Minutes
+ * are dropped from a day or more, hours from ten days or more: precision nobody reads on a dashboard card.
+ */
+export function formatDurationMinutes(minutes: number): string {
+  const total = Math.max(0, Math.round(minutes));
+  if (total < 60) return `${total} min`;
+  const days = Math.floor(total / 1440);
+  const hours = Math.floor((total % 1440) / 60);
+  const rest = total % 60;
+  if (days === 0) return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  const dayText = `${days.toLocaleString("es-CL")} ${days === 1 ? "día" : "días"}`;
+  return days >= 10 || hours === 0 ? dayText : `${dayText} ${hours} h`;
+}

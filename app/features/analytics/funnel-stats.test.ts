@@ -6,7 +6,8 @@ describe("funnel stats", () => {
     expect(formatPercent(0.115)).toBe("11,5%");
     expect(formatPercent(0)).toBe("0,0%");
     expect(formatResponseMinutes(12.4)).toBe("12 min");
-    expect(formatResponseMinutes(1500)).toBe("1.500 min");
+    // Issue 24, item 15: "1.507 min" is read as a duration.
+    expect(formatResponseMinutes(1507)).toBe("1 día 1 h");
     expect(formatResponseMinutes(null)).toBe("—");
   });
 });

@@ -1,4 +1,5 @@
 /** Number formats of the Overview's cards and funnel (the cards themselves: features/analytics/overview-stats.ts). */
+import { formatDurationMinutes } from "~/domain/format";
 
 const percentFormatter = new Intl.NumberFormat("es-CL", {
   style: "percent",
@@ -16,10 +17,10 @@ export function formatPercent(value: number): string {
   return percentFormatter.format(value);
 }
 
-/** A response time: "12 min", or "—" when no lead has been contacted yet. */
+/** A response time: "12 min", "1 día 1 h", or "—" when no lead has been contacted yet. */
 export function formatResponseMinutes(minutes: number | null): string {
   if (minutes === null || !Number.isFinite(minutes)) return "—";
-  return `${integerFormatter.format(Math.round(minutes))} min`;
+  return formatDurationMinutes(minutes);
 }
 
 export function formatCount(value: number): string {

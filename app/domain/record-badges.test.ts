@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appointmentBadgeStatus, badgeTone, progressPercent } from "./record-badges";
+import { appointmentBadgeStatus, badgeTone, progressPercent, statusLabel } from "./record-badges";
 
 describe("badgeTone (spec 001 §4)", () => {
   it.each([
@@ -36,5 +36,21 @@ describe("progressPercent", () => {
     expect(progressPercent(-3)).toBe(0);
     expect(progressPercent(null)).toBe(0);
     expect(progressPercent(Number.NaN)).toBe(0);
+  });
+});
+
+describe("statusLabel (issue 24, item 16)", () => {
+  it.each([
+    ["en_proceso", "En proceso"],
+    ["pagado", "Pagado"],
+    ["pendiente", "Pendiente"],
+    ["Pendiente", "Pendiente"],
+    ["no_asistio", "No asistió"],
+    ["en_revision_clinica", "En revision clinica"],
+    ["Atendido", "Atendido"],
+    [null, "Sin estado"],
+    ["  ", "Sin estado"],
+  ])("%j → %s", (status, label) => {
+    expect(statusLabel(status)).toBe(label);
   });
 });

@@ -31,6 +31,42 @@ export function badgeTone(status: string | null | undefined): BadgeTone {
   return TONES[normaliseStatus(status)] ?? "grey";
 }
 
+/** Dentalink's status words as the patient reads them (issue 24, item 16: never "en_proceso" on a badge). */
+const LABELS: Record<string, string> = {
+  confirmada: "Confirmada",
+  confirmado: "Confirmado",
+  pagado: "Pagado",
+  pagada: "Pagada",
+  completado: "Completado",
+  completada: "Completada",
+  pendiente: "Pendiente",
+  en_proceso: "En proceso",
+  cancelada: "Cancelada",
+  cancelado: "Cancelado",
+  vencido: "Vencido",
+  vencida: "Vencida",
+  anulado: "Anulado",
+  anulada: "Anulada",
+  atendido: "Atendido",
+  atendida: "Atendida",
+  no_asistio: "No asistió",
+  activo: "Activo",
+  finalizado: "Finalizado",
+  abonado: "Abonado",
+};
+
+/**
+ * The label of a status: the known words spelled out; anything else as Dentalink wrote it with underscores turned
+ * into spaces and a capital first letter; "Sin estado" when there is none.
+ */
+export function statusLabel(status: string | null | undefined): string {
+  const known = LABELS[normaliseStatus(status)];
+  if (known) return known;
+  const text = (status ?? "").trim().replace(/_+/g, " ");
+  if (!text) return "Sin estado";
+  return text.charAt(0).toLocaleUpperCase("es-CL") + text.slice(1);
+}
+
 /**
  * An appointment's status word for its badge: Dentalink's state names are the clinic's own ("Confirmado",
  * "Atendido", "Anulado"…), so the badge follows the state's family, and the label keeps the clinic's name.

@@ -225,6 +225,10 @@ describe("bound patients", () => {
     if (!record.payments.ok || !record.treatments.ok || !record.appointments.ok) throw new Error("lists");
     expect(record.payments.items.map((item) => item.amount)).toEqual(["$45.000", "$360.000", "$120.000"]);
     expect(record.payments.items.map((item) => item.status.tone)).toEqual(["green", "green", "yellow"]);
+    // Dentalink's words are labels, never "pagado" or "en_proceso" (issue 24, item 16).
+    for (const item of [...record.payments.items, ...record.treatments.items]) {
+      expect(item.status.label).toMatch(/^[A-ZÁÉÍÓÚÑ][^_]*$/);
+    }
     expect(record.appointments.items[0]).toMatchObject({
       date: "12 de noviembre de 2025",
       status: { label: "Atendido", tone: "green" },

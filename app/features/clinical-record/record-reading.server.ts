@@ -1,7 +1,7 @@
 import type { Database } from "~/db/client.server";
 import { formatCLP, formatDate } from "~/domain/format";
 import { balanceLeftToPay } from "~/domain/payments";
-import { appointmentBadgeStatus, badgeTone, progressPercent } from "~/domain/record-badges";
+import { appointmentBadgeStatus, badgeTone, progressPercent, statusLabel } from "~/domain/record-badges";
 import { formatRut } from "~/domain/rut";
 import { balanceTakenOnline } from "~/features/payments/balance-payment-service.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
@@ -66,7 +66,7 @@ function paymentItem(item: DentalinkPayment): RecordPayment {
     amount: formatCLP(item.amountClp),
     concept: item.concept ?? "—",
     method: item.method ?? "—",
-    status: { label: item.status ?? "Sin estado", tone: badgeTone(item.status) },
+    status: { label: statusLabel(item.status), tone: badgeTone(item.status) },
   };
 }
 
@@ -78,7 +78,7 @@ function treatmentItem(item: DentalinkTreatment): RecordTreatment {
     startDate: dateOrDash(item.startDate),
     endDate: item.endDate ? formatDate(item.endDate) : null,
     progress: progressPercent(item.progress),
-    status: { label: item.status ?? "Sin estado", tone: badgeTone(item.status) },
+    status: { label: statusLabel(item.status), tone: badgeTone(item.status) },
   };
 }
 

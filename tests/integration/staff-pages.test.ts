@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { auditLog, leads } from "~/db/schema";
 import { formatClinicTime } from "~/domain/format";
 import { scoreLead, type Budget, type Treatment, type Urgency } from "~/domain/lead-scoring";
+import { LeadPanel } from "~/features/crm/components/lead-panel";
 import { agendaWindow } from "~/features/dentist/agenda-window";
 import type { LeadPanelActionResult } from "~/features/crm/lead-list-dto";
 import type { LeadTestActionData } from "~/features/staff/lead-test-dto";
@@ -444,10 +448,19 @@ describe("/funnel", () => {
     expect(untouched?.status).toBe("converted");
   });
 
-  it("answers 'No se encontraron leads' data as an empty list", async () => {
+  it("answers 'No se encontraron leads' data as an empty list, and the page says it once", async () => {
     const none = await funnel(asesor.cookie, `/funnel?tab=leads&q=${randomUUID()}`);
     expect(none.panel?.leads).toEqual([]);
     expect(none.panel).toMatchObject({ total: 0, totalCapped: false, hasNextPage: false });
+    // Issue 24, item 17: the summary and the empty box were two copies of the sentence.
+    const Stub = createRoutesStub([
+      {
+        path: "/funnel",
+        Component: () => createElement(LeadPanel, { panel: none.panel!, counters: none.counters! }),
+      },
+    ]);
+    const html = renderToString(createElement(Stub, { initialEntries: ["/funnel?tab=leads"] }));
+    expect(html.match(/No se encontraron leads/g)).toHaveLength(1);
   });
 });
 

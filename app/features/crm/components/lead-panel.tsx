@@ -42,8 +42,9 @@ const selectFilters = [
 
 const numberFormat = new Intl.NumberFormat("es-CL");
 
+const NO_LEADS = "No se encontraron leads";
+
 function resultSummary(panel: LeadPanelData): string {
-  if (panel.leads.length === 0) return "No se encontraron leads";
   const first = (panel.page - 1) * panel.pageSize + 1;
   const last = first + panel.leads.length - 1;
   const total = panel.totalCapped
@@ -201,14 +202,22 @@ export function LeadPanel({ panel, counters }: { panel: LeadPanelData; counters:
         </p>
       )}
 
-      <p className="mt-6 text-sm text-slate-300" aria-live="polite" data-testid="lead-summary">
-        {resultSummary(panel)}
-      </p>
-      {panel.leads.length === 0 ? (
-        <p className="mt-3 rounded-xl border border-dashed border-slate-600 p-8 text-center text-slate-300">
-          No se encontraron leads
-        </p>
-      ) : (
+      {/* One live region: the count, or — with no lead — the empty box itself, said once (issue 24, item 17). */}
+      <div aria-live="polite">
+        {panel.leads.length === 0 ? (
+          <p
+            className="mt-6 rounded-xl border border-dashed border-slate-600 p-8 text-center text-slate-300"
+            data-testid="lead-summary"
+          >
+            {NO_LEADS}
+          </p>
+        ) : (
+          <p className="mt-6 text-sm text-slate-300" data-testid="lead-summary">
+            {resultSummary(panel)}
+          </p>
+        )}
+      </div>
+      {panel.leads.length > 0 && (
         <ul className="mt-3 grid gap-4 lg:grid-cols-2">
           {panel.leads.map((lead) => (
             <LeadCardItem key={lead.id} lead={lead} />

@@ -12,7 +12,7 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import { SiteShell } from "~/components/site-shell";
-import { ErrorPage, NotFoundPage } from "~/components/error-pages";
+import { ErrorPage, ForbiddenPage, NotFoundPage } from "~/components/error-pages";
 import { forgetChatTokens } from "~/features/chat/chat-token-storage";
 import { htmlLang, localeCookie, resolveLocale } from "~/i18n/messages";
 import { displayName, refreshedSessionCookieContext, sessionUser } from "~/lib/auth/session.server";
@@ -134,6 +134,13 @@ export function ErrorBoundary() {
     return (
       <SiteShell>
         <NotFoundPage />
+      </SiteShell>
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <SiteShell>
+        <ForbiddenPage />
       </SiteShell>
     );
   }

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { useT } from "~/lib/app-data";
+import { landingPathForRoles } from "~/domain/roles";
+import { useAppData, useT } from "~/lib/app-data";
 
 export function NotFoundPage() {
   const t = useT();
@@ -21,6 +22,38 @@ export function NotFoundPage() {
           className="rounded-lg border border-slate-300 px-5 py-2.5 font-semibold hover:bg-slate-50"
         >
           {t("notFound.portal")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * A permission refusal (a patient opening /funnel): not an error of the application, so it says what happened and
+ * where the person can go instead — their own area when signed in, the sign-in otherwise (issue 24, item 14).
+ */
+export function ForbiddenPage() {
+  const t = useT();
+  const { user } = useAppData();
+  const home = user ? landingPathForRoles(user.roles) : "/auth";
+  return (
+    <section className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center">
+      <title>Sin acceso | Río Clínica</title>
+      <p className="text-5xl font-black text-accent">403</p>
+      <h1 className="mt-4 text-3xl font-bold">{t("forbidden.title")}</h1>
+      <p className="mt-3 text-slate-600">{t(user ? "forbidden.bodySignedIn" : "forbidden.bodySignedOut")}</p>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        <Link
+          to={home}
+          className="rounded-lg bg-brand-700 px-5 py-2.5 font-semibold text-white hover:bg-brand-800"
+        >
+          {t(user ? "forbidden.myArea" : "forbidden.signIn")}
+        </Link>
+        <Link
+          to="/"
+          className="rounded-lg border border-slate-300 px-5 py-2.5 font-semibold hover:bg-slate-50"
+        >
+          {t("notFound.home")}
         </Link>
       </div>
     </section>

@@ -34,6 +34,13 @@ const es = {
     "Ocurrió un error inesperado. Ya quedó registrado; por favor intenta nuevamente en unos minutos o vuelve al inicio.",
   "error.badRequest": "La solicitud no es válida. Revisa los datos e intenta nuevamente.",
   "error.forbidden": "No tienes permiso para ver esta página.",
+  "forbidden.title": "No tienes acceso a esta sección",
+  "forbidden.bodySignedIn":
+    "Tu cuenta no tiene permiso para ver esta página. Si crees que deberías tenerlo, pídeselo a la administración de la clínica.",
+  "forbidden.bodySignedOut":
+    "Esta sección es solo para cuentas autorizadas. Ingresa con tu cuenta para continuar.",
+  "forbidden.myArea": "Ir a mi área",
+  "forbidden.signIn": "Ingresar",
   "error.home": "Volver al inicio",
   "form.required": "Este campo es obligatorio.",
   "form.sending": "Enviando...",
@@ -74,6 +81,12 @@ const en: Record<MessageKey, string> = {
     "Something went wrong. It has been logged; please try again in a few minutes or go back home.",
   "error.badRequest": "The request is not valid. Check the data and try again.",
   "error.forbidden": "You do not have permission to see this page.",
+  "forbidden.title": "You do not have access to this section",
+  "forbidden.bodySignedIn":
+    "Your account is not allowed to see this page. If you think it should be, ask the clinic's administration.",
+  "forbidden.bodySignedOut": "This section is for authorised accounts only. Sign in to continue.",
+  "forbidden.myArea": "Go to my area",
+  "forbidden.signIn": "Sign in",
   "error.home": "Back to home",
   "form.required": "This field is required.",
   "form.sending": "Sending...",

@@ -236,7 +236,10 @@ test("a patient gets the 403 page on /funnel and /admin", async ({ page, context
     const response = await page.goto(path);
     expect(response?.status(), `status of ${path}`).toBe(403);
     await expect(page).toHaveURL((url) => url.pathname === path);
-    await expect(page.getByText("No tienes permiso para ver esta página.")).toBeVisible();
+    // Its own page, not the generic error (issue 24, item 14), with the way to the patient's own area.
+    await expect(page.getByRole("heading", { name: "No tienes acceso a esta sección" })).toBeVisible();
+    await expect(page.getByText("Unexpected Application Error!")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Ir a mi área" })).toHaveAttribute("href", "/paciente");
   }
 });
 

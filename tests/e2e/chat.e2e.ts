@@ -95,6 +95,36 @@ test("a patient asks the virtual dentist, then a person; an asesor takes it and 
   await staffContext.close();
 });
 
+test("what is typed in the compact bar reaches the room: carried on click, sent on Enter (issue 24, item 4)", async ({
+  page,
+}) => {
+  await createAccount(page.context().request, newAccount("chat-bar"));
+  await openPage(page, "/paciente");
+  const bar = page.getByRole("textbox", { name: "Escribe tu consulta al Dentista Virtual IA" });
+
+  // A click opens the panel; the typed text waits in the composer, unsent.
+  await bar.fill("Tengo una duda sobre");
+  await bar.click();
+  const frame = room(page);
+  await frame.getByRole("button", { name: "Acepto y quiero continuar" }).click();
+  const input = frame.getByRole("textbox", { name: "Escribe tu mensaje" });
+  await expect(input).toHaveValue("Tengo una duda sobre");
+  const messages = frame.getByRole("list", { name: "Mensajes" });
+  await expect(messages.locator('[data-author="guest"]')).toHaveCount(0);
+  // The text travelled in the URL's fragment (never to a server) and the fragment is gone from the room page.
+  expect(await page.getByTestId("chat-room-frame").getAttribute("src")).toContain("#draft=");
+  await frame.getByRole("button", { name: "Cerrar chat" }).click();
+  await expect(page.getByTestId("chat-panel")).toHaveCount(0);
+
+  // Enter opens the panel and sends it.
+  await bar.fill("¿Cuánto cuesta una limpieza?");
+  await bar.press("Enter");
+  await expect(messages.locator('[data-author="guest"]').last()).toContainText(
+    "¿Cuánto cuesta una limpieza?",
+  );
+  await expect(frame.getByRole("textbox", { name: "Escribe tu mensaje" })).toHaveValue("");
+});
+
 test("at 375 px the open panel fills the screen minus the margins, and the overlay closes it", async ({
   page,
 }) => {
@@ -123,7 +153,7 @@ test("the widget is keyboard usable and axe-clean; the room page refuses foreign
   await expect(room(page).getByRole("heading", { name: "Aviso de asistencia con IA" })).toBeVisible();
   const { ids, report } = await blockingViolations(page);
   expect(ids, report).toEqual([]);
-  await page.keyboard.press("Escape");
+  await frame.getByRole("button", { name: "Cerrar chat" }).click();
   await expect(page.getByTestId("chat-panel")).toHaveCount(0);
 
   const src = await page.request.get("/chat/sala/00000000-0000-4000-8000-000000000000");

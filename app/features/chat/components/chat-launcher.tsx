@@ -11,6 +11,13 @@ export interface ChatWidgetConfig {
   externalId: string;
 }
 
+/** Text typed in the compact bar before the panel opened (issue 24, item 4). */
+export interface HandedDraft {
+  text: string;
+  /** Enter (or the send button) opened the panel: the room sends it once the conversation is open to the guest. */
+  send: boolean;
+}
+
 // The panel (guest flow, iframe, protocol) is a separate chunk, fetched on the first open (DESIGN §5).
 const ChatWidgetPanel = lazy(() => import("./chat-widget-panel"));
 
@@ -18,6 +25,14 @@ const ChatWidgetPanel = lazy(() => import("./chat-widget-panel"));
 export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState("");
+  // What the bar held when the panel opened: carried into the room's composer, and sent if Enter opened it.
+  const [handover, setHandover] = useState<HandedDraft | null>(null);
+  const openWith = (send: boolean) => {
+    const text = draft.trim();
+    setHandover(text ? { text, send } : null);
+    setDraft("");
+    setOpen(true);
+  };
   const bar = useRef<HTMLInputElement>(null);
   const wasOpen = useRef(false);
 
@@ -39,7 +54,15 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
             </div>
           }
         >
-          <ChatWidgetPanel config={config} mode="compact" onClose={() => setOpen(false)} />
+          <ChatWidgetPanel
+            config={config}
+            mode="compact"
+            draft={handover}
+            onClose={() => {
+              setHandover(null);
+              setOpen(false);
+            }}
+          />
         </Suspense>
       ) : (
         <form
@@ -48,7 +71,7 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
           className="fixed bottom-5 right-5 z-50 flex w-[350px] max-w-[calc(100vw-40px)] items-center gap-2 rounded-2xl bg-slate-950/90 p-2 shadow-xl backdrop-blur"
           onSubmit={(event) => {
             event.preventDefault();
-            setOpen(true);
+            openWith(true);
           }}
         >
           <label htmlFor="chat-launcher-input" className="sr-only">
@@ -59,7 +82,7 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
             id="chat-launcher-input"
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
-            onClick={() => setOpen(true)}
+            onClick={() => openWith(false)}
             placeholder="Pregúntale al Dentista Virtual IA..."
             className="min-w-0 flex-1 rounded-xl bg-white/10 px-3 py-2 text-sm text-white placeholder:text-slate-300"
           />

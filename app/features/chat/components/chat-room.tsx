@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { cn } from "~/lib/cn";
+import { readDraftFragment } from "../chat-draft-handover";
 import type { RoomOptions } from "../chat-room-state";
 import { ChatComposer } from "./chat-composer";
 import { ChatConversationPanel } from "./chat-conversation-panel";
@@ -46,6 +47,25 @@ export function ChatRoom({ options }: { options: RoomOptions }) {
   });
 
   const room = feed.room;
+  // Text typed in the widget's compact bar before it opened (issue 24, item 4): into the composer, and sent once the
+  // conversation is open to the guest if Enter opened the panel.
+  const handedToSend = useRef<string | null>(null);
+  const { setDraft } = actions;
+  useEffect(() => {
+    const handed = readDraftFragment(window.location.hash);
+    if (!handed) return;
+    window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+    setDraft(handed.text);
+    if (handed.send) handedToSend.current = handed.text;
+    // Runs once in practice: the fragment is gone afterwards, and setDraft is a state setter.
+  }, [setDraft]);
+  const canSend = Boolean(room && room.status !== "resolved" && !(room.status === "bot" && !room.ai_consent));
+  useEffect(() => {
+    const text = handedToSend.current;
+    if (!canSend || !text) return;
+    handedToSend.current = null;
+    void actions.send(text);
+  }, [canSend, actions]);
   const withPerson = room?.status === "pending_human" || room?.status === "open";
   const theme: Theme = preferences.theme ?? options.theme;
   const palette = ROOM_PALETTE[theme];

@@ -13,7 +13,8 @@ import {
   type FrameMessage,
 } from "../chat-client";
 import { storedTokens, storeTokens, type ChatTokens } from "../chat-token-storage";
-import type { ChatWidgetConfig } from "./chat-launcher";
+import { draftFragment } from "../chat-draft-handover";
+import type { ChatWidgetConfig, HandedDraft } from "./chat-launcher";
 
 type Sidebar = "none" | "left" | "right";
 
@@ -33,10 +34,13 @@ interface Room {
 export default function ChatWidgetPanel({
   config,
   mode,
+  draft = null,
   onClose,
 }: {
   config: ChatWidgetConfig;
   mode: "compact" | "inline";
+  /** Text typed before the panel opened, for the room's composer. */
+  draft?: HandedDraft | null;
   onClose: () => void;
 }) {
   const [room, setRoom] = useState<Room | null>(null);
@@ -195,7 +199,7 @@ export default function ChatWidgetPanel({
         primary_color: WIDGET_DEFAULTS.primaryColor,
         border_radius: String(WIDGET_DEFAULTS.borderRadius),
         compact: mode === "compact" ? "1" : "0",
-      }).toString()}`
+      }).toString()}${draftFragment(draft)}`
     : null;
 
   const body = error ? (

@@ -153,7 +153,7 @@ test("the widget is keyboard usable and axe-clean; the room page refuses foreign
   await expect(room(page).getByRole("heading", { name: "Aviso de asistencia con IA" })).toBeVisible();
   const { ids, report } = await blockingViolations(page);
   expect(ids, report).toEqual([]);
-  await frame.getByRole("button", { name: "Cerrar chat" }).click();
+  await page.keyboard.press("Escape");
   await expect(page.getByTestId("chat-panel")).toHaveCount(0);
 
   const src = await page.request.get("/chat/sala/00000000-0000-4000-8000-000000000000");

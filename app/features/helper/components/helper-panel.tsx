@@ -15,6 +15,8 @@ export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanel
   // The minimized flag resets when the mode changes (the clinic's helper does so), so it is kept per mode.
   const [minimizedIn, setMinimizedIn] = useState<HelperPanelProps["mode"] | null>(null);
   const minimized = minimizedIn === mode;
+  const [opened, setOpened] = useState<ReadonlySet<HelperPanelProps["mode"]>>(() => new Set([mode]));
+  if (!opened.has(mode)) setOpened(new Set([...opened, mode]));
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -54,7 +56,18 @@ export default function HelperPanel({ mode, onModeChange, onClose }: HelperPanel
         </div>
       </div>
       <div hidden={minimized}>
-        {mode === "chat" ? <HelperChat /> : <HelperWizard onDone={onClose} />}
+        {/* Both stay mounted once opened, so switching modes and back keeps the conversation and the wizard's
+            answers (issue 24, item 5). */}
+        {opened.has("chat") && (
+          <div hidden={mode !== "chat"} data-testid="helper-mode-chat">
+            <HelperChat />
+          </div>
+        )}
+        {opened.has("wizard") && (
+          <div hidden={mode !== "wizard"} data-testid="helper-mode-wizard">
+            <HelperWizard onDone={onClose} />
+          </div>
+        )}
         <div
           className="flex gap-1 border-t border-slate-200 bg-slate-50 p-2"
           role="group"

@@ -159,6 +159,27 @@ test.describe("floating helper", () => {
     await expect(launcher).toBeVisible();
   });
 
+  test("switching to 'Asistente' and back keeps the conversation (issue 24, item 5)", async ({ page }) => {
+    await openLanding(page);
+    const dialog = await openChat(page);
+    const input = dialog.getByRole("textbox", { name: "Tu consulta para Rio" });
+    await input.fill("¿Cuánto cuesta una limpieza?");
+    await input.press("Enter");
+    const botMessages = dialog.getByTestId("helper-bot-message");
+    await expect(botMessages).toHaveCount(2);
+    const answer = await botMessages.last().textContent();
+
+    await dialog.getByRole("button", { name: "Asistente" }).click();
+    const wizard = page.getByRole("dialog", { name: "Asistente guiado" });
+    await expect(wizard).toBeVisible();
+    await wizard.getByRole("button", { name: "Chat IA" }).click();
+
+    const back = page.getByRole("dialog", { name: "Rio · Chat IA" });
+    await expect(back.getByText("¿Cuánto cuesta una limpieza?")).toBeVisible();
+    await expect(back.getByTestId("helper-bot-message")).toHaveCount(2);
+    await expect(back.getByTestId("helper-bot-message").last()).toHaveText(answer!);
+  });
+
   test("closing the panel (button or Escape) returns focus to the chat launcher", async ({ page }) => {
     await openLanding(page);
     const launcher = page.getByRole("button", { name: "Abrir chat con Rio, asistente IA" });

@@ -50,9 +50,9 @@ describe("validateRut", () => {
     expect(Object.values(RUT_MESSAGES)).toEqual([
       "Por favor ingresa tu RUT",
       "El RUT debe tener entre 8 y 9 caracteres",
-      "El cuerpo del RUT debe ser numerico",
-      "El digito verificador debe ser un numero o K",
-      "El RUT ingresado no es valido",
+      "El cuerpo del RUT debe ser numérico",
+      "El dígito verificador debe ser un número o K",
+      "El RUT ingresado no es válido",
     ]);
   });
 });

@@ -10,9 +10,9 @@
 export const RUT_MESSAGES = {
   empty: "Por favor ingresa tu RUT",
   length: "El RUT debe tener entre 8 y 9 caracteres",
-  body: "El cuerpo del RUT debe ser numerico",
-  checkDigit: "El digito verificador debe ser un numero o K",
-  invalid: "El RUT ingresado no es valido",
+  body: "El cuerpo del RUT debe ser numérico",
+  checkDigit: "El dígito verificador debe ser un número o K",
+  invalid: "El RUT ingresado no es válido",
 } as const;
 
 /** The input field's maximum length: "12.345.678-5", the longest formatted RUT. */

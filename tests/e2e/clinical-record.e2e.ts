@@ -42,8 +42,8 @@ test("the demo patient binds the record with the e-mailed code, reads the five t
   const invalid: Array<[string, string]> = [
     ["", "Por favor ingresa tu RUT"],
     ["1234567", "El RUT debe tener entre 8 y 9 caracteres"],
-    ["1234567K5", "El cuerpo del RUT debe ser numerico"],
-    ["123456784", "El RUT ingresado no es valido"],
+    ["1234567K5", "El cuerpo del RUT debe ser numérico"],
+    ["123456784", "El RUT ingresado no es válido"],
   ];
   for (const [typed, message] of invalid) {
     await rut.fill("");
@@ -58,7 +58,7 @@ test("the demo patient binds the record with the e-mailed code, reads the five t
     headers: { "x-forwarded-for": randomClientIp() },
   });
   expect(posted.status()).toBe(400);
-  expect(await posted.text()).toContain("El digito verificador debe ser un numero o K");
+  expect(await posted.text()).toContain("El dígito verificador debe ser un número o K");
 
   await rut.fill("");
   await rut.pressSequentially("123456785");
@@ -106,8 +106,8 @@ test("the demo patient binds the record with the e-mailed code, reads the five t
   expect(pdf.headers()["cache-control"]).toBe("no-store");
   expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
 
-  // 'Cerrar Sesion' closes the record on the server: the account's password (or a new code) reopens it.
-  await page.getByRole("button", { name: "Cerrar Sesion" }).click();
+  // 'Cerrar Sesión' closes the record on the server: the account's password (or a new code) reopens it.
+  await page.getByRole("button", { name: "Cerrar Sesión" }).click();
   await expect(page.getByRole("heading", { name: "Acceso a Portal Paciente" })).toBeVisible();
   await expect(page.getByText("Cerraste tu ficha clínica.")).toBeVisible();
   ({ ids, report } = await blockingViolations(page));

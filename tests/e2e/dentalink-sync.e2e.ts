@@ -91,7 +91,7 @@ test("an asesor syncs a patient: every required message, the processing view, th
   await expect(page.getByRole("progressbar", { name: "Progreso de la sincronización" })).toBeVisible();
 
   const result = page.getByTestId("sync-result");
-  await expect(result.getByRole("heading", { name: "Sincronizacion Exitosa" })).toBeVisible({
+  await expect(result.getByRole("heading", { name: "Sincronización Exitosa" })).toBeVisible({
     timeout: 40_000,
   });
   await expect(page.getByTestId("sync-processing")).toHaveCount(0);
@@ -112,7 +112,7 @@ test("an asesor syncs a patient: every required message, the processing view, th
   await expect(dashboard.getByTestId("fake-patients")).toContainText(`Ignacia Prueba ${suffix}`);
   await dashboard.close();
 
-  await result.getByRole("button", { name: "Nueva Sincronizacion" }).click();
+  await result.getByRole("button", { name: "Nueva Sincronización" }).click();
   await expect(page.getByTestId("sync-result")).toHaveCount(0);
   const fresh = syncForm(page);
   await expect(fresh).toBeVisible();
@@ -166,7 +166,7 @@ test("a lead's 'Agendar' opens the tab prefilled, and the sync schedules the lea
   await form.getByRole("button", { name: "Sincronizar con Dentalink" }).click();
   await expect(page.getByTestId("sync-processing")).toBeVisible();
   await expect(
-    page.getByTestId("sync-result").getByRole("heading", { name: "Sincronizacion Exitosa" }),
+    page.getByTestId("sync-result").getByRole("heading", { name: "Sincronización Exitosa" }),
   ).toBeVisible({ timeout: 40_000 });
 
   await openPage(page, `/funnel?tab=leads&q=${suffix}`);

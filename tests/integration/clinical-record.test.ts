@@ -114,9 +114,9 @@ describe("access", () => {
     const cases: Array<[string, string]> = [
       ["", "Por favor ingresa tu RUT"],
       ["1234567", "El RUT debe tener entre 8 y 9 caracteres"],
-      ["1234567K5", "El cuerpo del RUT debe ser numerico"],
-      ["12345678-X", "El digito verificador debe ser un numero o K"],
-      ["12.345.678-4", "El RUT ingresado no es valido"],
+      ["1234567K5", "El cuerpo del RUT debe ser numérico"],
+      ["12345678-X", "El dígito verificador debe ser un número o K"],
+      ["12.345.678-4", "El RUT ingresado no es válido"],
     ];
     for (const [rut, message] of cases) {
       const result = await post(user, { intent: "rut", rut });
@@ -307,7 +307,7 @@ describe("bound patients", () => {
     expect(notices.some((row) => String(row.payload.text).includes(other.email))).toBe(true);
   });
 
-  it("'Cerrar Sesion' closes the record on the server; the binding stays and the password reopens it", async () => {
+  it("'Cerrar Sesión' closes the record on the server; the binding stays and the password reopens it", async () => {
     const closed = await post(catalina, { intent: "close" });
     expect(closed).toMatchObject({ status: 302, location: "/paciente/ficha" });
     expect((await page(catalina)).body).toEqual({ view: "closed", password: true });

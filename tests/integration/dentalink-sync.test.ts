@@ -212,19 +212,19 @@ describe("a sync against Dentalink", () => {
     });
   });
 
-  it("answers 'Error de conexion' for 5xx and timeouts, 'Error de sistema' for anything else", async () => {
+  it("answers 'Error de conexión' for 5xx and timeouts, 'Error de sistema' for anything else", async () => {
     const db = await getDb();
     fake.failNext(2, 503);
     expect(await runSync(db, { client: liveClient(), form: form(), actor: actor() })).toMatchObject({
       success: false,
       message: "Error al sincronizar con Dentalink",
-      errors: ["Error de conexion"],
+      errors: ["Error de conexión"],
     });
 
     fake.hang(2);
     expect(await runSync(db, { client: liveClient(), form: form(), actor: actor() })).toMatchObject({
       message: "Error al sincronizar con Dentalink",
-      errors: ["Error de conexion"],
+      errors: ["Error de conexión"],
     });
 
     const wrongKey = buildDentalinkClient(liveSettings({ apiKey: "otra-clave-invalida" }));
@@ -237,21 +237,21 @@ describe("a sync against Dentalink", () => {
     expect(await syncRow(refused.syncId)).toMatchObject({ errorDetail: expect.stringContaining("401") });
   });
 
-  it("opens the circuit after 5 failures (fails fast, says 'Error de conexion') and closes it after 30 s", async () => {
+  it("opens the circuit after 5 failures (fails fast, says 'Error de conexión') and closes it after 30 s", async () => {
     const db = await getDb();
     let clock = Date.parse("2026-11-25T12:00:00Z");
     const client = buildDentalinkClient(liveSettings(), { client: { retries: 0, now: () => clock } });
     fake.failNext(5, 500);
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const failed = await runSync(db, { client, form: form(), actor: actor() });
-      expect(failed.errors).toEqual(["Error de conexion"]);
+      expect(failed.errors).toEqual(["Error de conexión"]);
     }
     expect(client.status().circuit.state).toBe("open");
     const callsBefore = fake.state.calls.length;
     const fast = await runSync(db, { client, form: form(), actor: actor() });
     expect(fast).toMatchObject({
       message: "Error al sincronizar con Dentalink",
-      errors: ["Error de conexion"],
+      errors: ["Error de conexión"],
     });
     expect(fake.state.calls.length).toBe(callsBefore);
     expect(await syncRow(fast.syncId)).toMatchObject({

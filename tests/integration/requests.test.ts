@@ -74,10 +74,10 @@ describe("/eliminar-datos", () => {
 
 describe("/eliminar-datos: the RUT follows the RUT rules (issue 11)", () => {
   it.each([
-    ["12.345.678-4", "El RUT ingresado no es valido"],
-    ["12.3A5.678-5", "El cuerpo del RUT debe ser numerico"],
+    ["12.345.678-4", "El RUT ingresado no es válido"],
+    ["12.3A5.678-5", "El cuerpo del RUT debe ser numérico"],
     ["1234-5", "El RUT debe tener entre 8 y 9 caracteres"],
-    ["12.345.678-X", "El digito verificador debe ser un numero o K"],
+    ["12.345.678-X", "El dígito verificador debe ser un número o K"],
   ])("refuses %j with %j and stores nothing", async (rut, message) => {
     const email = uniqueEmail("rut");
     const { status, body } = unwrap<Result>(

@@ -45,7 +45,7 @@ export interface SyncTabData {
   dentistsError: string | null;
   /** Today in the clinic (`min` of the appointment date). */
   today: string;
-  /** A fresh idempotency key for the form (the browser makes a new one after 'Nueva Sincronizacion'). */
+  /** A fresh idempotency key for the form (the browser makes a new one after 'Nueva Sincronización'). */
   submissionId: string;
   prefill: SyncPrefill | null;
   /** Portal bookings whose write-through to Dentalink failed for good or waits for a retry (ADR 023), newest first. */

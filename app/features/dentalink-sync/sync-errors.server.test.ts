@@ -7,7 +7,7 @@ function vendorError(status: number | null, code?: string) {
 }
 
 describe("classifySyncError", () => {
-  it("says 'Error de conexion' for network failures, timeouts, 429, 5xx and an open circuit", () => {
+  it("says 'Error de conexión' for network failures, timeouts, 429, 5xx and an open circuit", () => {
     for (const error of [
       vendorError(null, "NETWORK"),
       vendorError(null, "TIMEOUT"),
@@ -17,7 +17,7 @@ describe("classifySyncError", () => {
     ]) {
       expect(classifySyncError(error)).toMatchObject({
         message: "Error al sincronizar con Dentalink",
-        errors: ["Error de conexion"],
+        errors: ["Error de conexión"],
       });
     }
   });

@@ -18,7 +18,7 @@ export interface SyncFailure {
 const DUPLICATE_CODES = new Set(["SLOT_TAKEN", "DUPLICATE_PATIENT", "CONFLICT"]);
 
 /**
- * A failed sync in the product's words: 'Error al sincronizar con Dentalink' with 'Error de conexion'
+ * A failed sync in the product's words: 'Error al sincronizar con Dentalink' with 'Error de conexión'
  * when Dentalink could not be reached (network, timeout, 429, 5xx, the circuit open) or 'Datos duplicados' for a
  * duplicate or a taken slot; anything else — a refusal we did not expect (401, 400), an answer we cannot read, a
  * bug — is 'Error inesperado al procesar la solicitud' with 'Error de sistema'.

@@ -69,10 +69,10 @@ export const SYNC_PAST_DATE_MESSAGE = "La fecha de cita no puede ser anterior a 
 /** The product's failure texts (its spec's "Dentallink" is a misspelling of the vendor's name). */
 export const SYNC_FAILURE_MESSAGE = "Error al sincronizar con Dentalink";
 export const SYNC_UNEXPECTED_MESSAGE = "Error inesperado al procesar la solicitud";
-export const SYNC_CONNECTION_ERROR = "Error de conexion";
+export const SYNC_CONNECTION_ERROR = "Error de conexión";
 export const SYNC_DUPLICATE_ERROR = "Datos duplicados";
 export const SYNC_SYSTEM_ERROR = "Error de sistema";
-export const SYNC_SUCCESS_TITLE = "Sincronizacion Exitosa";
+export const SYNC_SUCCESS_TITLE = "Sincronización Exitosa";
 
 /** The form's fields in the order they are shown (and their errors listed). */
 export const syncFormFields = [

@@ -82,7 +82,7 @@ describe("syncFormSchema", () => {
       }),
     );
     expect(errors).toEqual({
-      rut: ["El RUT ingresado no es valido"],
+      rut: ["El RUT ingresado no es válido"],
       phone: [PHONE_ERROR],
       email: [expect.stringContaining("email válido")],
       treatmentType: ["Elige un tipo de tratamiento de la lista"],

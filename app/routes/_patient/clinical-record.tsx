@@ -279,7 +279,7 @@ function CloseButton() {
     <Form method="post">
       <input type="hidden" name="intent" value="close" />
       <Button type="submit" variant="secondary">
-        <LogOut aria-hidden className="size-4" /> Cerrar Sesion
+        <LogOut aria-hidden className="size-4" /> Cerrar Sesión
       </Button>
     </Form>
   );

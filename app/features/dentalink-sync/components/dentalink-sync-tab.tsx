@@ -14,7 +14,7 @@ function newSubmissionId(): string {
 /**
  * The sync tab (ADR 019): the form, then the processing view while the real call runs, then the
  * result. The form stays mounted (hidden) during the other views, so a failed sync can go back to it with the
- * values kept; 'Nueva Sincronizacion' mounts a fresh, empty one with a new idempotency key.
+ * values kept; 'Nueva Sincronización' mounts a fresh, empty one with a new idempotency key.
  */
 export function DentalinkSyncTab({ data }: { data: SyncTabData }) {
   const fetcher = useFetcher<SyncActionData>({ key: "dentalink-sync" });

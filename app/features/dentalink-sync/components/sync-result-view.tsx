@@ -88,7 +88,7 @@ export function ResultView({
         )}
         <Button type="button" variant="primary" onClick={onNew}>
           <RotateCcw aria-hidden className="size-4" />
-          Nueva Sincronizacion
+          Nueva Sincronización
         </Button>
       </div>
     </div>

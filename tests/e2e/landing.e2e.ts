@@ -210,3 +210,24 @@ test.describe("mobile menu (375 px)", () => {
     await expect(page.getByRole("heading", { name: "Contacto", level: 2 })).toBeInViewport();
   });
 });
+
+test.describe("hero claims on a phone (375 px, issue 24, item 6)", () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test("each claim's figure stays inside its own card", async ({ page }) => {
+    await openLanding(page);
+    const cards = page.locator("#contenido dl > div");
+    await expect(cards).toHaveCount(3);
+    for (const card of await cards.all()) {
+      const box = (await card.boundingBox())!;
+      const figure = (await card.locator("dd").evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const rect = range.getBoundingClientRect();
+        return { left: rect.left, right: rect.right };
+      }))!;
+      expect(figure.left, await card.innerText()).toBeGreaterThanOrEqual(box.x);
+      expect(figure.right, await card.innerText()).toBeLessThanOrEqual(box.x + box.width);
+    }
+  });
+});

@@ -79,11 +79,12 @@ export function Hero() {
             anonymousLabel="Portal Paciente"
           />
         </div>
-        <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-4">
+        {/* On a phone the three cards share 343 px: smaller figures and padding keep "20.000+" in its card. */}
+        <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-2 sm:gap-4">
           {claims.map((claim) => (
-            <div key={claim.label} className="rounded-xl bg-white/10 p-4">
-              <dt className="text-sm text-slate-200">{claim.label}</dt>
-              <dd className="order-first text-3xl font-extrabold">
+            <div key={claim.label} className="min-w-0 rounded-xl bg-white/10 p-3 sm:p-4">
+              <dt className="text-xs text-slate-200 sm:text-sm">{claim.label}</dt>
+              <dd className="order-first text-xl font-extrabold tracking-tight whitespace-nowrap sm:text-3xl">
                 {claim.value}
                 {claim.suffix}
               </dd>

@@ -334,12 +334,12 @@ describe("/admin/inasistencias", () => {
         (await settle(() => settingsLoader(routeArgs(requestAs(user.cookie, "/admin/inasistencias")))))
           .status,
       ).toBe(403);
-      const post = await settle(() =>
+      const posted = await settle(() =>
         settingsAction(
           routeArgs(postAs(user.cookie, "/admin/inasistencias", { enabled: "on", threshold: "1" })),
         ),
       );
-      expect(post.status).toBe(403);
+      expect(posted.status).toBe(403);
     }
     const db = await getDb();
     expect(await db.select().from(clinicSettings).where(eq(clinicSettings.key, "no_shows"))).toHaveLength(0);

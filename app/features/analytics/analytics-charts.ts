@@ -284,6 +284,11 @@ export interface EngagementCounts {
   formsBeforeVisit: number;
 }
 
+/** A rate, or a dash when there is nothing to count it on. */
+function rate(cases: number, base: number): string {
+  return base > 0 ? formatPercent(ratio(cases, base)) : "—";
+}
+
 /**
  * The loop's figures (issue 23, ADR 042): one row per figure with its cases, its base and the rate; the waitlist
  * row also carries the median time to refill.
@@ -321,7 +326,6 @@ export function engagementChart(figures: EngagementCounts, periodText: string): 
       detail: "",
     },
   ];
-  const rate = (cases: number, base: number) => (base > 0 ? formatPercent(ratio(cases, base)) : "—");
   return {
     key: "engagement",
     title: chartTitles.engagement,

@@ -65,6 +65,7 @@ export default [
   // Staff
   route("dentista", "routes/_dentist/agenda.tsx"),
   route("dentista/ficha", "routes/_dentist/clinical-record.tsx"),
+  route("dentista/inasistencias", "routes/_dentist/no-show-mark.ts"),
   route("dentista/ficha/archivo/:id", "routes/_dentist/clinical-record-file.ts"),
   route("funnel", "routes/_staff/funnel.tsx"),
   route("funnel/leads.csv", "routes/_staff/lead-export.ts"),
@@ -83,6 +84,8 @@ export default [
       route("privacidad", "routes/_admin/privacy-requests.tsx"),
       route("privacidad/:id", "routes/_admin/privacy-request-detail.tsx"),
       route("auditoria", "routes/_admin/audit-log.tsx"),
+      route("agenda", "routes/_admin/day-agenda.tsx"),
+      route("inasistencias", "routes/_admin/no-show-settings.tsx"),
       // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
       route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
       route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),

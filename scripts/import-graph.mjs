@@ -56,8 +56,9 @@ export const FEATURE_IMPORTS = {
   legal: [],
   messaging: ["consent", "outbox"], // WhatsApp messages are outbox rows, sent only while the person's consent is in force
   outbox: [],
-  payments: ["appointments", "consent", "messaging", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp (with the patient's consent) or e-mail through the outbox
+  payments: ["appointments", "consent", "messaging", "no-shows", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp (with the patient's consent) or e-mail through the outbox; repeated no-shows without payments refuse online booking
   privacy: ["consent", "email", "messaging", "outbox"], // requests put objections and blocking in force and the data map finds a subject's consents (consent leaf); proofs and answers go by e-mail or WhatsApp through the outbox
+  "no-shows": [], // marks, counts and the clinic's rule for repeated no-shows: a leaf, so booking may consult it (ADR 042)
   "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
   profile: ["consent"], // Mi Perfil's WhatsApp checkbox gives or withdraws the consent in the ledger
   reminders: ["appointments", "consent", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp

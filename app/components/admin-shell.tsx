@@ -5,6 +5,8 @@ const adminLinks = [
   { to: "/admin", label: "Usuarios", end: true },
   { to: "/admin/solicitudes", label: "Solicitudes", end: false },
   { to: "/admin/pagos", label: "Pagos", end: false },
+  { to: "/admin/agenda", label: "Agenda", end: false },
+  { to: "/admin/inasistencias", label: "Inasistencias", end: false },
   { to: "/admin/privacidad", label: "Privacidad", end: false },
   { to: "/admin/auditoria", label: "Auditoría", end: false },
 ] as const;

@@ -262,6 +262,23 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
     time: clinicTime(soon),
     status: "scheduled",
   });
+  // No-shows (ADR 042): another patient's visit of today that has already started, still 'Programada', so the
+  // dentist's 'Asistencia de hoy' offers 'No asistió'. At 07:00, or 35 minutes ago if earlier (it ends before the
+  // 08:00 visit); none when the demo starts in the first half hour of the day.
+  const sevenToday = clinicInstant(today, "07:00");
+  const started = new Date(
+    Math.min(sevenToday.getTime(), Math.floor((now.getTime() - 35 * 60_000) / 300_000) * 300_000),
+  );
+  if (clinicDate(started) === today) {
+    plan.push({
+      patientId: martin,
+      dentistId: mainDentist.id,
+      slug: "consulta",
+      date: today,
+      time: clinicTime(started),
+      status: "scheduled",
+    });
+  }
   // Through the consent ledger (ADR 037), which keeps users.whatsapp_opt_in_at in step.
   await giveConsent(db, {
     subject: await accountSubject(db, patient.id),

@@ -56,7 +56,7 @@ test("analytics: SVG charts and tables for a period, CSV, and a chart hidden thr
   const table = page.getByTestId("chart-table-by-level");
   await expect(table.locator("caption")).toContainText("Leads por día según nivel");
   await expect(table.locator("tbody tr")).toHaveCount(7);
-  await expect(page.getByRole("img")).toHaveCount(6);
+  await expect(page.getByRole("img")).toHaveCount(7);
 
   // The CSV download of a chart for this period.
   const csvLink = page.getByTestId("chart-funnel").getByRole("link", { name: /Descargar CSV/ });

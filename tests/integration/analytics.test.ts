@@ -277,6 +277,7 @@ describe("the Analytics tab", () => {
       "response-time",
       "treatment",
       "score",
+      "engagement",
     ]);
 
     const bySource = charts["by-source"]!;
@@ -379,6 +380,7 @@ describe("'Configurar Analytics'", () => {
           ["chart", "funnel"],
           ["chart", "treatment"],
           ["chart", "score"],
+          ["chart", "engagement"],
         ]),
       ),
     );
@@ -398,6 +400,7 @@ describe("'Configurar Analytics'", () => {
       "funnel",
       "treatment",
       "score",
+      "engagement",
     ]);
     expect(mine.analytics?.period).toMatchObject({ kind: "7", days: 7 });
     // Comparison off: the Overview's cards carry no change.
@@ -405,7 +408,7 @@ describe("'Configurar Analytics'", () => {
     expect(overview.stats.every((card) => card.change === undefined)).toBe(true);
 
     const theirs = await funnel(admin.cookie, "/funnel?tab=analytics");
-    expect(theirs.analytics?.charts).toHaveLength(6);
+    expect(theirs.analytics?.charts).toHaveLength(7);
     expect(theirs.analytics?.period).toMatchObject({ kind: "30" });
     expect(await settingsLoader(routeArgs(requestAs(admin.cookie, "/funnel/analytics/ajustes")))).toEqual({
       settings: { defaultPeriod: "30", comparison: true, hiddenCharts: [] },
@@ -443,7 +446,7 @@ describe("'Configurar Analytics'", () => {
       ok: true,
       data: { settings: { defaultPeriod: "30", comparison: true, hiddenCharts: [] } },
     });
-    expect((await funnel(admin.cookie, "/funnel?tab=analytics")).analytics?.charts).toHaveLength(6);
+    expect((await funnel(admin.cookie, "/funnel?tab=analytics")).analytics?.charts).toHaveLength(7);
     const db = await getDb();
     expect(await db.select().from(analyticsSettings).where(eq(analyticsSettings.userId, admin.id))).toEqual(
       [],

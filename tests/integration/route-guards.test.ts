@@ -95,6 +95,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_dentist/agenda.tsx": "dentista",
   "routes/_dentist/clinical-record.tsx": "dentista",
   "routes/_dentist/clinical-record-file.ts": "dentista",
+  "routes/_dentist/no-show-mark.ts": "dentista",
   "routes/_staff/funnel.tsx": "asesor",
   "routes/_staff/lead-export.ts": "asesor",
   "routes/_staff/dentalink-mock.tsx": "asesor",
@@ -116,6 +117,8 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_admin/privacy-incidents.tsx": "admin",
   "routes/_admin/privacy-incidents-export.ts": "admin",
   "routes/_admin/privacy-incident.tsx": "admin",
+  "routes/_admin/day-agenda.tsx": "admin",
+  "routes/_admin/no-show-settings.tsx": "admin",
 };
 
 /** Files in these folders are staff pages: a patient must be refused. */

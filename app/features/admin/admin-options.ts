@@ -44,6 +44,9 @@ export const requestKindLabels: Record<RequestKind | "data_rights", string> = {
 };
 
 export const auditActionLabels: Record<string, string> = {
+  "appointment.no_show": "Inasistencia marcada",
+  "appointment.no_show_undone": "Inasistencia deshecha",
+  "settings.no_shows": "Regla de inasistencias",
   "role.grant": "Rol otorgado",
   "role.revoke": "Rol revocado",
   "user.deactivate": "Cuenta desactivada",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   chartCsv,
+  engagementChart,
   funnelChart,
   leadsByLevelChart,
   leadsBySourceChart,
@@ -143,5 +144,45 @@ describe("analytics charts", () => {
       "2026-11-01;0;0;0;0;1",
       "",
     ]);
+  });
+});
+
+describe("engagementChart", () => {
+  const figures = {
+    kept: 10,
+    confirmed: 8,
+    started: 8,
+    noShows: 1,
+    booked: 12,
+    lateCancellations: 2,
+    freedSlots: 4,
+    refilled: 3,
+    medianRefillMinutes: 25,
+    formsDue: 5,
+    formsBeforeVisit: 4,
+  };
+
+  it("has one row per figure with cases, base, rate and the median time to refill", () => {
+    const chart = engagementChart(figures, "de los últimos 30 días");
+    expect(chart.rows.map((row) => [row.label, ...row.values])).toEqual([
+      ["Citas confirmadas", 8, 10],
+      ["Inasistencias", 1, 8],
+      ["Canceladas con menos de 24 h", 2, 12],
+      ["Horas liberadas repuestas desde la lista de espera", 3, 4],
+      ["Formularios completos antes de la visita", 4, 5],
+    ]);
+    expect(chart.extras[0]?.values).toEqual(["80,0%", "12,5%", "16,7%", "75,0%", "80,0%"]);
+    expect(chart.extras[1]?.values).toEqual(["", "", "", "Mediana: 25 min", ""]);
+    expect(chart.summary).toContain("confirmación 80,0%");
+    expect(chart.summary).toContain("(mediana 25 min)");
+  });
+
+  it("shows a dash, not 0 %, for a figure without a base", () => {
+    const chart = engagementChart(
+      { ...figures, freedSlots: 0, refilled: 0, medianRefillMinutes: null, formsDue: 0, formsBeforeVisit: 0 },
+      "de los últimos 7 días",
+    );
+    expect(chart.extras[0]?.values.slice(3)).toEqual(["—", "—"]);
+    expect(chart.summary).not.toContain("mediana");
   });
 });

@@ -2,7 +2,7 @@ import { periodDays, shortDay } from "~/domain/analytics-period";
 import { CSV_BOM, csvCell, csvRow } from "~/domain/csv";
 import { FUNNEL_STAGE } from "~/domain/lead-pipeline";
 import { treatments } from "~/domain/lead-scoring";
-import { formatCount, formatPercent, ratio } from "./funnel-stats";
+import { formatCount, formatPercent, formatResponseMinutes, ratio } from "./funnel-stats";
 import {
   labelOf,
   leadLevelLabels,
@@ -266,6 +266,93 @@ export function scoreChart(buckets: Array<{ bucket: number; count: number }>, pe
     series: [{ key: "leads", label: "Leads" }],
     rows,
     extras: [],
+  };
+}
+
+/** The engagement loop's counts for a period (`engagement-repository.server.ts` says what each counts). */
+export interface EngagementCounts {
+  kept: number;
+  confirmed: number;
+  started: number;
+  noShows: number;
+  booked: number;
+  lateCancellations: number;
+  freedSlots: number;
+  refilled: number;
+  medianRefillMinutes: number | null;
+  formsDue: number;
+  formsBeforeVisit: number;
+}
+
+/** A rate, or a dash when there is nothing to count it on. */
+function rate(cases: number, base: number): string {
+  return base > 0 ? formatPercent(ratio(cases, base)) : "—";
+}
+
+/**
+ * The loop's figures (issue 23, ADR 042): one row per figure with its cases, its base and the rate; the waitlist
+ * row also carries the median time to refill.
+ */
+export function engagementChart(figures: EngagementCounts, periodText: string): ChartData {
+  const median = formatResponseMinutes(figures.medianRefillMinutes);
+  const figureRows = [
+    {
+      key: "confirmation",
+      label: "Citas confirmadas",
+      cases: figures.confirmed,
+      base: figures.kept,
+      detail: "",
+    },
+    { key: "no-show", label: "Inasistencias", cases: figures.noShows, base: figures.started, detail: "" },
+    {
+      key: "late-cancellation",
+      label: "Canceladas con menos de 24 h",
+      cases: figures.lateCancellations,
+      base: figures.booked,
+      detail: "",
+    },
+    {
+      key: "waitlist",
+      label: "Horas liberadas repuestas desde la lista de espera",
+      cases: figures.refilled,
+      base: figures.freedSlots,
+      detail: figures.refilled > 0 ? `Mediana: ${median}` : "",
+    },
+    {
+      key: "forms",
+      label: "Formularios completos antes de la visita",
+      cases: figures.formsBeforeVisit,
+      base: figures.formsDue,
+      detail: "",
+    },
+  ];
+  return {
+    key: "engagement",
+    title: chartTitles.engagement,
+    summary:
+      `Citas ${periodText}: confirmación ${rate(figures.confirmed, figures.kept)}, ` +
+      `inasistencias ${rate(figures.noShows, figures.started)}, ` +
+      `canceladas con menos de 24 h ${rate(figures.lateCancellations, figures.booked)}; ` +
+      `${formatCount(figures.refilled)} de ${formatCount(figures.freedSlots)} horas liberadas repuestas desde la lista de espera` +
+      (figures.refilled > 0 ? ` (mediana ${median})` : "") +
+      `; formularios completos antes de la visita ${rate(figures.formsBeforeVisit, figures.formsDue)}.`,
+    layout: "grouped",
+    categoryLabel: "Indicador",
+    valueLabel: "Cantidad",
+    series: [
+      { key: "cases", label: "Casos" },
+      { key: "base", label: "Total" },
+    ],
+    rows: figureRows.map((row) => ({
+      key: row.key,
+      label: row.label,
+      csvLabel: row.label,
+      values: [row.cases, row.base],
+    })),
+    extras: [
+      { label: "Tasa", values: figureRows.map((row) => rate(row.cases, row.base)) },
+      { label: "Tiempo para reponer", values: figureRows.map((row) => row.detail) },
+    ],
   };
 }
 

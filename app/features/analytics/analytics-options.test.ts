@@ -50,7 +50,7 @@ describe("analytics settings", () => {
     const form = new FormData();
     form.set("defaultPeriod", "7");
     form.set("comparison", "on");
-    for (const key of ["by-source", "funnel", "treatment", "score"]) form.append("chart", key);
+    for (const key of ["by-source", "funnel", "treatment", "score", "engagement"]) form.append("chart", key);
     expect(settingsFromForm(form)).toMatchObject({
       success: true,
       data: { defaultPeriod: "7", comparison: true, hiddenCharts: ["by-level", "response-time"] },
@@ -60,7 +60,7 @@ describe("analytics settings", () => {
     expect(settingsFromForm(off).data).toEqual({
       defaultPeriod: "90",
       comparison: false,
-      hiddenCharts: ["by-source", "by-level", "funnel", "response-time", "treatment", "score"],
+      hiddenCharts: ["by-source", "by-level", "funnel", "response-time", "treatment", "score", "engagement"],
     });
   });
 

@@ -11,7 +11,15 @@ import {
 
 /** The Analytics tab's charts, its settings and the period in the URL (ADR 026). Client-safe. */
 
-export const chartKeys = ["by-source", "by-level", "funnel", "response-time", "treatment", "score"] as const;
+export const chartKeys = [
+  "by-source",
+  "by-level",
+  "funnel",
+  "response-time",
+  "treatment",
+  "score",
+  "engagement",
+] as const;
 export type ChartKey = (typeof chartKeys)[number];
 
 export const chartTitles: Record<ChartKey, string> = {
@@ -21,6 +29,7 @@ export const chartTitles: Record<ChartKey, string> = {
   "response-time": "Distribución del tiempo de respuesta",
   treatment: "Leads y conversión por tratamiento",
   score: "Distribución del puntaje",
+  engagement: "Citas: confirmación, inasistencias, lista de espera y formularios",
 };
 
 export const periodPresetLabels: Record<"7" | "30" | "90", string> = {

@@ -11,6 +11,7 @@ import {
   type ChartKey,
 } from "./analytics-options";
 import {
+  engagementChart,
   funnelChart,
   leadsByLevelChart,
   leadsBySourceChart,
@@ -22,6 +23,7 @@ import {
 } from "./analytics-charts";
 import type { AnalyticsTabData, ChartData, FunnelStage, PeriodView, StatCard } from "./analytics-dto";
 import { periodBreakdown, periodFigures, type PeriodBreakdown } from "./analytics-repository.server";
+import { engagementFigures, type EngagementFigures } from "./engagement-repository.server";
 import {
   deleteAnalyticsSettings,
   findAnalyticsSettings,
@@ -103,8 +105,19 @@ export async function loadOverview(
 const periodText = (period: ReportPeriod) =>
   period.kind === "custom" ? `entre el ${periodLabel(period)}` : `de los últimos ${period.days} días`;
 
-function buildChart(key: ChartKey, period: ReportPeriod, data: PeriodBreakdown): ChartData {
+interface ChartInputs {
+  leads: PeriodBreakdown | null;
+  engagement: EngagementFigures | null;
+}
+
+function buildChart(key: ChartKey, period: ReportPeriod, inputs: ChartInputs): ChartData {
   const text = periodText(period);
+  if (key === "engagement") {
+    if (!inputs.engagement) throw new Error("engagement figures not loaded");
+    return engagementChart(inputs.engagement, text);
+  }
+  const data = inputs.leads;
+  if (!data) throw new Error("lead breakdown not loaded");
   switch (key) {
     case "by-source":
       return leadsBySourceChart(period, data.daily, text);
@@ -121,16 +134,41 @@ function buildChart(key: ChartKey, period: ReportPeriod, data: PeriodBreakdown):
   }
 }
 
+/** The inputs the charts `keys` need: the leads' pass, the appointments' figures, or both. */
+async function chartInputs(
+  db: Database,
+  keys: readonly ChartKey[],
+  period: ReportPeriod,
+  now: Date,
+): Promise<ChartInputs> {
+  const needsLeads = keys.some((key) => key !== "engagement");
+  const needsEngagement = keys.includes("engagement");
+  const [leads, engagement] = await Promise.all([
+    needsLeads ? periodBreakdown(db, period) : null,
+    needsEngagement ? engagementFigures(db, period, now) : null,
+  ]);
+  return { leads, engagement };
+}
+
 /** One chart's data (the CSV download). */
-export async function loadChart(db: Database, key: ChartKey, period: ReportPeriod): Promise<ChartData> {
-  return buildChart(key, period, await periodBreakdown(db, period));
+export async function loadChart(
+  db: Database,
+  key: ChartKey,
+  period: ReportPeriod,
+  now = new Date(),
+): Promise<ChartData> {
+  return buildChart(key, period, await chartInputs(db, [key], period, now));
 }
 
 /** The Analytics tab: the charts the user shows, for the period, from one pass over the period's leads. */
-export async function loadAnalyticsTab(db: Database, selection: PeriodSelection): Promise<AnalyticsTabData> {
+export async function loadAnalyticsTab(
+  db: Database,
+  selection: PeriodSelection,
+  now = new Date(),
+): Promise<AnalyticsTabData> {
   const { period, settings, view } = selection;
   const shown = chartKeys.filter((key) => !settings.hiddenCharts.includes(key));
-  const data = shown.length > 0 ? await periodBreakdown(db, period) : null;
-  const charts = data ? shown.map((key) => buildChart(key, period, data)) : [];
+  const inputs = shown.length > 0 ? await chartInputs(db, shown, period, now) : null;
+  const charts = inputs ? shown.map((key) => buildChart(key, period, inputs)) : [];
   return { period: view, settings, charts, hidden: settings.hiddenCharts };
 }

@@ -14,6 +14,7 @@ import {
   reholdBooking,
   type BookingRequest,
 } from "~/features/appointments/appointment-service.server";
+import { assertNoShowsAllowBooking } from "~/features/no-shows/no-show-service.server";
 import { kickOutboxWorker } from "~/features/outbox/outbox-worker.server";
 import type { WebpayClient } from "~/integrations/webpay/webpay-client.server";
 import { AppError } from "~/lib/base/errors";
@@ -139,6 +140,8 @@ export async function bookWithPayment(
   webpay: WebpayClient | null,
   now = new Date(),
 ): Promise<BookingResult> {
+  // Repeated no-shows (ADR 042): with payments on the patient's flag raises the deposit below; without, a call.
+  await assertNoShowsAllowBooking(db, patientId, webpay !== null, now);
   const money = webpay ? await bookingMoney(db, patientId, request.treatment) : null;
   if (!webpay || !money || money.deposit <= 0) {
     return { kind: "booked", booked: await bookForPatient(db, patientId, request, now) };

@@ -19,6 +19,8 @@ import {
   tdClass,
 } from "~/components/admin-ui";
 import { applyUserAction, getUserDetail } from "~/features/admin/user-admin-service.server";
+import { noShowCountText } from "~/domain/no-shows";
+import { noShowCountOf } from "~/features/no-shows/no-show-service.server";
 import { requireRole } from "~/lib/guards.server";
 import { readForm } from "~/lib/request.server";
 
@@ -30,7 +32,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, ADMIN_ROLES);
   try {
-    return await getUserDetail(await getDb(), adminActor(user, args.request), args.params.userId);
+    const db = await getDb();
+    const detail = await getUserDetail(db, adminActor(user, args.request), args.params.userId);
+    // Inasistencias in 12 months (ADR 042), next to the patient's data.
+    return { ...detail, noShowCount: await noShowCountOf(db, detail.user.id) };
   } catch (error) {
     if (isAppError(error) && error.code === "NOT_FOUND") {
       throw data({ message: error.message }, { status: 404 });
@@ -66,7 +71,7 @@ function DataRow({ label, children }: { label: string; children: React.ReactNode
 }
 
 export default function AdminUserDetail({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, roles, grantable, revocable, isSelf, canChangeStatus, history } = loaderData;
+  const { user, roles, grantable, revocable, isSelf, canChangeStatus, history, noShowCount } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const firstGrantable = grantable.find((role) => role.allowed && !role.active);
@@ -118,6 +123,9 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
                   )}
                 </>
               )}
+            </DataRow>
+            <DataRow label="Inasistencias">
+              <span data-testid="user-no-shows">{noShowCountText(noShowCount)}</span>
             </DataRow>
             <DataRow label="Sesiones abiertas">{user.activeSessions}</DataRow>
             <DataRow label="Creado">

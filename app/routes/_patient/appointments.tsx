@@ -53,6 +53,7 @@ import {
   depositsPaidByAppointment,
   openDepositChargeOf,
 } from "~/features/payments/patient-payment-pages.server";
+import { noShowBookingStatus } from "~/features/no-shows/no-show-service.server";
 import { checkoutRedirect } from "~/features/payments/payment-paths";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import { actionSuccess } from "~/lib/base/action-result";
@@ -224,8 +225,15 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
     upcoming.filter((row) => row.status === "scheduled" || row.status === "confirmed").map((row) => row.id),
   );
   const card = (row: AppointmentCardRow) => toCard(row, now, { online, depositPaid: paid.get(row.id) ?? 0 });
+  // Repeated no-shows (ADR 042): without payments a call instead of online booking; with payments, why a deposit.
+  const noShows = await noShowBookingStatus(db, user.id, online, now);
+  const booking = bookingAvailabilityOf(user.emailVerified, [...upcoming, ...history], now);
   return {
-    booking: bookingAvailabilityOf(user.emailVerified, [...upcoming, ...history], now),
+    booking:
+      booking.allowed && noShows?.kind === "blocked"
+        ? { allowed: false, reason: "no_shows", message: noShows.message }
+        : booking,
+    bookingNotice: noShows?.kind === "deposit" ? noShows.message : null,
     upcoming: upcoming.map(card),
     history: history.map(card),
     treatments: await withMoney(

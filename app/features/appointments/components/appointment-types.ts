@@ -105,10 +105,12 @@ export interface DayOption {
  * "limit": MAX_UPCOMING_APPOINTMENTS upcoming appointments) and the Spanish message the server answers with.
  */
 export type BookingAvailability =
-  { allowed: true } | { allowed: false; reason: "unverified" | "limit"; message: string };
+  { allowed: true } | { allowed: false; reason: "unverified" | "limit" | "no_shows"; message: string };
 
 export interface AppointmentsPageData {
   booking: BookingAvailability;
+  /** Why online booking asks this patient a deposit (repeated no-shows, ADR 042), or null. */
+  bookingNotice?: string | null;
   upcoming: AppointmentCardData[];
   history: AppointmentCardData[];
   treatments: TreatmentOption[];

@@ -94,6 +94,16 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
         </div>
       )}
 
+      {data.booking.allowed && data.bookingNotice && (
+        <p
+          className="mt-6 flex gap-3 rounded-xl bg-sky-50 p-4 text-sky-950 ring-1 ring-sky-200"
+          data-testid="booking-notice"
+        >
+          <CircleAlert aria-hidden className="size-5 shrink-0 text-sky-700" />
+          {data.bookingNotice}
+        </p>
+      )}
+
       {loading ? (
         <div
           role="status"

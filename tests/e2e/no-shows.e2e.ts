@@ -1,0 +1,133 @@
+import { expect, test } from "@playwright/test";
+import {
+  blockingViolations,
+  DEMO_ADMIN,
+  DEMO_PASSWORD,
+  openPage,
+  signInByRequest,
+  useOwnClientIp,
+} from "./support";
+
+// No-shows (issue 23, ADR 042): the demo dentist marks 'No asistió' from the day view and sees the count, undoes it;
+// the admin's rule in /admin/inasistencias and the day view of every dentist; the Analytics tab's engagement figures.
+// Serial: the first test marks the demo's started visit of today, which the admin's day view then shows.
+test.describe.configure({ mode: "serial" });
+
+const DEMO_DENTIST = "dentista@clinica.example";
+const DEMO_ADVISOR = "asesor@clinica.example";
+
+test.beforeEach(async ({ context }) => {
+  await useOwnClientIp(context);
+});
+
+test("the dentist marks 'No asistió' from today's view, sees the count, and undoes it; axe finds nothing serious", async ({
+  page,
+}) => {
+  await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);
+  await openPage(page, "/dentista");
+  const panel = page.getByTestId("no-show-panel");
+  await expect(panel.getByRole("heading", { name: "Asistencia de hoy" })).toBeVisible();
+
+  // The demo patient missed a visit ten days ago: her count is shown next to her name.
+  const catalina = panel.getByTestId("no-show-row").filter({ hasText: "Catalina Soto" });
+  await expect(catalina.getByTestId("no-show-count")).toHaveText("1 inasistencia en 12 meses");
+
+  const martin = panel
+    .getByTestId("no-show-row")
+    .filter({ hasText: "Martín" })
+    .filter({ hasText: "Programada" });
+  await expect(martin.getByTestId("no-show-count")).toHaveText("0 inasistencias en 12 meses");
+  await martin.getByRole("button", { name: /^No asistió: Martín/ }).click();
+  const martinRow = panel.getByTestId("no-show-row").filter({ hasText: "Martín" });
+  await expect(martinRow.getByRole("status")).toContainText(
+    "Marcada como No asistió. El paciente tiene 1 inasistencia",
+  );
+  const marked = panel
+    .getByTestId("no-show-row")
+    .filter({ hasText: "Martín" })
+    .filter({ hasText: "No Asistió" });
+  await expect(marked.getByTestId("no-show-count")).toHaveText("1 inasistencia en 12 meses");
+  await expect(marked.getByRole("button", { name: /^Deshacer No asistió: Martín/ })).toBeVisible();
+
+  const axe = await blockingViolations(page);
+  expect(axe.ids, axe.report).toEqual([]);
+
+  await marked.getByRole("button", { name: /^Deshacer No asistió/ }).click();
+  const undone = panel
+    .getByTestId("no-show-row")
+    .filter({ hasText: "Martín" })
+    .filter({ hasText: "Programada" });
+  await expect(undone.getByTestId("no-show-count")).toHaveText("0 inasistencias en 12 meses");
+
+  // Marked again, for the admin's day view below.
+  await undone.getByRole("button", { name: /^No asistió: Martín/ }).click();
+  await expect(
+    panel.getByTestId("no-show-row").filter({ hasText: "Martín" }).filter({ hasText: "No Asistió" }),
+  ).toBeVisible();
+});
+
+test("at 375 px the day view keeps the action reachable", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);
+  await openPage(page, "/dentista");
+  const row = page.getByTestId("no-show-row").filter({ hasText: "Martín" }).first();
+  await row.scrollIntoViewIfNeeded();
+  await expect(row.getByRole("button")).toBeInViewport();
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth).toBeLessThanOrEqual(375);
+});
+
+test("the admin sets the rule in /admin/inasistencias and sees every dentist's day; axe finds nothing serious", async ({
+  page,
+}) => {
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await openPage(page, "/admin/inasistencias");
+  await expect(page.getByRole("heading", { name: "Inasistencias", level: 1 })).toBeVisible();
+  // Webpay (its fake) is on in the browser tests: the rule asks a deposit.
+  await expect(page.getByText("Con el pago en línea activo, se le pide un abono al agendar.")).toBeVisible();
+  const threshold = page.getByLabel("Número de inasistencias en 12 meses");
+  await expect(threshold).toHaveValue("2");
+  await expect(page.getByRole("checkbox", { name: /Aplicar la regla de inasistencias/ })).toBeChecked();
+  const axe = await blockingViolations(page);
+  expect(axe.ids, axe.report).toEqual([]);
+
+  await threshold.fill("3");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByRole("status")).toHaveText("Regla de inasistencias guardada.");
+  await page.reload();
+  await expect(threshold).toHaveValue("3");
+  await threshold.fill("2");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByRole("status")).toHaveText("Regla de inasistencias guardada.");
+
+  await page.getByRole("link", { name: "Agenda", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/agenda$/);
+  const rows = page.getByTestId("no-show-row");
+  await expect(rows.filter({ hasText: "Dr. Andrés Morales" }).first()).toBeVisible();
+  const martin = rows.filter({ hasText: "Martín" }).filter({ hasText: "No Asistió" });
+  await expect(martin.getByTestId("no-show-count")).toHaveText("1 inasistencia en 12 meses");
+  const dayAxe = await blockingViolations(page);
+  expect(dayAxe.ids, dayAxe.report).toEqual([]);
+});
+
+test("the Analytics tab shows the loop's figures as a chart, a table and a CSV; axe finds nothing serious", async ({
+  page,
+}) => {
+  await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
+  await openPage(page, "/funnel?tab=analytics&period=30");
+  const chart = page.getByTestId("chart-engagement");
+  await expect(
+    chart.getByRole("img", { name: /Citas: confirmación, inasistencias, lista de espera y formularios/ }),
+  ).toBeVisible();
+  const table = page.getByTestId("chart-table-engagement");
+  await expect(table.locator("tbody tr")).toHaveCount(5);
+  // The demo's no-show of ten days ago (and the one marked above) count among the started visits.
+  const noShows = table.locator("tbody tr").filter({ hasText: "Inasistencias" });
+  await expect(noShows).not.toContainText("—");
+  const href = await chart.getByRole("link", { name: /Descargar CSV/ }).getAttribute("href");
+  expect(href).toBe("/funnel/analytics.csv?chart=engagement&period=30");
+  const csv = await page.request.get(href!);
+  expect((await csv.body()).toString("utf8")).toContain("Indicador;Casos;Total;Tasa;Tiempo para reponer");
+  const axe = await blockingViolations(page);
+  expect(axe.ids, axe.report).toEqual([]);
+});

@@ -166,9 +166,9 @@ export const FORM_MESSAGES = {
   invalid: "El texto contiene un carácter no válido.",
 } as const;
 
-/** A drawn signature as the pad exports it: a PNG data URL, at most ~300 KB. */
+/** A drawn signature as the pad exports it: a PNG data URL of at most ~150 KB (the server takes 256 KiB bodies). */
 const SIGNATURE_PREFIX = "data:image/png;base64,";
-export const SIGNATURE_MAX_CHARS = 400_000;
+export const SIGNATURE_MAX_CHARS = 200_000;
 
 /** The PNG bytes of a signature answer, or null when it is not one. */
 export function signaturePngBytes(value: string): Uint8Array | null {

@@ -2,6 +2,9 @@ import type { Route } from "./+types/agenda";
 import { getDb } from "~/db/client.server";
 import { loadDentistAgenda } from "~/features/dentist/agenda-service.server";
 import { DentistAgenda } from "~/features/dentist/components/dentist-agenda";
+import { agendaWindow } from "~/features/dentist/agenda-window";
+import { DentistFormsPanel } from "~/features/forms/components/dentist-forms-panel";
+import { dentistFormsOverview } from "~/features/forms/form-service.server";
 import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi agenda | Río Clínica" }];
@@ -9,9 +12,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Mi agenda | Río Clíni
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, ["dentista"]);
   const agenda = await loadDentistAgenda(await getDb(), user.id);
-  return { dentistName: user.firstName, agenda };
+  const forms = await dentistFormsOverview(await getDb(), user.id, agendaWindow(new Date()));
+  return { dentistName: user.firstName, agenda, forms };
 }
 
 export default function DentistAgendaPage({ loaderData }: Route.ComponentProps) {
-  return <DentistAgenda agenda={loaderData.agenda} dentistName={loaderData.dentistName} />;
+  return (
+    <>
+      <DentistAgenda agenda={loaderData.agenda} dentistName={loaderData.dentistName} />
+      <DentistFormsPanel overview={loaderData.forms} />
+    </>
+  );
 }

@@ -52,11 +52,12 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+// pb-32: the chat launcher is fixed at the bottom of the screen; the form's buttons must scroll clear of it on a phone.
 export default function FormFillRoute({ loaderData, actionData }: Route.ComponentProps) {
   const page = loaderData;
   const savedAt = actionData?.savedAt ?? page.draftSavedAt;
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
+    <div className="mx-auto max-w-3xl px-4 pt-10 pb-32">
       <BackLink to={FORMS_PATH}>Mis formularios</BackLink>
       <h1 className="mt-4 text-3xl font-bold">{page.definition.title}</h1>
       <p className="mt-2 text-slate-700">

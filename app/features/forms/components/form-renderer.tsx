@@ -179,7 +179,6 @@ function QuestionField({
         tabIndex={-1}
         aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
-        aria-required={question.required || undefined}
         className="space-y-2 rounded-lg focus:outline-none"
       >
         <legend className="mb-1 text-sm font-medium text-slate-800">{label}</legend>
@@ -203,6 +202,7 @@ function QuestionField({
                 name={question.id}
                 value={option.value}
                 checked={value === option.value}
+                required={question.required}
                 onChange={() => onChange(option.value)}
                 className="size-4 accent-brand-700"
               />

@@ -7,7 +7,7 @@ import { formFillPath, patientFormPdfPath } from "../form-paths";
 /** /paciente/formularios: what to fill before each upcoming appointment, and what was already sent. */
 export function PatientFormsList({ page, sent }: { page: PatientFormsPage; sent: boolean }) {
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
+    <div className="mx-auto max-w-3xl px-4 pt-10 pb-32">
       <h1 className="text-3xl font-bold">Mis formularios</h1>
       <p className="mt-2 text-slate-700">
         Complete estos formularios antes de su cita: así su dentista conoce su salud y usted llega con todo

@@ -50,6 +50,10 @@ export default [
       route("pagos", "routes/_patient/payments.tsx"),
       route("pagos/:paymentId/comprobante", "routes/_patient/payment-receipt.ts"),
       route("pagos/resultado/:paymentId", "routes/_patient/payment-result.tsx"),
+      // Intake and consent forms (ADR 041): own forms only, a submission's PDF by its id
+      route("formularios", "routes/_patient/forms.tsx"),
+      route("formularios/:assignmentId", "routes/_patient/form-fill.tsx"),
+      route("formularios/envios/:submissionId/pdf", "routes/_patient/form-pdf.ts"),
     ]),
     // The page that posts token_ws to Webpay (ADR 036)
     route("pagos/webpay/ir/:paymentId", "routes/_patient/payment-checkout.tsx"),
@@ -67,6 +71,9 @@ export default [
   route("dentista/ficha", "routes/_dentist/clinical-record.tsx"),
   route("dentista/inasistencias", "routes/_dentist/no-show-mark.ts"),
   route("dentista/ficha/archivo/:id", "routes/_dentist/clinical-record-file.ts"),
+  // A patient's submitted forms, audited reads (ADR 041)
+  route("dentista/formularios/:submissionId", "routes/_dentist/form-submission.tsx"),
+  route("dentista/formularios/:submissionId/pdf", "routes/_dentist/form-submission-pdf.ts"),
   route("funnel", "routes/_staff/funnel.tsx"),
   route("funnel/leads.csv", "routes/_staff/lead-export.ts"),
   route("funnel/mensajes", "routes/_staff/messages.tsx"),

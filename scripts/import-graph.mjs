@@ -39,7 +39,7 @@ export const FEATURE_IMPORTS = {
   advisor: [],
   agent: ["content"], // the agent answers from the site's content
   analytics: [],
-  appointments: ["consent", "dentalink-sync", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp (with the patient's consent)
+  appointments: ["consent", "dentalink-sync", "forms", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp (with the patient's consent); a booking creates its intake and consent forms
   auth: ["email", "outbox"], // account e-mails are queued in the outbox
   blog: [],
   chat: ["agent", "auth", "consent"], // the AI notice is a ledger consent; a room's replies come from the agent; a signed-in guest's tokens are bound to its session
@@ -50,6 +50,7 @@ export const FEATURE_IMPORTS = {
   "dentalink-sync": ["crm", "outbox"], // syncing a lead checks the viewer may change it and moves it to scheduled; write-throughs are outbox rows
   dentist: ["appointments"], // the agenda shows appointment statuses
   email: ["outbox"], // e-mails are outbox rows
+  forms: [], // intake and consent forms (ADR 041): a leaf, so the booking can assign them and the dashboards count them
   helper: ["leads"], // the guided assistant posts the lead form and reads its result type
   landing: ["blog"], // the landing shows the guides' covers
   leads: ["consent", "crm", "messaging"], // a new lead is assigned (round-robin) and gets its two WhatsApp messages; its consent is recorded and an objection to profiling leaves it unscored
@@ -59,7 +60,7 @@ export const FEATURE_IMPORTS = {
   payments: ["appointments", "consent", "messaging", "no-shows", "outbox"], // a deposit holds and confirms a booking; payment notices go by WhatsApp (with the patient's consent) or e-mail through the outbox; repeated no-shows without payments refuse online booking
   privacy: ["consent", "email", "messaging", "outbox"], // requests put objections and blocking in force and the data map finds a subject's consents (consent leaf); proofs and answers go by e-mail or WhatsApp through the outbox
   "no-shows": [], // marks, counts and the clinic's rule for repeated no-shows: a leaf, so booking may consult it (ADR 042)
-  "patient-dashboard": ["appointments", "profile"], // the patient's home composes their appointments and profile
+  "patient-dashboard": ["appointments", "forms", "profile"], // the patient's home composes their appointments, profile and forms to fill
   profile: ["consent"], // Mi Perfil's WhatsApp checkbox gives or withdraws the consent in the ledger
   reminders: ["appointments", "consent", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],

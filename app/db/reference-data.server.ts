@@ -1,5 +1,8 @@
+import { antecedentesSalud } from "~/content/forms/antecedentes-salud";
+import { consentimientoEstetica } from "~/content/forms/consentimiento-estetica";
+import { formDefinitionSchema } from "~/domain/form-rules";
 import type { Database } from "./client.server";
-import { treatmentsCatalog } from "./schema";
+import { formDefinitions, treatmentsCatalog } from "./schema";
 
 /** The clinic's treatments. Prices are the demo clinic's list prices in CLP; the clinic edits them. */
 export const treatmentSeed = [
@@ -67,4 +70,27 @@ export async function seedReferenceData(db: Database): Promise<void> {
     .insert(treatmentsCatalog)
     .values([...treatmentSeed])
     .onConflictDoNothing({ target: treatmentsCatalog.slug });
+  await seedForms(db);
+}
+
+/** The intake and consent forms every installation needs (ADR 041), checked against the format at boot. */
+export const formSeed = [antecedentesSalud, consentimientoEstetica].map((form) =>
+  formDefinitionSchema.parse(form),
+);
+
+/** Idempotent on (slug, version): a changed form is a new version in app/content/forms, never an edit of a row. */
+async function seedForms(db: Database): Promise<void> {
+  await db
+    .insert(formDefinitions)
+    .values(
+      formSeed.map((form) => ({
+        slug: form.slug,
+        version: form.version,
+        kind: form.kind,
+        title: form.title,
+        treatmentSlugs: form.treatmentSlugs,
+        definition: form as unknown as Record<string, unknown>,
+      })),
+    )
+    .onConflictDoNothing({ target: [formDefinitions.slug, formDefinitions.version] });
 }

@@ -62,6 +62,7 @@ export const auditActionLabels: Record<string, string> = {
   "dentalink.sync": "Sincronización con Dentalink",
   "dentalink.dentist_linked": "Dentista vinculado a Dentalink",
   "dentalink.writethrough_retried": "Reintento de envío a Dentalink",
+  "form.read": "Lectura de un formulario del paciente",
 };
 
 /** Actions written by other areas are shown with their code until they get a label here. */

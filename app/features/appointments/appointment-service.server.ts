@@ -38,6 +38,7 @@ import {
   treatmentBySlug,
 } from "./appointment-repository.server";
 import { queueDentalinkWriteThrough } from "~/features/dentalink-sync/dentalink-writethrough.server";
+import { assignFormsForAppointment } from "~/features/forms/form-service.server";
 import { notifyAppointment } from "./appointment-notifications.server";
 import { ANY_DENTIST } from "./appointment-schema";
 import type { BookingAvailability } from "./components/appointment-types";
@@ -285,7 +286,10 @@ export async function bookAppointment(
   throw new AppError("CONFLICT", SLOT_TAKEN);
 }
 
-/** A booking becomes real: the confirmation messages and the Dentalink write-through, in the caller's transaction. */
+/**
+ * A booking becomes real: its intake and consent forms (first, so the confirmation can link them), the confirmation
+ * messages and the Dentalink write-through, in the caller's transaction.
+ */
 async function announceBooking(
   tx: Database,
   booking: {
@@ -297,6 +301,7 @@ async function announceBooking(
     endsAt: Date;
   },
 ) {
+  await assignFormsForAppointment(tx, { appointmentId: booking.appointmentId, patientId: booking.patientId });
   await notifyAppointment(tx, { event: "booked", ...booking });
   await queueDentalinkWriteThrough(tx, {
     appointmentId: booking.appointmentId,

@@ -16,4 +16,6 @@ export interface PatientDashboardDto {
   /** The same split as Mis Citas' tabs ("today" on the clinic's clock, not UTC). */
   counts: { upcoming: number; history: number };
   completeness: ProfileCompleteness;
+  /** Intake and consent forms still to fill before upcoming appointments (ADR 041). */
+  pendingForms: number;
 }

@@ -3,6 +3,7 @@ import { treatmentNameOrFallback } from "~/domain/appointment-status";
 import { clinicDate, clinicTime, startOfClinicDay } from "~/domain/clinic-time";
 import { formatDateWithWeekday } from "~/domain/format";
 import { patientAppointmentSummary } from "~/features/appointments/appointment-service.server";
+import { pendingFormsCount } from "~/features/forms/form-service.server";
 import { profileCompletenessOf } from "~/features/profile/profile-service.server";
 import type { PatientDashboardDto } from "./dashboard-dto";
 
@@ -13,9 +14,10 @@ export async function patientDashboard(
   now = new Date(),
 ): Promise<PatientDashboardDto> {
   const startOfToday = startOfClinicDay(clinicDate(now));
-  const [{ upcoming, history, next }, completeness] = await Promise.all([
+  const [{ upcoming, history, next }, completeness, pendingForms] = await Promise.all([
     patientAppointmentSummary(db, userId, startOfToday, now),
     profileCompletenessOf(db, userId),
+    pendingFormsCount(db, userId, now),
   ]);
   return {
     nextAppointment: next
@@ -30,5 +32,6 @@ export async function patientDashboard(
       : null,
     counts: { upcoming, history },
     completeness,
+    pendingForms,
   };
 }

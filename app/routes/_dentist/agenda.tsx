@@ -4,15 +4,22 @@ import { loadDentistAgenda } from "~/features/dentist/agenda-service.server";
 import { DentistAgenda } from "~/features/dentist/components/dentist-agenda";
 import { NoShowAgendaSection } from "~/features/no-shows/components/no-show-agenda-section";
 import { dentistNoShowToday } from "~/features/no-shows/no-show-service.server";
+import { agendaWindow } from "~/features/dentist/agenda-window";
+import { DentistFormsPanel } from "~/features/forms/components/dentist-forms-panel";
+import { dentistFormsOverview } from "~/features/forms/form-service.server";
 import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi agenda | Río Clínica" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireRole(args, ["dentista"]);
-  const agenda = await loadDentistAgenda(await getDb(), user.id);
-  const noShows = await dentistNoShowToday(await getDb(), user.id);
-  return { dentistName: user.firstName, agenda, noShows };
+  const db = await getDb();
+  const [agenda, noShows, forms] = await Promise.all([
+    loadDentistAgenda(db, user.id),
+    dentistNoShowToday(db, user.id),
+    dentistFormsOverview(db, user.id, agendaWindow(new Date())),
+  ]);
+  return { dentistName: user.firstName, agenda, noShows, forms };
 }
 
 export default function DentistAgendaPage({ loaderData }: Route.ComponentProps) {
@@ -20,6 +27,7 @@ export default function DentistAgendaPage({ loaderData }: Route.ComponentProps) 
     <>
       <DentistAgenda agenda={loaderData.agenda} dentistName={loaderData.dentistName} />
       <NoShowAgendaSection day={loaderData.noShows} />
+      <DentistFormsPanel overview={loaderData.forms} />
     </>
   );
 }

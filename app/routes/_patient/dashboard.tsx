@@ -10,6 +10,7 @@ import {
   Shortcuts,
 } from "~/features/patient-dashboard/components/dashboard-sections";
 import { ChatInlineCard } from "~/features/chat/components/chat-launcher";
+import { PendingFormsNotice } from "~/features/forms/components/pending-forms-notice";
 import { chatWidgetConfig } from "~/features/chat/chat-widget-config.server";
 import { patientDashboard } from "~/features/patient-dashboard/dashboard-service.server";
 import { requireUser } from "~/lib/guards.server";
@@ -68,6 +69,7 @@ export default function PatientDashboard({ loaderData, actionData }: Route.Compo
           </Form>
         </div>
       )}
+      <PendingFormsNotice count={loaderData.pendingForms} />
       <h1 className="text-3xl font-bold">Hola, {loaderData.firstName}</h1>
       <p className="mt-2 text-slate-600">
         Bienvenido a tu portal de paciente. Esto es lo más importante para hoy.

@@ -131,8 +131,9 @@ describe("entryMatchesSlot", () => {
   });
 });
 
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 12, minute));
+
 describe("batches", () => {
-  const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 12, minute));
   const entries = Array.from({ length: 12 }, (_, index) => ({ id: `e${index}`, createdAt: at(12 - index) }));
 
   it("offers five at a time in the order they joined, skipping those already offered", () => {

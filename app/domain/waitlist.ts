@@ -185,3 +185,11 @@ export function nextBatch<T extends { id: string; createdAt: Date }>(
 export function isEntryExpired(untilDate: string, today: string): boolean {
   return untilDate < today;
 }
+
+/** The public page of an offer's single-use link. */
+export function waitlistOfferPath(token: string): string {
+  return `/lista-de-espera/oferta/${token}`;
+}
+
+/** What a later claimer reads, exactly. */
+export const SLOT_ALREADY_TAKEN = "Esta hora ya fue tomada";

@@ -76,7 +76,7 @@ export async function runWaitlistPass(
       if (!slot) return null;
       return offerSlot(tx, slot, now, baseUrl);
     });
-    if (!outcome) break;
+    if (outcome === null) break;
     if (outcome === "closed") pass.closed += 1;
     else pass.offered += outcome;
   }

@@ -87,6 +87,8 @@ export default [
       route("privacidad", "routes/_admin/privacy-requests.tsx"),
       route("privacidad/:id", "routes/_admin/privacy-request-detail.tsx"),
       route("auditoria", "routes/_admin/audit-log.tsx"),
+      // The waitlist per day and 'Ofrecer esta hora' (ADR 040)
+      route("lista-de-espera", "routes/_admin/waitlist.tsx"),
       // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
       route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
       route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),

@@ -5,6 +5,7 @@ const adminLinks = [
   { to: "/admin", label: "Usuarios", end: true },
   { to: "/admin/solicitudes", label: "Solicitudes", end: false },
   { to: "/admin/pagos", label: "Pagos", end: false },
+  { to: "/admin/lista-de-espera", label: "Lista de espera", end: false },
   { to: "/admin/privacidad", label: "Privacidad", end: false },
   { to: "/admin/auditoria", label: "Auditoría", end: false },
 ] as const;

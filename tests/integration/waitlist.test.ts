@@ -179,11 +179,12 @@ describe("freeing a slot", () => {
   });
 });
 
+const joinedAt = (index: number) => new Date(Date.UTC(2026, 0, 1, 12, index));
+
 describe("the job", () => {
   it("offers 5, then 5 more ten minutes later, in the order they joined, never to the canceller", async () => {
     const doctor = await dentist();
     const canceller = await createWhatsAppPatient("Bruno");
-    const joinedAt = (index: number) => new Date(Date.UTC(2026, 0, 1, 12, index));
     const waiting = await Promise.all(
       Array.from({ length: 11 }, (_, index) => createWhatsAppPatient(`Espera${index}`)),
     );
@@ -284,28 +285,28 @@ describe("the job", () => {
   });
 });
 
+async function offeredToTwo() {
+  const doctor = await dentist();
+  const [ana, beto] = [await createWhatsAppPatient("Ana"), await createWhatsAppPatient("Beto")];
+  const anaEntry = await joinWaitlist(ana.id, doctor.id, new Date(Date.UTC(2026, 0, 1)));
+  const betoEntry = await joinWaitlist(beto.id, doctor.id, new Date(Date.UTC(2026, 0, 2)));
+  const { slot } = await freeByCancelling(await createTestUser(), doctor.id, nextMonday());
+  await pass(new Date());
+  return {
+    doctor,
+    slot,
+    ana,
+    beto,
+    anaEntry,
+    betoEntry,
+    anaToken: tokenOf(await offerLink(ana.id)),
+    betoToken: tokenOf(await offerLink(beto.id)),
+  };
+}
+
+const kindOf = (view: OfferPageView) => view.kind;
+
 describe("claiming", () => {
-  async function offeredToTwo() {
-    const doctor = await dentist();
-    const [ana, beto] = [await createWhatsAppPatient("Ana"), await createWhatsAppPatient("Beto")];
-    const anaEntry = await joinWaitlist(ana.id, doctor.id, new Date(Date.UTC(2026, 0, 1)));
-    const betoEntry = await joinWaitlist(beto.id, doctor.id, new Date(Date.UTC(2026, 0, 2)));
-    const { slot } = await freeByCancelling(await createTestUser(), doctor.id, nextMonday());
-    await pass(new Date());
-    return {
-      doctor,
-      slot,
-      ana,
-      beto,
-      anaEntry,
-      betoEntry,
-      anaToken: tokenOf(await offerLink(ana.id)),
-      betoToken: tokenOf(await offerLink(beto.id)),
-    };
-  }
-
-  const kindOf = (view: OfferPageView) => view.kind;
-
   it("two simultaneous claims: one booking, one 'Esta hora ya fue tomada' with the next free times", async () => {
     const { doctor, slot, ana, anaToken, betoToken, anaEntry, betoEntry } = await offeredToTwo();
     const shown = await offerPage(await getDb(), anaToken, { sessionUserId: null, path: "/", webpay: null });

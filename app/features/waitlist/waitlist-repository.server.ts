@@ -534,3 +534,22 @@ export async function entryById(db: Reader, entryId: string) {
     .where(eq(waitlistEntries.id, entryId));
   return row;
 }
+
+/** Every active entry with its patient's and treatment's names, oldest first (the admin's 'Ofrecer a' list). */
+export function activeEntries(db: Reader, limit = 200) {
+  const patient = alias(users, "patient");
+  return db
+    .select({
+      id: waitlistEntries.id,
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
+      treatmentName: treatmentsCatalog.name,
+      untilDate: waitlistEntries.untilDate,
+    })
+    .from(waitlistEntries)
+    .innerJoin(treatmentsCatalog, eq(treatmentsCatalog.id, waitlistEntries.treatmentId))
+    .innerJoin(patient, eq(patient.id, waitlistEntries.patientId))
+    .where(eq(waitlistEntries.status, "activa"))
+    .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
+    .limit(limit);
+}

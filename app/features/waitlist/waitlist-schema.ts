@@ -2,7 +2,12 @@ import { z } from "zod";
 import { BOOKING_HORIZON_DAYS } from "~/domain/appointment-policy";
 import { addDays } from "~/domain/clinic-time";
 import type { DayPart } from "~/domain/waitlist";
-import { calendarDate, dentistChoice, treatmentSlug } from "~/features/appointments/appointment-schema";
+import {
+  calendarDate,
+  clockTime,
+  dentistChoice,
+  treatmentSlug,
+} from "~/features/appointments/appointment-schema";
 import type { ActionResult } from "~/lib/base/action-result";
 
 /**
@@ -67,3 +72,19 @@ export type WaitlistAction = z.output<typeof waitlistActionSchema>;
 export type WaitlistJoin = Extract<WaitlistAction, { intent: "join" }>;
 
 export type WaitlistActionResult = ActionResult<{ intent: WaitlistAction["intent"] }>;
+
+/** 'Ofrecer esta hora' (the admin page): a dentist's free time, optionally to one entry. */
+export const manualOfferSchema = z.object({
+  dentistId: z
+    .string({ error: "Elige un dentista de la lista." })
+    .trim()
+    .min(1, "Elige un dentista de la lista."),
+  date: calendarDate,
+  time: clockTime,
+  durationMinutes: z.coerce
+    .number({ error: "Elige la duración." })
+    .int()
+    .refine((value) => [30, 45, 60, 90, 120].includes(value), { error: "Elige la duración." }),
+  entryId: z.union([z.literal(""), z.uuid({ error: "La solicitud no es válida." })]).optional(),
+});
+export type ManualOfferInput = z.output<typeof manualOfferSchema>;

@@ -32,6 +32,7 @@ import type { StaffWaitlistDay, WaitlistEntryView, WaitlistPageData } from "./wa
 import { MAX_ACTIVE_ENTRIES, latestUntilDate, untilDateProblem, type WaitlistJoin } from "./waitlist-schema";
 import { offerTo } from "./waitlist-offers.server";
 import {
+  activeEntries,
   activeEntriesForDay,
   countActiveEntries,
   dentistBusyDuring,
@@ -328,4 +329,26 @@ export async function offerSlotByHand(
     });
     return { slotId };
   });
+}
+
+/** The admin page: two weeks of the waitlist per day, the dentists and the active entries to offer to by hand. */
+export async function adminWaitlistPage(db: Database, now = new Date()) {
+  const today = clinicDate(now);
+  const [days, dentists, entries] = [
+    await staffWaitlistDays(db, { from: today, days: 14 }),
+    await listDentists(db),
+    await activeEntries(db),
+  ];
+  return {
+    today,
+    days,
+    dentists: dentists.map((dentist) => ({
+      id: dentist.id,
+      name: dentistName(dentist.firstName, dentist.lastName),
+    })),
+    entries: entries.map((entry) => ({
+      id: entry.id,
+      label: `${`${entry.patientFirstName} ${entry.patientLastName}`.trim()} · ${entry.treatmentName} · hasta el ${formatDate(entry.untilDate)}`,
+    })),
+  };
 }

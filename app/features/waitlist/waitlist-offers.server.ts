@@ -2,7 +2,7 @@ import type { Database } from "~/db/client.server";
 import { isLiveAppointment } from "~/domain/appointment-status";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { formatClinicTime, formatDateWithWeekday } from "~/domain/format";
-import { slotTimes, workingBlocks } from "~/domain/slots";
+import { slotTimes, workingBlocks, type ScheduleBlock } from "~/domain/slots";
 import {
   entryMatchesSlot,
   isFarEnoughToOffer,
@@ -10,6 +10,7 @@ import {
   nextBatchAt,
   offerExpiresAt,
   slotOfferDecision,
+  WAITLIST_BATCH_SIZE,
   waitlistOfferPath,
   type FreedSlotFacts,
 } from "~/domain/waitlist";
@@ -24,7 +25,6 @@ import { logger } from "~/lib/base/logger.server";
 import {
   candidateEntries,
   closeSlot,
-  contactsOf,
   dentistAndTreatmentNames,
   dentistBlocks,
   dentistBusyDuring,
@@ -34,7 +34,6 @@ import {
   loseOffersOfSlot,
   patientsBusy,
   scheduleNextBatch,
-  treatmentOfEntry,
   type FreedSlotRow,
 } from "./waitlist-repository.server";
 
@@ -100,14 +99,20 @@ async function offerSlot(
   }
   const batch = await nextBatchFor(tx, slot);
   let offered = 0;
-  for (const entry of batch) {
-    if (await offerTo(tx, slot, entry, slot.batchesSent + 1, now, baseUrl)) offered += 1;
+  if (batch.length > 0) {
+    const named = { ...slot, dentistName: await dentistNameOf(tx, slot.dentistId) };
+    for (const entry of batch) {
+      if (await offerTo(tx, named, entry, slot.batchesSent + 1, now, baseUrl)) offered += 1;
+    }
   }
   await scheduleNextBatch(tx, slot.id, nextBatchAt(now), offered > 0);
   return offered;
 }
 
 type Candidate = Awaited<ReturnType<typeof candidateEntries>>[number];
+
+/** Candidates are read a page at a time, in join order, until a batch is full. */
+const CANDIDATE_PAGE = 25;
 
 /** The next batch of entries the slot suits, in the order they joined (`entryMatchesSlot`, `nextBatch`). */
 export async function nextBatchFor(tx: Database, slot: FreedSlotRow): Promise<Candidate[]> {
@@ -119,36 +124,54 @@ export async function nextBatchFor(tx: Database, slot: FreedSlotRow): Promise<Ca
     time: clinicTime(slot.startsAt),
     freedByPatientId: slot.freedByPatientId,
   };
-  const candidates = await candidateEntries(tx, slot, facts.date);
-  if (candidates.length === 0) return [];
-  const blocks = workingBlocks(await dentistBlocks(tx, slot.dentistId));
-  const longest = Math.max(...candidates.map((candidate) => candidate.durationMinutes));
-  const busy = await patientsBusy(
-    tx,
-    [...new Set(candidates.map((candidate) => candidate.patientId))],
-    slot.startsAt,
-    new Date(slot.startsAt.getTime() + longest * 60_000),
-  );
+  let blocks: readonly ScheduleBlock[] | null = null;
   const timesByDuration = new Map<number, string[]>();
   const seenPatients = new Set<string>();
-  const matching = candidates.filter((candidate) => {
-    // One offer per patient and slot, for their oldest entry.
-    if (seenPatients.has(candidate.patientId)) return false;
-    let times = timesByDuration.get(candidate.durationMinutes);
-    if (!times) {
-      times = slotTimes(facts.date, blocks, candidate.durationMinutes);
-      timesByDuration.set(candidate.durationMinutes, times);
-    }
-    const linkedLive = candidate.linkedStatus !== null && isLiveAppointment(candidate.linkedStatus);
-    const matches = entryMatchesSlot(
-      { ...candidate, currentStartsAt: linkedLive ? candidate.currentStartsAt : null },
-      facts,
-      { startTimes: times, patientBusy: busy.filter((row) => row.patientId === candidate.patientId) },
+  const matching: Candidate[] = [];
+  for (let offset = 0; matching.length < WAITLIST_BATCH_SIZE; offset += CANDIDATE_PAGE) {
+    const candidates = await candidateEntries(tx, slot, facts.date, { limit: CANDIDATE_PAGE, offset });
+    if (candidates.length === 0) break;
+    blocks ??= workingBlocks(await dentistBlocks(tx, slot.dentistId));
+    const longest = Math.max(...candidates.map((candidate) => candidate.durationMinutes));
+    const busy = await patientsBusy(
+      tx,
+      [...new Set(candidates.map((candidate) => candidate.patientId))],
+      slot.startsAt,
+      new Date(slot.startsAt.getTime() + longest * 60_000),
     );
-    if (matches) seenPatients.add(candidate.patientId);
-    return matches;
-  });
+    for (const candidate of candidates) {
+      // One offer per patient and slot, for their oldest entry.
+      if (seenPatients.has(candidate.patientId)) continue;
+      let times = timesByDuration.get(candidate.durationMinutes);
+      if (!times) {
+        times = slotTimes(facts.date, blocks, candidate.durationMinutes);
+        timesByDuration.set(candidate.durationMinutes, times);
+      }
+      const linkedLive = candidate.linkedStatus !== null && isLiveAppointment(candidate.linkedStatus);
+      const matches = entryMatchesSlot(
+        { ...candidate, currentStartsAt: linkedLive ? candidate.currentStartsAt : null },
+        facts,
+        { startTimes: times, patientBusy: busy.filter((row) => row.patientId === candidate.patientId) },
+      );
+      if (!matches) continue;
+      seenPatients.add(candidate.patientId);
+      matching.push(candidate);
+    }
+    if (candidates.length < CANDIDATE_PAGE) break;
+  }
   return nextBatch(matching, new Set());
+}
+
+/** Whom an offer goes to and what it names. */
+export interface OfferRecipient {
+  id: string;
+  patientId: string;
+  firstName: string;
+  email: string;
+  phone: string | null;
+  whatsappOptInAt: Date | null;
+  deactivatedAt: Date | null;
+  treatmentName: string;
 }
 
 /**
@@ -157,8 +180,8 @@ export async function nextBatchFor(tx: Database, slot: FreedSlotRow): Promise<Ca
  */
 export async function offerTo(
   tx: Database,
-  slot: Pick<FreedSlotRow, "id" | "dentistId" | "startsAt">,
-  entry: { id: string; patientId: string },
+  slot: Pick<FreedSlotRow, "id" | "dentistId" | "startsAt"> & { dentistName: string },
+  entry: OfferRecipient,
   batch: number,
   now: Date,
   baseUrl: string,
@@ -177,29 +200,22 @@ export async function offerTo(
     expiresAt: offerExpiresAt(slot.startsAt),
   });
   if (!offerId) return false;
-  const [contact] = await contactsOf(tx, [entry.patientId]);
-  const [dentist, treatment] = await Promise.all([
-    dentistAndTreatmentNames(tx, slot.dentistId),
-    treatmentOfEntry(tx, entry.id),
-  ]);
-  if (!contact || contact.deactivatedAt) return true;
+  if (entry.deactivatedAt) return true;
   const url = `${baseUrl}${waitlistOfferPath(token)}`;
   const facts = {
-    name: contact.firstName || "paciente",
-    treatment: treatment?.name ?? "tu tratamiento",
-    dentist: dentist
-      ? `Dr. ${[dentist.firstName, dentist.lastName].filter(Boolean).join(" ")}`
-      : "la clínica",
+    name: entry.firstName || "paciente",
+    treatment: entry.treatmentName,
+    dentist: slot.dentistName,
     date: formatDateWithWeekday(clinicDate(slot.startsAt)),
     time: formatClinicTime(slot.startsAt),
   };
-  if (contact.phone && contact.whatsappOptInAt) {
+  if (entry.phone && entry.whatsappOptInAt) {
     const subject = await accountSubject(tx, entry.patientId);
     if ((await mayContact(tx, subject, "recordatorios_whatsapp", { now })).allowed) {
       try {
         await enqueueWhatsApp(tx, {
           purpose: "appointment-patient",
-          to: contact.phone,
+          to: entry.phone,
           template: templateContent("waitlistOffer", [
             facts.name,
             facts.treatment,
@@ -219,10 +235,16 @@ export async function offerTo(
   }
   await enqueueSecretEmail(tx, {
     idempotencyKey: `waitlist-offer:${offerId}:email`,
-    to: contact.email,
+    to: entry.email,
     content: offerEmail(facts, url),
   });
   return true;
+}
+
+/** "Dr. Nombre Apellido", as the portal names dentists. */
+export async function dentistNameOf(tx: Database, dentistId: string) {
+  const dentist = await dentistAndTreatmentNames(tx, dentistId);
+  return dentist ? `Dr. ${[dentist.firstName, dentist.lastName].filter(Boolean).join(" ")}` : "la clínica";
 }
 
 const escapeHtml = (value: string) =>

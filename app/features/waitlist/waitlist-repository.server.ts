@@ -216,7 +216,13 @@ export async function dentistBlocks(db: Reader, dentistId: string): Promise<Sche
  * date window, not its freer, not offered this slot yet, no offer of it to the same patient); the rest is
  * `entryMatchesSlot`.
  */
-export function candidateEntries(db: Reader, slot: FreedSlotRow, date: string) {
+export function candidateEntries(
+  db: Reader,
+  slot: FreedSlotRow,
+  date: string,
+  page: { limit: number; offset: number },
+) {
+  const patient = alias(users, "patient");
   const offered = db
     .select({ patientId: waitlistOffers.patientId })
     .from(waitlistOffers)
@@ -234,9 +240,16 @@ export function candidateEntries(db: Reader, slot: FreedSlotRow, date: string) {
       durationMinutes: treatmentsCatalog.durationMinutes,
       currentStartsAt: linked.startsAt,
       linkedStatus: linked.status,
+      treatmentName: treatmentsCatalog.name,
+      firstName: patient.firstName,
+      email: patient.email,
+      phone: patient.phone,
+      whatsappOptInAt: patient.whatsappOptInAt,
+      deactivatedAt: patient.deactivatedAt,
     })
     .from(waitlistEntries)
     .innerJoin(treatmentsCatalog, eq(treatmentsCatalog.id, waitlistEntries.treatmentId))
+    .innerJoin(patient, eq(patient.id, waitlistEntries.patientId))
     .leftJoin(linked, eq(linked.id, waitlistEntries.appointmentId))
     .where(
       and(
@@ -248,7 +261,9 @@ export function candidateEntries(db: Reader, slot: FreedSlotRow, date: string) {
         notInArray(waitlistEntries.patientId, offered),
       ),
     )
-    .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id));
+    .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 /** The live appointments of these patients overlapping [from, to). */
@@ -271,35 +286,11 @@ export async function patientsBusy(db: Reader, patientIds: string[], from: Date,
     );
 }
 
-/** How each patient may be reached. */
-export function contactsOf(db: Reader, patientIds: string[]) {
-  return db
-    .select({
-      id: users.id,
-      firstName: users.firstName,
-      email: users.email,
-      phone: users.phone,
-      whatsappOptInAt: users.whatsappOptInAt,
-      deactivatedAt: users.deactivatedAt,
-    })
-    .from(users)
-    .where(inArray(users.id, patientIds));
-}
-
 export async function dentistAndTreatmentNames(db: Reader, dentistId: string) {
   const [row] = await db
     .select({ firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(eq(users.id, dentistId));
-  return row;
-}
-
-export async function treatmentOfEntry(db: Reader, entryId: string) {
-  const [row] = await db
-    .select({ name: treatmentsCatalog.name, slug: treatmentsCatalog.slug })
-    .from(waitlistEntries)
-    .innerJoin(treatmentsCatalog, eq(treatmentsCatalog.id, waitlistEntries.treatmentId))
-    .where(eq(waitlistEntries.id, entryId));
   return row;
 }
 
@@ -523,14 +514,23 @@ export async function recordStaffAudit(
 
 /** The entry a staff member offers a slot to by hand. */
 export async function entryById(db: Reader, entryId: string) {
+  const patient = alias(users, "patient");
   const [row] = await db
     .select({
       id: waitlistEntries.id,
       patientId: waitlistEntries.patientId,
       status: waitlistEntries.status,
       createdAt: waitlistEntries.createdAt,
+      treatmentName: treatmentsCatalog.name,
+      firstName: patient.firstName,
+      email: patient.email,
+      phone: patient.phone,
+      whatsappOptInAt: patient.whatsappOptInAt,
+      deactivatedAt: patient.deactivatedAt,
     })
     .from(waitlistEntries)
+    .innerJoin(treatmentsCatalog, eq(treatmentsCatalog.id, waitlistEntries.treatmentId))
+    .innerJoin(patient, eq(patient.id, waitlistEntries.patientId))
     .where(eq(waitlistEntries.id, entryId));
   return row;
 }

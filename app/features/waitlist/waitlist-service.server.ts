@@ -30,7 +30,7 @@ import { publicBaseUrl } from "~/lib/base/env.server";
 import { AppError } from "~/lib/base/errors";
 import type { StaffWaitlistDay, WaitlistEntryView, WaitlistPageData } from "./waitlist-dto";
 import { MAX_ACTIVE_ENTRIES, latestUntilDate, untilDateProblem, type WaitlistJoin } from "./waitlist-schema";
-import { offerTo } from "./waitlist-offers.server";
+import { dentistNameOf, offerTo } from "./waitlist-offers.server";
 import {
   activeEntries,
   activeEntriesForDay,
@@ -304,7 +304,15 @@ export async function offerSlotByHand(
         throw new AppError("VALIDATION", "Ese paciente ya no está en la lista de espera.");
       }
       if (
-        !(await offerTo(tx, slot, entry, slot.batchesSent + 1, now, baseUrl.replace(/\/+$/, ""), actor.id))
+        !(await offerTo(
+          tx,
+          { ...slot, dentistName: await dentistNameOf(tx, slot.dentistId) },
+          entry,
+          slot.batchesSent + 1,
+          now,
+          baseUrl.replace(/\/+$/, ""),
+          actor.id,
+        ))
       ) {
         throw new AppError("CONFLICT", "A ese paciente ya se le ofreció esta hora.");
       }

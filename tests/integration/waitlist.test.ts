@@ -26,6 +26,8 @@ import { offerSlotByHand } from "~/features/waitlist/waitlist-service.server";
 import type { OfferPageView } from "~/features/waitlist/waitlist-offer-types";
 import { action as offerAction, loader as offerLoader } from "~/routes/_public/waitlist-offer";
 import { action as waitlistAction, loader as waitlistLoader } from "~/routes/_patient/waitlist";
+import { loader as agendaLoader } from "~/routes/_dentist/agenda";
+import { action as adminAction, loader as adminLoader } from "~/routes/_admin/waitlist";
 import { clientGet, postAs, requestAs } from "../setup/clients";
 import {
   createStaffMember,
@@ -35,6 +37,7 @@ import {
   type TestUser,
 } from "../setup/factories";
 import { placeholdersToSend } from "../setup/queued-secrets";
+import { thrown, thrownStatus } from "../setup/route-results";
 import { routeArgs, unwrap } from "../setup/route-args";
 
 // ADR 040: a freed slot is recorded in the transaction that frees it, offered to the matching waitlist entries five
@@ -506,5 +509,72 @@ describe("staff", () => {
       .from(auditLog)
       .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "waitlist.slot_offered")));
     expect(audits).toHaveLength(1);
+  });
+
+  it("the dentist sees who waits for them (or any dentist) and their freed slots; the admin page too", async () => {
+    const doctor = await createStaffMember(["dentista"], { firstName: "Rocío" });
+    const patient = await createWhatsAppPatient("Esperanza");
+    await joinWaitlist(patient.id, doctor.id, new Date());
+    const date = nextMonday(2);
+    const { slot } = await freeByCancelling(await createTestUser(), doctor.id, date);
+    await pass(new Date());
+    const agenda = unwrap<{
+      waitlist: Array<{
+        date: string;
+        entries: Array<{ patientName: string }>;
+        slots: Array<{ id: string; offers: unknown[] }>;
+      }>;
+    }>(await agendaLoader(routeArgs(requestAs(doctor.cookie, "/dentista"))));
+    const today = agenda.body.waitlist[0]!;
+    expect(today.entries.map((entry) => entry.patientName)).toContain("Esperanza Test");
+    const day = agenda.body.waitlist.find((candidate) => candidate.date === date);
+    if (day) expect(day.slots.find((candidate) => candidate.id === slot.id)?.offers).toHaveLength(1);
+
+    const admin = await createStaffMember(["admin"]);
+    const page = unwrap<{ entries: Array<{ id: string }> }>(
+      await adminLoader(routeArgs(requestAs(admin.cookie, "/admin/lista-de-espera"))),
+    );
+    expect(page.body.entries.length).toBeGreaterThan(0);
+    const refused = unwrap<{ ok: boolean; message: string }>(
+      await adminAction(
+        routeArgs(
+          postAs(admin.cookie, "/admin/lista-de-espera", {
+            dentistId: doctor.id,
+            date,
+            time: "10:00",
+            durationMinutes: "60",
+            entryId: "",
+          }),
+        ),
+      ),
+    );
+    // 10:00 is the open freed slot already: it is offered now (next batch now), not duplicated.
+    expect(refused.body.ok).toBe(true);
+    const rows = await (await getDb()).select().from(freedSlots).where(eq(freedSlots.dentistId, doctor.id));
+    expect(rows).toHaveLength(1);
+
+    // An asesor or a patient is refused.
+    const asesor = await createStaffMember(["asesor"]);
+    expect(
+      thrownStatus(await thrown(adminLoader(routeArgs(requestAs(asesor.cookie, "/admin/lista-de-espera"))))),
+    ).toBe(403);
+    expect(
+      thrownStatus(await thrown(adminLoader(routeArgs(requestAs(patient.cookie, "/admin/lista-de-espera"))))),
+    ).toBe(403);
+  });
+});
+
+describe("two instances", () => {
+  it("two passes at once offer one batch, not two", async () => {
+    const doctor = await dentist();
+    for (let index = 0; index < 7; index += 1) {
+      await joinWaitlist((await createWhatsAppPatient(`Doble${index}`)).id, doctor.id, joinedAt(index));
+    }
+    const { slot } = await freeByCancelling(await createTestUser(), doctor.id, nextMonday());
+    const now = new Date();
+    await Promise.all([pass(now), pass(now)]);
+    const offers = await offersOf(slot.id);
+    expect(offers).toHaveLength(5);
+    expect(new Set(offers.map((offer) => offer.entryId)).size).toBe(5);
   });
 });

@@ -515,7 +515,9 @@ describe("staff", () => {
     const doctor = await createStaffMember(["dentista"], { firstName: "Rocío" });
     const patient = await createWhatsAppPatient("Esperanza");
     await joinWaitlist(patient.id, doctor.id, new Date());
-    const date = nextMonday(2);
+    // The first working day after today: inside the agenda's week.
+    let date = addDays(clinicDate(new Date()), 1);
+    while (isoWeekday(date) > 5) date = addDays(date, 1);
     const { slot } = await freeByCancelling(await createTestUser(), doctor.id, date);
     await pass(new Date());
     const agenda = unwrap<{
@@ -528,7 +530,7 @@ describe("staff", () => {
     const today = agenda.body.waitlist[0]!;
     expect(today.entries.map((entry) => entry.patientName)).toContain("Esperanza Test");
     const day = agenda.body.waitlist.find((candidate) => candidate.date === date);
-    if (day) expect(day.slots.find((candidate) => candidate.id === slot.id)?.offers).toHaveLength(1);
+    expect(day?.slots.find((candidate) => candidate.id === slot.id)?.offers).toHaveLength(1);
 
     const admin = await createStaffMember(["admin"]);
     const page = unwrap<{ entries: Array<{ id: string }> }>(

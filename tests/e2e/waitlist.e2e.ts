@@ -158,3 +158,18 @@ test("a forged offer link answers a Spanish 404 page", async ({ page }) => {
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Enlace no válido" })).toBeVisible();
 });
+
+test("staff: the dentist's day view and the admin's waitlist page are axe-clean", async ({ page }) => {
+  test.slow();
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await openPage(page, "/admin/lista-de-espera");
+  await expect(page.getByRole("heading", { level: 1, name: "Lista de espera" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Ofrecer esta hora" })).toBeVisible();
+  await expectNoBlockingViolations(page);
+
+  await page.context().clearCookies();
+  await signInByRequest(page, "dentista@clinica.example", DEMO_PASSWORD);
+  await openPage(page, "/dentista");
+  await expect(page.getByRole("heading", { level: 2, name: "Lista de espera" })).toBeVisible();
+  await expectNoBlockingViolations(page);
+});

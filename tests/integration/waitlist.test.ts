@@ -470,6 +470,44 @@ describe("the patient's page", () => {
     expect(row?.status).toBe("retirada");
   });
 
+  it("Mis Citas' per-appointment link preselects the patient's own booking, never another patient's", async () => {
+    const patient = await createTestUser();
+    const other = await createTestUser();
+    const doctor = await dentist();
+    const own = await insertAppointment({
+      patientId: patient.id,
+      dentistId: doctor.id,
+      startsAt: clinicInstant(nextMonday(), "15:00"),
+    });
+    const foreign = await insertAppointment({
+      patientId: other.id,
+      dentistId: doctor.id,
+      startsAt: clinicInstant(nextMonday(), "16:00"),
+    });
+    const load = async (id: string) =>
+      unwrap<{ preselect: { appointmentId: string; dentist: string; treatment: string } | null }>(
+        await waitlistLoader(routeArgs(requestAs(patient.cookie, `/paciente/lista-de-espera?cita=${id}`))),
+      ).body.preselect;
+    expect(await load(own.id)).toEqual({ appointmentId: own.id, dentist: doctor.id, treatment: "consulta" });
+    expect(await load(foreign.id)).toBeNull();
+    // Joining with another patient's booking is a 404.
+    const refused = unwrap<{ ok: boolean }>(
+      await waitlistAction(
+        routeArgs(
+          postAs(patient.cookie, "/paciente/lista-de-espera", {
+            intent: "join",
+            treatment: "consulta",
+            dentist: "any",
+            appointmentId: foreign.id,
+            manana: "1",
+            untilDate: addDays(clinicDate(new Date()), 20),
+          }),
+        ),
+      ),
+    );
+    expect(refused.status).toBe(404);
+  });
+
   it("entries past their last date become 'vencida'", async () => {
     const patient = await createTestUser();
     const doctor = await dentist();

@@ -14,6 +14,8 @@ export default [
   // A WhatsApp reminder's single-use links (ADR 018)
   route("cita/confirmar/:token", "routes/_public/appointment-confirm-link.tsx"),
   route("cita/cancelar/:token", "routes/_public/appointment-cancel-link.tsx"),
+  // A waitlist offer's single-use link (ADR 040)
+  route("lista-de-espera/oferta/:token", "routes/_public/waitlist-offer.tsx"),
 
   // Accounts
   route("auth", "routes/_auth/auth.tsx"),
@@ -40,6 +42,8 @@ export default [
       index("routes/_patient/dashboard.tsx"),
       route("citas", "routes/_patient/appointments.tsx"),
       route("citas/horarios", "routes/_patient/appointment-slots.ts"),
+      // The waitlist: ask to be told when an earlier time frees up (ADR 040)
+      route("lista-de-espera", "routes/_patient/waitlist.tsx"),
       route("asesor", "routes/_patient/advisor.tsx"),
       route("perfil", "routes/_patient/profile.tsx"),
       // Mis Datos: consents, objection to profiling, export and rights requests (ADR 037)
@@ -93,6 +97,8 @@ export default [
       route("auditoria", "routes/_admin/audit-log.tsx"),
       route("agenda", "routes/_admin/day-agenda.tsx"),
       route("inasistencias", "routes/_admin/no-show-settings.tsx"),
+      // The waitlist per day and 'Ofrecer esta hora' (ADR 040)
+      route("lista-de-espera", "routes/_admin/waitlist.tsx"),
       // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
       route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
       route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),

@@ -65,6 +65,7 @@ export const FEATURE_IMPORTS = {
   reminders: ["appointments", "consent", "messaging", "payments"], // a reminder's link confirms the appointment or cancels it with its deposit and fee settled; reminders go out on WhatsApp
   requests: [],
   seo: [],
+  waitlist: ["appointments", "consent", "email", "messaging", "payments", "reminders"], // freed slots are offered by WhatsApp (with consent) and e-mail with single-use links (the reminders' tokens); a claim books through the appointment service, with its deposit through payments
   staff: ["analytics", "crm", "dentalink-sync", "leads", "messaging", "payments"], // the top feature: composes the staff dashboards (the Overview's Webpay line reads the payment mode)
 };
 

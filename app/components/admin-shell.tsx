@@ -7,6 +7,7 @@ const adminLinks = [
   { to: "/admin/pagos", label: "Pagos", end: false },
   { to: "/admin/agenda", label: "Agenda", end: false },
   { to: "/admin/inasistencias", label: "Inasistencias", end: false },
+  { to: "/admin/lista-de-espera", label: "Lista de espera", end: false },
   { to: "/admin/privacidad", label: "Privacidad", end: false },
   { to: "/admin/auditoria", label: "Auditoría", end: false },
 ] as const;

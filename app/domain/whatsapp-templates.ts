@@ -116,6 +116,14 @@ export const whatsAppTemplates = {
     placeholders: ["nombre", "número de solicitud", "mensaje"],
     body: "Hola {{1}}, sobre tu solicitud de datos personales N.º {{2}}: {{3}} Si tienes dudas, llama a la clínica.",
   },
+  waitlistOffer: {
+    name: "oferta_lista_espera",
+    placeholders: ["nombre", "tratamiento", "dentista", "fecha", "hora", "enlace"],
+    secret: [6],
+    body:
+      "Hola {{1}}, se liberó una hora de {{2}} con {{3}} el {{4}} a las {{5}}. " +
+      "Si la quieres, tómala aquí: {{6}} . Se la queda la primera persona que la tome.",
+  },
 } as const satisfies Record<string, WhatsAppTemplateDefinition>;
 
 export type WhatsAppTemplateKey = keyof typeof whatsAppTemplates;

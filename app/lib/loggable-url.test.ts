@@ -25,6 +25,14 @@ describe("loggableUrl", () => {
     );
   });
 
+  it("hides the token of a waitlist offer's link", () => {
+    const token = "T2ZlcnRhLWxpc3RhLWRlLWVzcGVyYS0yMDI2LXNlY3I";
+    expect(loggableUrl(`https://clinica.example/lista-de-espera/oferta/${token}`)).toBe(
+      "https://clinica.example/lista-de-espera/oferta/[oculto]",
+    );
+    expect(loggableUrl(`https://clinica.example/lista-de-espera/oferta/${token}.data`)).not.toContain(token);
+  });
+
   it("leaves other URLs as they are", () => {
     expect(loggableUrl("https://clinica.example/funnel/mensajes?estado=failed")).toBe(
       "https://clinica.example/funnel/mensajes?estado=failed",

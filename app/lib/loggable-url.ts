@@ -1,6 +1,7 @@
 /**
  * A request URL as the logs may keep it: the single-use token of a reminder link (`/cita/confirmar/<token>`, ADR 029)
- * or of a rights request's confirmation link (`/eliminar-datos/confirmar/<token>`, ADR 037), and a `token` or
+ * or of a rights request's confirmation link (`/eliminar-datos/confirmar/<token>`, ADR 037) or of a waitlist offer
+ * (`/lista-de-espera/oferta/<token>`, ADR 040), and a `token` or
  * `code` query value, are secrets of a message, replaced by "[oculto]".
  */
 export function loggableUrl(url: string): string {
@@ -12,7 +13,8 @@ export function loggableUrl(url: string): string {
   }
   parsed.pathname = parsed.pathname
     .replace(/^\/cita\/([^/]+)\/[^/]+/, "/cita/$1/[oculto]")
-    .replace(/^\/eliminar-datos\/confirmar\/[^/]+/, "/eliminar-datos/confirmar/[oculto]");
+    .replace(/^\/eliminar-datos\/confirmar\/[^/]+/, "/eliminar-datos/confirmar/[oculto]")
+    .replace(/^\/lista-de-espera\/oferta\/[^/]+/, "/lista-de-espera/oferta/[oculto]");
   for (const name of ["token", "code"]) {
     if (parsed.searchParams.has(name)) parsed.searchParams.set(name, "[oculto]");
   }

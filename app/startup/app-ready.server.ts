@@ -10,6 +10,7 @@ import { startPrivacyDigest, stopPrivacyDigest } from "~/jobs/privacy-digest.ser
 import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge.server";
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
+import { startWaitlistJob, stopWaitlistJob } from "~/jobs/waitlist.server";
 import { env, isDemoMode } from "~/lib/base/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 
@@ -40,6 +41,7 @@ export function appReady(): Promise<void> {
       startDataExportJob();
       startRetentionJob();
       startPrivacyDigest();
+      startWaitlistJob();
     }
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
@@ -58,6 +60,7 @@ export async function appStopped(): Promise<void> {
     stopDataExportJob(),
     stopRetentionJob(),
     stopPrivacyDigest(),
+    stopWaitlistJob(),
   ]);
   await closeDb();
 }

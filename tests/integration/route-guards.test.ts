@@ -30,6 +30,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
     "a reminder's single-use link; the unguessable token is the credential",
   "routes/_public/appointment-cancel-link.tsx":
     "a reminder's single-use link; the unguessable token is the credential",
+  "routes/_public/waitlist-offer.tsx":
+    "a waitlist offer's single-use link; the unguessable token is the credential (another signed-in account: 403)",
   "routes/_public/not-found.tsx": "404 page",
   "routes/_public/webpay-return.ts":
     "Webpay's return_url: its cross-site POST carries no Lax cookie; the token we issued is the key (ADR 036)",
@@ -87,6 +89,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/clinical-record.tsx": "signed-in",
   "routes/_patient/clinical-record-file.ts": "signed-in",
   "routes/_patient/payments.tsx": "signed-in",
+  "routes/_patient/waitlist.tsx": "signed-in",
   "routes/_patient/payment-receipt.ts": "signed-in",
   "routes/_patient/payment-checkout.tsx": "signed-in",
   "routes/_patient/payment-result.tsx": "signed-in",
@@ -119,6 +122,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_admin/privacy-requests.tsx": "admin",
   "routes/_admin/privacy-request-detail.tsx": "admin",
   "routes/_admin/audit-log.tsx": "admin",
+  "routes/_admin/waitlist.tsx": "admin",
   "routes/_admin/privacy-incidents.tsx": "admin",
   "routes/_admin/privacy-incidents-export.ts": "admin",
   "routes/_admin/privacy-incident.tsx": "admin",

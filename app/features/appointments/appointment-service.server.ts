@@ -40,6 +40,7 @@ import {
 import { queueDentalinkWriteThrough } from "~/features/dentalink-sync/dentalink-writethrough.server";
 import { assignFormsForAppointment } from "~/features/forms/form-service.server";
 import { notifyAppointment } from "./appointment-notifications.server";
+import { recordFreedSlot } from "./freed-slot-repository.server";
 import { ANY_DENTIST } from "./appointment-schema";
 import type { BookingAvailability } from "./components/appointment-types";
 
@@ -533,6 +534,19 @@ export async function rescheduleAppointment(
         endsAt,
         occurrence: changedAt.toISOString(),
       });
+      // The old time is free for the waitlist (ADR 040); never offered back to this patient.
+      await recordFreedSlot(
+        tx,
+        {
+          dentistId: current.dentistId,
+          startsAt: current.startsAt,
+          endsAt: current.endsAt,
+          reason: "reagendamiento",
+          sourceAppointmentId: appointmentId,
+          freedByPatientId: patientId,
+        },
+        now,
+      );
     });
   } catch (error) {
     throw overlapError(error) ?? error;
@@ -593,6 +607,19 @@ export async function cancelAppointment(
         endsAt: current.endsAt,
       });
     }
+    // The time is free for the waitlist (ADR 040); never offered back to this patient.
+    await recordFreedSlot(
+      tx,
+      {
+        dentistId: current.dentistId,
+        startsAt: current.startsAt,
+        endsAt: current.endsAt,
+        reason: "cancelacion",
+        sourceAppointmentId: appointmentId,
+        freedByPatientId: patientId,
+      },
+      now,
+    );
     await options.inTransaction?.(tx, {
       appointmentId,
       patientId,
@@ -648,17 +675,42 @@ export async function confirmPaidBooking(tx: Database, appointmentId: string): P
   return true;
 }
 
-/** A held booking whose deposit was not paid in time (or was refused): it frees its slot. Answers whether it did. */
+/**
+ * A held booking whose deposit was not paid in time (or was refused): it frees its slot, recorded for the waitlist
+ * in the same transaction (ADR 040). Answers whether it did.
+ */
 export async function releaseHeldBooking(
-  tx: Pick<Database, "update">,
+  tx: Pick<Database, "transaction">,
   appointmentId: string,
+  now = new Date(),
 ): Promise<boolean> {
-  const released = await tx
-    .update(appointments)
-    .set({ status: "payment_failed", paymentHoldExpiresAt: null, updatedAt: new Date() })
-    .where(and(eq(appointments.id, appointmentId), eq(appointments.status, "pending_payment")))
-    .returning({ id: appointments.id });
-  return released.length > 0;
+  return tx.transaction(async (inner) => {
+    const [released] = await inner
+      .update(appointments)
+      .set({ status: "payment_failed", paymentHoldExpiresAt: null, updatedAt: new Date() })
+      .where(and(eq(appointments.id, appointmentId), eq(appointments.status, "pending_payment")))
+      .returning({
+        id: appointments.id,
+        dentistId: appointments.dentistId,
+        patientId: appointments.patientId,
+        startsAt: appointments.startsAt,
+        endsAt: appointments.endsAt,
+      });
+    if (!released) return false;
+    await recordFreedSlot(
+      inner,
+      {
+        dentistId: released.dentistId,
+        startsAt: released.startsAt,
+        endsAt: released.endsAt,
+        reason: "pago_vencido",
+        sourceAppointmentId: released.id,
+        freedByPatientId: released.patientId,
+      },
+      now,
+    );
+    return true;
+  });
 }
 
 /**

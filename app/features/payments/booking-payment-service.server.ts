@@ -12,6 +12,7 @@ import {
   bookForPatient,
   cancelAppointment,
   reholdBooking,
+  type BookingOptions,
   type BookingRequest,
 } from "~/features/appointments/appointment-service.server";
 import { assertNoShowsAllowBooking } from "~/features/no-shows/no-show-service.server";
@@ -139,17 +140,23 @@ export async function bookWithPayment(
   request: BookingRequest,
   webpay: WebpayClient | null,
   now = new Date(),
+  /** Runs in the booking's transaction once the row exists (a waitlist claim records itself there, ADR 040). */
+  alsoInTransaction?: BookingOptions["inTransaction"],
 ): Promise<BookingResult> {
   // Repeated no-shows (ADR 042): with payments on the patient's flag raises the deposit below; without, a call.
   await assertNoShowsAllowBooking(db, patientId, webpay !== null, now);
   const money = webpay ? await bookingMoney(db, patientId, request.treatment) : null;
   if (!webpay || !money || money.deposit <= 0) {
-    return { kind: "booked", booked: await bookForPatient(db, patientId, request, now) };
+    return {
+      kind: "booked",
+      booked: await bookForPatient(db, patientId, request, now, { inTransaction: alsoInTransaction }),
+    };
   }
   let chargeId: string | undefined;
   const booked = await bookForPatient(db, patientId, request, now, {
     hold: { expiresAt: holdExpiresAt(now) },
     inTransaction: async (tx, held) => {
+      await alsoInTransaction?.(tx, held);
       const [charge] = await tx
         .insert(charges)
         .values({

@@ -323,7 +323,7 @@ export async function applyOutcome(
     if (move.status === "authorized") await credit(tx, charge, { ...payment, status: "authorized" }, now);
     else if (charge.kind === "deposit" && charge.appointmentId) {
       const others = await openAttempt(tx, charge.id, now);
-      if (!others) await releaseHeldBooking(tx, charge.appointmentId);
+      if (!others) await releaseHeldBooking(tx, charge.appointmentId, now);
     }
     return move.status;
   });
@@ -456,7 +456,7 @@ export async function releaseExpiredHolds(db: Database, now = new Date()) {
       openAttemptFormExpiresAt: latest?.formExpiresAt ?? null,
       now,
     });
-    if (release && (await releaseHeldBooking(db, booking.id))) released += 1;
+    if (release && (await releaseHeldBooking(db, booking.id, now))) released += 1;
   }
   return released;
 }

@@ -7,6 +7,8 @@ import { dentistNoShowToday } from "~/features/no-shows/no-show-service.server";
 import { agendaWindow } from "~/features/dentist/agenda-window";
 import { DentistFormsPanel } from "~/features/forms/components/dentist-forms-panel";
 import { dentistFormsOverview } from "~/features/forms/form-service.server";
+import { DentistWaitlist } from "~/features/waitlist/components/waitlist-days";
+import { staffWaitlistDays } from "~/features/waitlist/waitlist-service.server";
 import { requireRole } from "~/lib/guards.server";
 
 export const meta: Route.MetaFunction = () => [{ title: "Mi agenda | Río Clínica" }];
@@ -19,7 +21,13 @@ export async function loader(args: Route.LoaderArgs) {
     dentistNoShowToday(db, user.id),
     dentistFormsOverview(db, user.id, agendaWindow(new Date())),
   ]);
-  return { dentistName: user.firstName, agenda, noShows, forms };
+  // The waitlist of the same days, for this dentist or any (ADR 040).
+  const waitlist = await staffWaitlistDays(db, {
+    from: agenda.today,
+    days: agenda.days.length,
+    dentistId: user.id,
+  });
+  return { dentistName: user.firstName, agenda, noShows, forms, waitlist };
 }
 
 export default function DentistAgendaPage({ loaderData }: Route.ComponentProps) {
@@ -28,6 +36,7 @@ export default function DentistAgendaPage({ loaderData }: Route.ComponentProps) 
       <DentistAgenda agenda={loaderData.agenda} dentistName={loaderData.dentistName} />
       <NoShowAgendaSection day={loaderData.noShows} />
       <DentistFormsPanel overview={loaderData.forms} />
+      <DentistWaitlist days={loaderData.waitlist} />
     </>
   );
 }

@@ -1,8 +1,18 @@
-import { CalendarX, CircleCheck, Clock, CreditCard, Phone, RefreshCw, UserRound } from "lucide-react";
+import {
+  BellRing,
+  CalendarX,
+  CircleCheck,
+  Clock,
+  CreditCard,
+  Phone,
+  RefreshCw,
+  UserRound,
+} from "lucide-react";
 import { useCallback, useId, useRef } from "react";
-import { useFetcher, type FetcherWithComponents } from "react-router";
+import { Link, useFetcher, type FetcherWithComponents } from "react-router";
 import { toast } from "sonner";
 import { buttonClass } from "~/components/ui/button";
+import { WAITLIST_PATH } from "~/domain/waitlist";
 import { cn } from "~/lib/cn";
 import type { AppointmentActionResult } from "../appointment-schema";
 import { StatusBadge, StatusIcon } from "./appointment-status";
@@ -190,6 +200,17 @@ export function AppointmentCard({
               <CalendarX aria-hidden className="size-4" />
               Cancelar
             </button>
+          )}
+          {actions.cancel && (appointment.status === "scheduled" || appointment.status === "confirmed") && (
+            <Link
+              to={`${WAITLIST_PATH}?cita=${encodeURIComponent(appointment.id)}`}
+              aria-describedby={titleId}
+              className={buttonClass("secondary", smallButton)}
+              data-testid="waitlist-earlier"
+            >
+              <BellRing aria-hidden className="size-4" />
+              Avísame si hay una hora antes
+            </Link>
           )}
           {actions.rescheduleHint && <p className="text-xs text-slate-600">{actions.rescheduleHint}</p>}
         </div>

@@ -1,8 +1,18 @@
-import { CalendarDays, CalendarPlus, CircleAlert, History, Info, LoaderCircle, Phone } from "lucide-react";
+import {
+  BellRing,
+  CalendarDays,
+  CalendarPlus,
+  CircleAlert,
+  History,
+  Info,
+  LoaderCircle,
+  Phone,
+} from "lucide-react";
 import { useCallback, useId, useRef, useState } from "react";
 import { Link, useNavigation } from "react-router";
 import { Toaster } from "sonner";
-import { Button } from "~/components/ui/button";
+import { Button, buttonClass } from "~/components/ui/button";
+import { WAITLIST_PATH } from "~/domain/waitlist";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { AppointmentCard } from "./appointment-card";
 import type { AppointmentCardData, AppointmentsPageData } from "./appointment-types";
@@ -70,6 +80,10 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
             <Phone aria-hidden className="size-5" />
             Contactar Clínica
           </Button>
+          <Link to={WAITLIST_PATH} className={buttonClass("secondary")} data-testid="waitlist-link">
+            <BellRing aria-hidden className="size-5" />
+            Avísame si se libera una hora antes
+          </Link>
         </div>
       </div>
 

@@ -14,6 +14,7 @@ export default [
   // A WhatsApp reminder's single-use links (ADR 018)
   route("cita/confirmar/:token", "routes/_public/appointment-confirm-link.tsx"),
   route("cita/cancelar/:token", "routes/_public/appointment-cancel-link.tsx"),
+  route("cita/hablar/:token", "routes/_public/appointment-callback-link.tsx"),
 
   // Accounts
   route("auth", "routes/_auth/auth.tsx"),
@@ -83,6 +84,7 @@ export default [
       route("privacidad", "routes/_admin/privacy-requests.tsx"),
       route("privacidad/:id", "routes/_admin/privacy-request-detail.tsx"),
       route("auditoria", "routes/_admin/audit-log.tsx"),
+      route("recordatorios", "routes/_admin/reminder-settings.tsx"),
       // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
       route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
       route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),

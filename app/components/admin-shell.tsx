@@ -7,6 +7,7 @@ const adminLinks = [
   { to: "/admin/pagos", label: "Pagos", end: false },
   { to: "/admin/privacidad", label: "Privacidad", end: false },
   { to: "/admin/auditoria", label: "Auditoría", end: false },
+  { to: "/admin/recordatorios", label: "Recordatorios", end: false },
 ] as const;
 
 /** Open data-subject requests against their legal term (the admin layout's loader counts them). */

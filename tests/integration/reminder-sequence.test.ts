@@ -260,24 +260,24 @@ describe("the sequence", () => {
   });
 });
 
-describe("'Necesito hablar con alguien'", () => {
-  async function callbackToken(appointmentId: string) {
-    const db = await getDb();
-    const [message] = await db
-      .select({ id: whatsAppMessages.id })
-      .from(whatsAppMessages)
-      .where(
-        and(
-          eq(whatsAppMessages.appointmentId, appointmentId),
-          eq(whatsAppMessages.templateName, "recordatorio_cita"),
-        ),
-      );
-    const placeholders = await placeholdersToSend(message!.id);
-    const prefix = `${BASE_URL}/cita/hablar/`;
-    expect(placeholders[5]!.startsWith(prefix)).toBe(true);
-    return placeholders[5]!.slice(prefix.length);
-  }
+async function callbackToken(appointmentId: string) {
+  const db = await getDb();
+  const [message] = await db
+    .select({ id: whatsAppMessages.id })
+    .from(whatsAppMessages)
+    .where(
+      and(
+        eq(whatsAppMessages.appointmentId, appointmentId),
+        eq(whatsAppMessages.templateName, "recordatorio_cita"),
+      ),
+    );
+  const placeholders = await placeholdersToSend(message!.id);
+  const prefix = `${BASE_URL}/cita/hablar/`;
+  expect(placeholders[5]!.startsWith(prefix)).toBe(true);
+  return placeholders[5]!.slice(prefix.length);
+}
 
+describe("'Necesito hablar con alguien'", () => {
   it("creates one callback request from the reminder, which the request list shows; the link is single-use", async () => {
     const owner = await createWhatsAppPatient("Llamada");
     const start = clinicInstant("2031-04-02", "10:00");

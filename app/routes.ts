@@ -41,6 +41,7 @@ export default [
       index("routes/_patient/dashboard.tsx"),
       route("citas", "routes/_patient/appointments.tsx"),
       route("citas/horarios", "routes/_patient/appointment-slots.ts"),
+      route("citas/:appointmentId/calendario.ics", "routes/_patient/appointment-calendar.ts"),
       route("asesor", "routes/_patient/advisor.tsx"),
       route("perfil", "routes/_patient/profile.tsx"),
       // Mis Datos: consents, objection to profiling, export and rights requests (ADR 037)

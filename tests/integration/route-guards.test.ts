@@ -83,6 +83,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/dashboard.tsx": "signed-in",
   "routes/_patient/appointments.tsx": "signed-in",
   "routes/_patient/appointment-slots.ts": "signed-in",
+  "routes/_patient/appointment-calendar.ts": "signed-in",
   "routes/_patient/advisor.tsx": "signed-in",
   "routes/_patient/profile.tsx": "signed-in",
   "routes/_patient/my-data.tsx": "paciente",

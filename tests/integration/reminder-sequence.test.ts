@@ -257,6 +257,16 @@ describe("the sequence", () => {
     expect(await templatesOf(id)).toEqual(["recordatorio_cita"]);
     const result = await runReminderPass(await getDb(), start, { baseUrl: BASE_URL, settings: only24 });
     expect(result).toEqual({ queued: 0, skipped: 0 });
+
+    // A step switched off after it was handled does not hide the steps still to come.
+    const later = await createWhatsAppPatient("Cambio");
+    const laterStart = clinicInstant("2031-03-24", "10:00");
+    const laterId = await appointmentAt(later.id, laterStart);
+    await twoWorkers(at("48h", laterStart), ALL);
+    const only2h: ReminderSequenceSettings = { "48h": false, "24h": false, "2h": true };
+    await twoWorkers(at("24h", laterStart), only2h);
+    expect((await twoWorkers(at("2h", laterStart), only2h)).toSorted()).toEqual([0, 1]);
+    expect(await templatesOf(laterId)).toEqual(["recordatorio_cita_2h", "recordatorio_cita_48h"]);
   });
 });
 

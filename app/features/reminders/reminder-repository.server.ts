@@ -21,51 +21,56 @@ type Insert = Pick<Database, "insert">;
 
 /**
  * Appointments whose reminder sequence may have a step to handle: scheduled or confirmed, starting within
- * (`from`, `to`], of an active patient who agreed to WhatsApp messages and has a phone, with fewer handled steps (sent or skipped) for their current
- * start than the clinic's sequence has. Each with the steps already handled. Ordered by start and id, from after
+ * (`from`, `to`], of an active patient who agreed to WhatsApp messages and has a phone, with fewer handled steps (sent or skipped) among `steps` for
+ * their current start than `steps` has. Each with the steps already handled. Ordered by start and id, from after
  * the cursor, so that a pass can page through all of them.
  */
 export async function sequenceCandidates(
   db: Select,
   window: { from: Date; to: Date },
-  stepCount: number,
+  steps: readonly ReminderStep[],
   limit: number,
   after?: { startsAt: Date; id: string },
 ) {
   const handled = sql<
     string[]
   >`coalesce(array_agg(${appointmentReminders.step}) filter (where ${appointmentReminders.step} is not null), '{}')`;
-  return db
-    .select({ id: appointments.id, status: appointments.status, startsAt: appointments.startsAt, handled })
-    .from(appointments)
-    .innerJoin(users, eq(users.id, appointments.patientId))
-    .leftJoin(
-      appointmentReminders,
-      and(
-        eq(appointmentReminders.appointmentId, appointments.id),
-        eq(appointmentReminders.startsAt, appointments.startsAt),
-      ),
-    )
-    .where(
-      and(
-        inArray(appointments.status, [...remindedStatuses]),
-        gt(appointments.startsAt, window.from),
-        lte(appointments.startsAt, window.to),
-        isNotNull(users.whatsappOptInAt),
-        isNotNull(users.phone),
-        isNull(users.deactivatedAt),
-        after
-          ? or(
-              gt(appointments.startsAt, after.startsAt),
-              and(eq(appointments.startsAt, after.startsAt), gt(appointments.id, after.id)),
-            )
-          : undefined,
-      ),
-    )
-    .groupBy(appointments.id)
-    .having(sql`count(${appointmentReminders.step}) < ${stepCount}`)
-    .orderBy(asc(appointments.startsAt), asc(appointments.id))
-    .limit(limit);
+  return (
+    db
+      .select({ id: appointments.id, status: appointments.status, startsAt: appointments.startsAt, handled })
+      .from(appointments)
+      .innerJoin(users, eq(users.id, appointments.patientId))
+      .leftJoin(
+        appointmentReminders,
+        and(
+          eq(appointmentReminders.appointmentId, appointments.id),
+          eq(appointmentReminders.startsAt, appointments.startsAt),
+        ),
+      )
+      .where(
+        and(
+          inArray(appointments.status, [...remindedStatuses]),
+          gt(appointments.startsAt, window.from),
+          lte(appointments.startsAt, window.to),
+          isNotNull(users.whatsappOptInAt),
+          isNotNull(users.phone),
+          isNull(users.deactivatedAt),
+          after
+            ? or(
+                gt(appointments.startsAt, after.startsAt),
+                and(eq(appointments.startsAt, after.startsAt), gt(appointments.id, after.id)),
+              )
+            : undefined,
+        ),
+      )
+      .groupBy(appointments.id)
+      // Only the steps the clinic sends now count: a step switched off after it was handled leaves the others to do.
+      .having(
+        sql`count(${appointmentReminders.step}) filter (where ${inArray(appointmentReminders.step, [...steps])}) < ${steps.length}`,
+      )
+      .orderBy(asc(appointments.startsAt), asc(appointments.id))
+      .limit(limit)
+  );
 }
 
 /** Whether the appointment has forms still to fill (`form_assignments` in 'pendiente'). */

@@ -16,6 +16,7 @@ export default [
   route("cita/cancelar/:token", "routes/_public/appointment-cancel-link.tsx"),
   // A waitlist offer's single-use link (ADR 040)
   route("lista-de-espera/oferta/:token", "routes/_public/waitlist-offer.tsx"),
+  route("cita/hablar/:token", "routes/_public/appointment-callback-link.tsx"),
 
   // Accounts
   route("auth", "routes/_auth/auth.tsx"),
@@ -44,6 +45,7 @@ export default [
       route("citas/horarios", "routes/_patient/appointment-slots.ts"),
       // The waitlist: ask to be told when an earlier time frees up (ADR 040)
       route("lista-de-espera", "routes/_patient/waitlist.tsx"),
+      route("citas/:appointmentId/calendario.ics", "routes/_patient/appointment-calendar.ts"),
       route("asesor", "routes/_patient/advisor.tsx"),
       route("perfil", "routes/_patient/profile.tsx"),
       // Mis Datos: consents, objection to profiling, export and rights requests (ADR 037)
@@ -99,6 +101,7 @@ export default [
       route("inasistencias", "routes/_admin/no-show-settings.tsx"),
       // The waitlist per day and 'Ofrecer esta hora' (ADR 040)
       route("lista-de-espera", "routes/_admin/waitlist.tsx"),
+      route("recordatorios", "routes/_admin/reminder-settings.tsx"),
       // The breach register (Ley 21.719 art. 14 sexies, ADR 038)
       route("privacidad/incidentes", "routes/_admin/privacy-incidents.tsx"),
       route("privacidad/incidentes.csv", "routes/_admin/privacy-incidents-export.ts"),

@@ -39,7 +39,7 @@ export const FEATURE_IMPORTS = {
   advisor: [],
   agent: ["content"], // the agent answers from the site's content
   analytics: [],
-  appointments: ["consent", "dentalink-sync", "forms", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp (with the patient's consent); a booking creates its intake and consent forms
+  appointments: ["consent", "dentalink-sync", "email", "forms", "messaging"], // bookings are written through to Dentalink and announced on WhatsApp (with the patient's consent); a booking creates its intake and consent forms; the booking confirmation e-mail offers 'Agregar al calendario'
   auth: ["email", "outbox"], // account e-mails are queued in the outbox
   blog: [],
   chat: ["agent", "auth", "consent"], // the AI notice is a ledger consent; a room's replies come from the agent; a signed-in guest's tokens are bound to its session

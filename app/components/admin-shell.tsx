@@ -10,6 +10,7 @@ const adminLinks = [
   { to: "/admin/lista-de-espera", label: "Lista de espera", end: false },
   { to: "/admin/privacidad", label: "Privacidad", end: false },
   { to: "/admin/auditoria", label: "Auditoría", end: false },
+  { to: "/admin/recordatorios", label: "Recordatorios", end: false },
 ] as const;
 
 /** Open data-subject requests against their legal term (the admin layout's loader counts them). */

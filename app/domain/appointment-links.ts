@@ -1,7 +1,7 @@
 import { cancellationDecision, confirmationDecision } from "./appointment-policy";
 
 /**
- * What a reminder's 'Confirmar' or 'Cancelar' link may do (ADR 018). Pure: the caller reads the token and the
+ * What a reminder's 'Confirmar', 'Cancelar' or 'Necesito hablar con alguien' link may do (ADR 018, ADR 039). Pure: the caller reads the token and the
  * appointment; this decides, with the appointment policy's own rules.
  *
  * - Each link is its own single-use token: using one does not use up the other (a patient may confirm, then later
@@ -11,7 +11,7 @@ import { cancellationDecision, confirmationDecision } from "./appointment-policy
  * - A used token acts no more and says so.
  */
 
-export const appointmentLinkActions = ["confirm", "cancel"] as const;
+export const appointmentLinkActions = ["confirm", "cancel", "callback"] as const;
 export type AppointmentLinkAction = (typeof appointmentLinkActions)[number];
 
 export function isAppointmentLinkAction(value: string): value is AppointmentLinkAction {
@@ -54,6 +54,16 @@ export function appointmentLinkState(
     return { kind: "expired", reason: "moved" };
   if (now.getTime() >= token.expiresAt.getTime()) return { kind: "expired", reason: "started" };
   if (token.usedAt) return { kind: "used", usedAt: token.usedAt };
+  if (token.action === "callback") {
+    // Asking for a call needs no policy: only a cancelled appointment has nothing left to talk about here.
+    if (appointment.status === "cancelled") {
+      return {
+        kind: "closed",
+        message: "Esta cita fue cancelada. Si necesitas hablar con la clínica, llámanos.",
+      };
+    }
+    return { kind: "ready", late: false, fee: 0 };
+  }
   if (token.action === "confirm") {
     if (appointment.status === "confirmed") return { kind: "closed", message: "Tu cita ya está confirmada." };
     if (appointment.status === "cancelled") {
@@ -97,6 +107,8 @@ export function appointmentLinkMessage(
         ? "Tu cita cambió de horario después de este recordatorio, así que este enlace ya no sirve. Usa el del recordatorio más reciente o revisa Mis Citas."
         : "Este enlace expiró: vencía al comenzar la cita.";
     case "used":
+      if (action === "callback")
+        return "Ya recibimos tu solicitud desde este enlace: un asesor te llamará pronto.";
       return action === "confirm"
         ? "Este enlace ya se usó para confirmar tu cita; no vuelve a actuar."
         : "Este enlace ya se usó para cancelar tu cita; no vuelve a actuar.";

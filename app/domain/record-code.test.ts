@@ -80,6 +80,7 @@ describe("the code's texts, built from its constants", () => {
     expect(whatsAppTemplates.appointmentReminder.body).toBe(
       "Hola {{1}}, te recordamos tu cita en la clínica el {{2}} a las {{3}}. " +
         "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
+        "Si necesitas hablar con alguien de la clínica, pídelo aquí y te llamamos: {{6}} . " +
         "Cancelar con menos de 24 horas de anticipación tiene un cargo del 50% del tratamiento.",
     );
   });

@@ -80,6 +80,7 @@ describe("secret placeholders", () => {
       "10:00",
       "https://clinica.test/cita/confirmar/aaa",
       "https://clinica.test/cita/cancelar/bbb",
+      "https://clinica.test/cita/hablar/ccc",
     ]);
     const { stored, secrets } = separateSecrets(reminder);
     expect(stored.placeholders).toEqual([
@@ -88,8 +89,9 @@ describe("secret placeholders", () => {
       "10:00",
       REDACTED_PLACEHOLDER,
       REDACTED_PLACEHOLDER,
+      REDACTED_PLACEHOLDER,
     ]);
-    expect(JSON.stringify(stored)).not.toMatch(/aaa|bbb/);
+    expect(JSON.stringify(stored)).not.toMatch(/aaa|bbb|ccc/);
     expect(restoreSecrets(stored.name, stored.placeholders, secrets)).toEqual(reminder.placeholders);
     // Without its secrets a message cannot be sent (never with "[oculto]" in it).
     expect(restoreSecrets(stored.name, stored.placeholders, null)).toBeNull();

@@ -77,12 +77,38 @@ export const whatsAppTemplates = {
   },
   appointmentReminder: {
     name: "recordatorio_cita",
-    placeholders: ["nombre", "fecha", "hora", "enlace Confirmar", "enlace Cancelar"],
-    secret: [4, 5],
+    placeholders: [
+      "nombre",
+      "fecha",
+      "hora",
+      "enlace Confirmar",
+      "enlace Cancelar",
+      "enlace Necesito hablar con alguien",
+    ],
+    secret: [4, 5, 6],
     body:
       "Hola {{1}}, te recordamos tu cita en la clínica el {{2}} a las {{3}}. " +
       "Para confirmarla abre este enlace: {{4}} . Si no puedes asistir, cancélala aquí: {{5}} . " +
+      "Si necesitas hablar con alguien de la clínica, pídelo aquí y te llamamos: {{6}} . " +
       cancellationWording.lateFeeNotice,
+  },
+  /** The 48 h step of the reminder sequence (issue 23). */
+  appointmentReminderEarly: {
+    name: "recordatorio_cita_48h",
+    placeholders: ["nombre", "fecha", "hora", "clínica"],
+    body: "Hola {{1}}, te recordamos que tienes una cita en la clínica el {{2}} a las {{3}}. Un día antes te pediremos confirmarla. {{4}}.",
+  },
+  /** The 48 h step when the appointment has forms still to fill. */
+  appointmentReminderEarlyForms: {
+    name: "recordatorio_cita_48h_formularios",
+    placeholders: ["nombre", "fecha", "hora", "enlace Formularios", "clínica"],
+    body: "Hola {{1}}, te recordamos que tienes una cita en la clínica el {{2}} a las {{3}}. Antes de venir, completa tus formularios aquí: {{4}} . {{5}}.",
+  },
+  /** The 2 h step ("te esperamos"), also for confirmed appointments. */
+  appointmentReminderSameDay: {
+    name: "recordatorio_cita_2h",
+    placeholders: ["nombre", "fecha", "hora", "dirección"],
+    body: "Hola {{1}}, te esperamos el {{2}} a las {{3}} en {{4}}. Si te retrasas o no puedes venir, avísanos respondiendo este mensaje.",
   },
   paymentReceived: {
     name: "pago_recibido",

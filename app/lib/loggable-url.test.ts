@@ -10,6 +10,11 @@ describe("loggableUrl", () => {
     expect(loggableUrl(`https://clinica.example/cita/cancelar/${token}.data?x=1`)).toBe(
       "https://clinica.example/cita/cancelar/[oculto]?x=1",
     );
+    // The third link, 'Necesito hablar con alguien' (ADR 039).
+    expect(loggableUrl(`https://clinica.example/cita/hablar/${token}`)).toBe(
+      "https://clinica.example/cita/hablar/[oculto]",
+    );
+    expect(loggableUrl(`/cita/hablar/${token}.data`)).not.toContain(token);
     expect(loggableUrl("https://clinica.example/api/auth/verify-email?token=abc.def&callbackURL=%2F")).toBe(
       "https://clinica.example/api/auth/verify-email?token=[oculto]&callbackURL=%2F",
     );

@@ -1,10 +1,18 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { whatsAppFakeUrl } from "../../playwright.config";
-import { blockingViolations, DEMO_PASSWORD, DEMO_PATIENT, openPage, signInByRequest } from "./support";
+import { readFile } from "node:fs/promises";
+import {
+  blockingViolations,
+  DEMO_ADMIN,
+  DEMO_PASSWORD,
+  DEMO_PATIENT,
+  openPage,
+  signInByRequest,
+} from "./support";
 
 // ADR 018: the demo patient's appointment about 20 hours after the seed is reminded by the job's first run after the
 // e2e server's fresh demo start; the reminder reaches the fake WhatsApp provider as the `recordatorio_cita`
-// template, and its 'Confirmar' and 'Cancelar' links work without signing in.
+// template, and its 'Confirmar', 'Necesito hablar con alguien' (ADR 039) and 'Cancelar' links work without signing in.
 
 /** The demo patient's mobile (+56 9 1111 2222), as the provider takes it. */
 const DEMO_PATIENT_NUMBER = "56911112222";
@@ -43,13 +51,13 @@ async function expectNoBlockingViolations(page: Page) {
   expect(ids, report).toEqual([]);
 }
 
-test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Cancelar' shows the 50% fee and cancels", async ({
+test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Necesito hablar con alguien' reaches the clinic, 'Cancelar' shows the 50% fee and cancels", async ({
   page,
   request,
 }) => {
   // Two axe runs and a wait for the reminder on a busy 2-core machine.
   test.slow();
-  const [name, date, time, confirmUrl, cancelUrl] = await demoReminder(request);
+  const [name, date, time, confirmUrl, cancelUrl, callbackUrl] = await demoReminder(request);
   expect(name).toBe("Catalina");
   expect(time).toMatch(/^\d{2}:\d{2}$/);
   const confirmPath = new URL(confirmUrl!).pathname;
@@ -82,6 +90,32 @@ test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Cancel
     "Este enlace ya se usó para confirmar tu cita; no vuelve a actuar.",
   );
   await expect(page.getByRole("button", { name: "Confirmar mi cita" })).toHaveCount(0);
+
+  // 'Necesito hablar con alguien': one request, which the clinic sees in Solicitudes; the link then acts no more.
+  const callbackPath = new URL(callbackUrl!).pathname;
+  expect(callbackPath).toMatch(/^\/cita\/hablar\/[A-Za-z0-9_-]{43}$/);
+  await openPage(page, callbackPath);
+  await expect(page.getByRole("heading", { level: 1, name: "Necesito hablar con alguien" })).toBeVisible();
+  await expectNoBlockingViolations(page);
+  await page.getByRole("button", { name: "Pedir que me llamen" }).click();
+  await expect(page.getByTestId("link-message")).toHaveText(
+    "Recibimos tu solicitud. Un asesor de la clínica te llamará pronto.",
+  );
+  await openPage(page, callbackPath);
+  await expect(page.getByRole("heading", { level: 1, name: "Este enlace ya se usó" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pedir que me llamen" })).toHaveCount(0);
+  const staff = await page.context().browser()!.newContext();
+  const staffPage = await staff.newPage();
+  await signInByRequest(staffPage, DEMO_ADMIN, DEMO_PASSWORD);
+  await openPage(staffPage, "/admin/solicitudes");
+  const row = staffPage
+    .getByTestId("callbacks-table")
+    .getByRole("row")
+    .filter({ hasText: "Catalina" })
+    .filter({ hasText: "Origen: Recordatorio de cita" });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(time!);
+  await staff.close();
 
   // The cancel link still works: about 20 hours ahead, so the page shows the 50% fee before anything is done.
   await openPage(page, cancelPath);
@@ -116,4 +150,58 @@ test("a forged link answers a Spanish 404 page", async ({ page }) => {
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Enlace no válido" })).toBeVisible();
   await expect(page.getByTestId("link-message")).toContainText("Este enlace no es válido");
+});
+
+test("'Agregar al calendario' on a Mis Citas card downloads the appointment's .ics", async ({ page }) => {
+  await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
+  await openPage(page, "/paciente/citas");
+  const card = page
+    .getByTestId("appointment-card")
+    .filter({ has: page.getByTestId("calendar-links") })
+    .first();
+  await expect(card.getByRole("link", { name: /Google Calendar/ })).toHaveAttribute(
+    "href",
+    /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE/,
+  );
+  await expect(card.getByRole("link", { name: /Outlook/ })).toHaveAttribute(
+    "href",
+    /^https:\/\/outlook\.live\.com\//,
+  );
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    card.getByRole("link", { name: "Agregar al calendario" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^cita-\d{4}-\d{2}-\d{2}\.ics$/);
+  const ics = await readFile((await download.path())!, "utf8");
+  expect(ics).toContain("BEGIN:VCALENDAR");
+  expect(ics).toMatch(/DTSTART:\d{8}T\d{6}Z/);
+  expect(ics).toContain("BEGIN:VALARM");
+  expect(ics.replace(/\r\n[ \t]/g, "")).toContain("LOCATION:Av. Providencia 1234");
+  await expectNoBlockingViolations(page);
+});
+
+test("the admin switches a reminder step off and on in /admin/recordatorios", async ({ page }) => {
+  await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
+  await openPage(page, "/admin/recordatorios");
+  await expect(page.getByRole("heading", { level: 1, name: "Recordatorios" })).toBeVisible();
+  const twoHours = page.getByRole("checkbox", { name: "2 horas antes" });
+  await expect(twoHours).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "48 horas antes" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "24 horas antes" })).toBeChecked();
+  await expectNoBlockingViolations(page);
+  try {
+    await twoHours.uncheck();
+    await page.getByRole("button", { name: "Guardar" }).click();
+    await expect(page.getByTestId("admin-status")).toHaveText("Guardamos la secuencia de recordatorios.");
+    await openPage(page, "/admin/recordatorios");
+    await expect(page.getByRole("checkbox", { name: "2 horas antes" })).not.toBeChecked();
+    await expect(page.getByRole("checkbox", { name: "24 horas antes" })).toBeChecked();
+  } finally {
+    // The e2e server is shared: leave the default sequence for the other tests.
+    await openPage(page, "/admin/recordatorios");
+    await page.getByRole("checkbox", { name: "2 horas antes" }).check();
+    await page.getByRole("button", { name: "Guardar" }).click();
+    await expect(page.getByTestId("admin-status")).toBeVisible();
+  }
+  await expect(page.getByRole("checkbox", { name: "2 horas antes" })).toBeChecked();
 });

@@ -194,7 +194,7 @@ describe("the Mi Ficha code", () => {
 });
 
 describe("the reminder's links", () => {
-  it("the attack: after a reminder went out, an asesor and an admin find neither link's token", async () => {
+  it("the attack: after a reminder went out, an asesor and an admin find none of its links' tokens", async () => {
     const db = await app.getDb();
     const dentist = await app.createTestUser({ roles: ["dentista"] });
     const patient = await app.createWhatsAppPatient("Ana");
@@ -203,7 +203,9 @@ describe("the reminder's links", () => {
     expect(await app.queueDueReminders(db, reminderDueAt(startsAt), { baseUrl: BASE_URL })).toBe(1);
     await inbox.deliverAll();
     const links = inbox.lastTemplate("recordatorio_cita").slice(3);
-    const tokens = links.map((link) => /\/cita\/(?:confirmar|cancelar)\/([\w-]{43})$/.exec(link)?.[1]);
+    // 'Confirmar', 'Cancelar' and 'Necesito hablar con alguien' (ADR 039).
+    const tokens = links.map((link) => /\/cita\/(?:confirmar|cancelar|hablar)\/([\w-]{43})$/.exec(link)?.[1]);
+    expect(tokens).toHaveLength(3);
     expect(tokens.every((token) => token !== undefined)).toBe(true);
 
     for (const user of [await staff("asesor"), await staff("admin")]) {

@@ -29,8 +29,9 @@ import { placeholdersToSend } from "../setup/queued-secrets";
 import { createTestUser, createWhatsAppPatient, insertAppointment, type TestUser } from "../setup/factories";
 
 // ADR 018: reminders 24 hours before (the same wall-clock time the day before, in Santiago), exactly once also with
-// two workers at once, only with the patient's consent, and their single-use 'Confirmar' / 'Cancelar' links.
-// Every time is injected.
+// two workers at once, only with the patient's consent, and their single-use 'Confirmar' / 'Cancelar' links. Since
+// issue 23 (ADR 039) the 24 h message is one step of a sequence: tests/integration/reminder-sequence.test.ts covers
+// the others; here the sequence is the clinic's default (48 h, 24 h, 2 h). Every time is injected.
 
 afterAll(closeDb);
 
@@ -65,12 +66,29 @@ async function appointmentAt(patientId: string, startsAt: Date, status = "schedu
   return row.id;
 }
 
+/** The 24 h reminders (the confirmation request) of an appointment. */
 async function remindersOf(appointmentId: string) {
   const db = await getDb();
   return db
     .select()
     .from(whatsAppMessages)
+    .where(
+      and(
+        eq(whatsAppMessages.appointmentId, appointmentId),
+        eq(whatsAppMessages.purpose, "reminder"),
+        eq(whatsAppMessages.templateName, "recordatorio_cita"),
+      ),
+    );
+}
+
+/** Every reminder step queued for an appointment, by template name. */
+async function allRemindersOf(appointmentId: string) {
+  const db = await getDb();
+  const rows = await db
+    .select({ templateName: whatsAppMessages.templateName })
+    .from(whatsAppMessages)
     .where(and(eq(whatsAppMessages.appointmentId, appointmentId), eq(whatsAppMessages.purpose, "reminder")));
+  return rows.map((row) => row.templateName).toSorted();
 }
 
 async function statusOf(appointmentId: string) {
@@ -97,14 +115,15 @@ function tokenOf(url: string, segment: string) {
   return url.slice(prefix.length);
 }
 
-/** The raw tokens of a reminder's two links, as the queued template will send them (stored: "[oculto]"). */
+/** The raw tokens of a reminder's three links, as the queued template will send them (stored: "[oculto]"). */
 async function linksOf(appointmentId: string) {
   const [message] = await remindersOf(appointmentId);
-  expect(message!.templatePlaceholders!.slice(3)).toEqual(["[oculto]", "[oculto]"]);
+  expect(message!.templatePlaceholders!.slice(3)).toEqual(["[oculto]", "[oculto]", "[oculto]"]);
   const placeholders = await placeholdersToSend(message!.id);
   return {
     confirm: tokenOf(placeholders[3]!, "confirmar"),
     cancel: tokenOf(placeholders[4]!, "cancelar"),
+    callback: tokenOf(placeholders[5]!, "hablar"),
   };
 }
 
@@ -150,21 +169,22 @@ describe("the reminder job", () => {
     expect(rows.map((row) => [row.kind, row.idempotencyKey])).toEqual([
       ["whatsapp", `reminder:${id}:${startsAt.toISOString()}`],
     ]);
-    // Nobody else gets a copy: the only message of this appointment is the patient's reminder.
+    // Nobody else gets a copy: the only message of this appointment is the patient's reminder (the 48 h step was
+    // covered by this one, which was already due when the job first saw it a minute earlier).
     expect(
       await db.select().from(whatsAppMessages).where(eq(whatsAppMessages.appointmentId, id)),
     ).toHaveLength(1);
 
-    // Two tokens, stored as hashes only: the raw tokens of the links appear nowhere in the table.
+    // Three tokens, stored as hashes only: the raw tokens of the links appear nowhere in the table.
     const links = await linksOf(id);
     const tokens = await db
       .select()
       .from(appointmentActionTokens)
       .where(eq(appointmentActionTokens.appointmentId, id));
-    expect(tokens.map((token) => token.action).toSorted()).toEqual(["cancel", "confirm"]);
+    expect(tokens.map((token) => token.action).toSorted()).toEqual(["callback", "cancel", "confirm"]);
     for (const token of tokens) {
       expect(token.tokenHash).toMatch(/^[0-9a-f]{64}$/);
-      expect([links.confirm, links.cancel]).not.toContain(token.tokenHash);
+      expect([links.confirm, links.cancel, links.callback]).not.toContain(token.tokenHash);
       expect(token.expiresAt.toISOString()).toBe(startsAt.toISOString());
       expect(token.usedAt).toBeNull();
     }
@@ -174,7 +194,7 @@ describe("the reminder job", () => {
     expect(await remindersOf(id)).toHaveLength(1);
   });
 
-  it("sends none without consent, none for a cancelled appointment, none within two hours of the start", async () => {
+  it("sends none without consent, none for a cancelled appointment, no confirmation request within two hours of the start", async () => {
     const without = await patient("Sinpermiso", false);
     const cancelledOwner = await patient("Cancelada");
     const startsAt = clinicInstant("2030-03-15", "11:00");
@@ -187,18 +207,32 @@ describe("the reminder job", () => {
     const late = await appointmentAt(cancelledOwner.id, clinicInstant("2030-03-14", "14:00"));
     // 13:00 on the 14th: both appointments of the 15th are due, the one of 14:00 is an hour away.
     await twoWorkers(clinicInstant("2030-03-14", "13:00"));
-    expect(await remindersOf(noConsent)).toEqual([]);
-    expect(await remindersOf(cancelled)).toEqual([]);
-    expect(await remindersOf(late)).toEqual([]);
+    expect(await allRemindersOf(noConsent)).toEqual([]);
+    expect(await allRemindersOf(cancelled)).toEqual([]);
+    // An hour ahead: no "confirm or cancel", only the 2 h step's "te esperamos" (ADR 039).
+    expect(await allRemindersOf(late)).toEqual(["recordatorio_cita_2h"]);
   });
 
-  it("a booking less than 24 hours ahead is reminded at the next run", async () => {
+  it("a booking a few hours ahead gets the 2 h message, not a confirmation request as well; without the 2 h step, the request", async () => {
     const owner = await patient("Tarde");
     const startsAt = clinicInstant("2030-03-20", "16:00");
     const now = new Date(startsAt.getTime() - 5 * HOUR);
     const id = await appointmentAt(owner.id, startsAt);
-    expect((await twoWorkers(now)).toSorted()).toEqual([0, 1]);
-    expect(await remindersOf(id)).toHaveLength(1);
+    expect(await twoWorkers(now)).toEqual([0, 0]);
+    expect((await twoWorkers(new Date(startsAt.getTime() - 2 * HOUR))).toSorted()).toEqual([0, 1]);
+    expect(await allRemindersOf(id)).toEqual(["recordatorio_cita_2h"]);
+
+    const other = await patient("Tarde2");
+    const otherStart = clinicInstant("2030-03-21", "16:00");
+    const otherId = await appointmentAt(other.id, otherStart);
+    const db = await getDb();
+    const no2h = { "48h": true, "24h": true, "2h": false };
+    const counts = await Promise.all([
+      queueDueReminders(db, new Date(otherStart.getTime() - 5 * HOUR), { baseUrl: BASE_URL, settings: no2h }),
+      queueDueReminders(db, new Date(otherStart.getTime() - 5 * HOUR), { baseUrl: BASE_URL, settings: no2h }),
+    ]);
+    expect(counts.toSorted()).toEqual([0, 1]);
+    expect(await allRemindersOf(otherId)).toEqual(["recordatorio_cita"]);
   });
 
   it("reminds at the same wall-clock time the day before across both 2026 clock changes (25 h in April, 23 h in September)", async () => {
@@ -240,9 +274,9 @@ describe("the reminder job", () => {
     expect((await twoWorkers(reminderDueAt(moved))).toSorted()).toEqual([0, 1]);
     expect(await remindersOf(id)).toHaveLength(2);
     const claims = await db
-      .select({ startsAt: appointmentReminders.startsAt })
+      .select({ startsAt: appointmentReminders.startsAt, step: appointmentReminders.step })
       .from(appointmentReminders)
-      .where(eq(appointmentReminders.appointmentId, id));
+      .where(and(eq(appointmentReminders.appointmentId, id), eq(appointmentReminders.step, "24h")));
     expect(claims.map((claim) => claim.startsAt.toISOString()).toSorted()).toEqual(
       [first.toISOString(), moved.toISOString()].toSorted(),
     );

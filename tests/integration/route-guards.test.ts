@@ -32,6 +32,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
     "a reminder's single-use link; the unguessable token is the credential",
   "routes/_public/waitlist-offer.tsx":
     "a waitlist offer's single-use link; the unguessable token is the credential (another signed-in account: 403)",
+  "routes/_public/appointment-callback-link.tsx":
+    "a reminder's single-use 'Necesito hablar con alguien' link; the unguessable token is the credential",
   "routes/_public/not-found.tsx": "404 page",
   "routes/_public/webpay-return.ts":
     "Webpay's return_url: its cross-site POST carries no Lax cookie; the token we issued is the key (ADR 036)",
@@ -83,6 +85,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_patient/dashboard.tsx": "signed-in",
   "routes/_patient/appointments.tsx": "signed-in",
   "routes/_patient/appointment-slots.ts": "signed-in",
+  "routes/_patient/appointment-calendar.ts": "signed-in",
   "routes/_patient/advisor.tsx": "signed-in",
   "routes/_patient/profile.tsx": "signed-in",
   "routes/_patient/my-data.tsx": "paciente",
@@ -123,6 +126,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_admin/privacy-request-detail.tsx": "admin",
   "routes/_admin/audit-log.tsx": "admin",
   "routes/_admin/waitlist.tsx": "admin",
+  "routes/_admin/reminder-settings.tsx": "admin",
   "routes/_admin/privacy-incidents.tsx": "admin",
   "routes/_admin/privacy-incidents-export.ts": "admin",
   "routes/_admin/privacy-incident.tsx": "admin",

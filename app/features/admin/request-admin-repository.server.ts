@@ -15,6 +15,7 @@ export async function listCallbackRequests(db: Database, options: { status?: Req
       email: callbackRequests.email,
       preferredTime: callbackRequests.preferredTime,
       reason: callbackRequests.reason,
+      source: callbackRequests.source,
       status: callbackRequests.status,
       createdAt: callbackRequests.createdAt,
     })

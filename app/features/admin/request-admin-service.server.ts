@@ -29,6 +29,8 @@ export interface CallbackRequestDto extends StatusDto {
   email: string | null;
   preferredTimeLabel: string;
   reason: string;
+  /** Where it came from: the public form or a reminder's 'Necesito hablar con alguien' link (issue 23). */
+  sourceLabel: string;
   created: DateLabel;
 }
 
@@ -64,6 +66,7 @@ export async function listRequests(
       preferredTimeLabel:
         (callbackTimeLabels as Record<string, string>)[row.preferredTime] ?? row.preferredTime,
       reason: row.reason,
+      sourceLabel: row.source === "recordatorio" ? "Recordatorio de cita" : "Formulario web",
       status: row.status,
       statusLabel: requestStatusLabel(row.status),
       created: dateLabel(row.createdAt),

@@ -9,9 +9,14 @@ import {
 import { accountSubject, mayContact } from "~/features/consent/consent-service.server";
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
-import { clinicFacts } from "~/lib/base/env.server";
+import { clinicDate } from "~/domain/clinic-time";
+import { formatClinicTime, formatDateWithWeekday } from "~/domain/format";
+import { enqueueEmail } from "~/features/email/email-outbox.server";
+import { bookingConfirmationEmail } from "~/features/email/email-templates";
+import { clinicFacts, publicBaseUrl } from "~/lib/base/env.server";
 import { logger } from "~/lib/base/logger.server";
-import { appointmentParties } from "./appointment-repository.server";
+import { calendarLinksOf } from "./appointment-calendar.server";
+import { appointmentParties, patientAppointment } from "./appointment-repository.server";
 
 export interface AppointmentNotice {
   event: AppointmentEvent;
@@ -63,6 +68,7 @@ export async function notifyAppointment(tx: Database, notice: AppointmentNotice)
       idempotencyKey: `${key}:patient`,
     });
   }
+  if (notice.event !== "cancelled") await queueBookingEmail(tx, notice, patient, facts.dentist, key);
   await queue(tx, {
     purpose: "appointment-clinic",
     to: clinic.mobile,
@@ -95,4 +101,36 @@ async function queue(tx: Pick<Database, "insert">, input: EnqueueWhatsAppInput) 
       "appointment notice not queued: not a WhatsApp number",
     );
   }
+}
+
+/**
+ * The booking (or reschedule) confirmation by e-mail (issue 23, ADR 039), to the account's address: the appointment
+ * and 'Agregar al calendario' (the .ics download in the portal, Google Calendar and Outlook). A service message about
+ * the patient's own booking, like the account e-mails: no marketing consent is asked.
+ */
+async function queueBookingEmail(
+  tx: Database,
+  notice: AppointmentNotice,
+  patient: { firstName: string; email: string },
+  dentist: string,
+  key: string,
+) {
+  const row = await patientAppointment(tx, notice.patientId, notice.appointmentId);
+  if (!row) return;
+  const base = publicBaseUrl().replace(/\/+$/, "");
+  const links = calendarLinksOf(row, base);
+  await enqueueEmail(tx, {
+    idempotencyKey: `${key}:email`,
+    to: patient.email,
+    content: bookingConfirmationEmail(clinicFacts(), {
+      firstName: patient.firstName,
+      rescheduled: notice.event === "rescheduled",
+      treatment: notice.treatment,
+      dentist,
+      dateLabel: formatDateWithWeekday(clinicDate(row.startsAt)),
+      time: formatClinicTime(row.startsAt),
+      manageUrl: `${base}/paciente/citas`,
+      calendar: links && { ...links, icsUrl: `${base}${links.icsUrl}` },
+    }),
+  });
 }

@@ -267,6 +267,7 @@ export async function appointmentParties(db: Pick<Database, "select">, patientId
       firstName: users.firstName,
       lastName: users.lastName,
       phone: users.phone,
+      email: users.email,
       whatsappOptInAt: users.whatsappOptInAt,
     })
     .from(users)

@@ -642,7 +642,12 @@ export async function confirmPaidBooking(tx: Database, appointmentId: string): P
     row = await tx.transaction(async (savepoint) => {
       const [updated] = await savepoint
         .update(appointments)
-        .set({ status: "confirmed", paymentHoldExpiresAt: null, updatedAt: new Date() })
+        .set({
+          status: "confirmed",
+          confirmedAt: new Date(),
+          paymentHoldExpiresAt: null,
+          updatedAt: new Date(),
+        })
         .where(
           and(
             eq(appointments.id, appointmentId),
@@ -757,5 +762,9 @@ export async function confirmAppointment(
   const current = await ownAppointment(db, patientId, appointmentId);
   const decision = confirmationDecision(policyView(current), now);
   if (!decision.allowed) throw new AppError("VALIDATION", decision.reason);
-  await updateOwnAppointment(db, patientId, appointmentId, ["scheduled"], { status: "confirmed" });
+  // `confirmed_at`: when it became confirmed (issue 23's confirmation rate reads it).
+  await updateOwnAppointment(db, patientId, appointmentId, ["scheduled"], {
+    status: "confirmed",
+    confirmedAt: now,
+  });
 }

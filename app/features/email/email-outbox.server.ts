@@ -19,3 +19,15 @@ export function enqueueSecretEmail(
     secret: { text, html },
   });
 }
+
+/** Queues an e-mail with nothing secret in it (a booking confirmation): the whole message is kept in the row. */
+export function enqueueEmail(
+  db: Pick<Database, "insert">,
+  input: { idempotencyKey: string; to: string; content: EmailContent },
+): Promise<string | null> {
+  return enqueue(db, {
+    kind: "email",
+    idempotencyKey: input.idempotencyKey,
+    payload: { to: input.to, ...input.content },
+  });
+}

@@ -14,6 +14,7 @@ function layout(
   heading: string,
   paragraphs: string[],
   action?: { label: string; url: string },
+  extra?: { html: string; text: string },
 ) {
   const button = action
     ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#0f766e;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
@@ -23,10 +24,11 @@ function layout(
   const html = `<!doctype html><html lang="es-CL"><body style="font-family:Arial,sans-serif;color:#0f172a;line-height:1.5">
 <h1 style="font-size:20px">${escapeHtml(heading)}</h1>
 ${paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join("\n")}
-${button}<p style="font-size:13px;color:#475569">${escapeHtml(clinic.name)} · ${escapeHtml(clinic.address)}</p>
+${button}${extra ? `${extra.html}\n` : ""}<p style="font-size:13px;color:#475569">${escapeHtml(clinic.name)} · ${escapeHtml(clinic.address)}</p>
 </body></html>`;
   const link = action ? [`${action.label}: ${action.url}`, ""] : [];
-  const text = [heading, "", ...paragraphs, "", ...link, clinic.name].join("\n");
+  const more = extra ? [extra.text, ""] : [];
+  const text = [heading, "", ...paragraphs, "", ...link, ...more, clinic.name].join("\n");
   return { html, text };
 }
 
@@ -93,4 +95,44 @@ export function failedSignInAlertEmail(
       { label: "Cambiar mi contraseña", url: resetUrl },
     ),
   };
+}
+
+/** What a booking confirmation says (issue 23): the appointment and 'Agregar al calendario'. */
+export interface BookingEmailFacts {
+  firstName: string;
+  rescheduled: boolean;
+  treatment: string;
+  dentist: string;
+  /** "jueves, 15 de enero de 2026". */
+  dateLabel: string;
+  /** "09:30". */
+  time: string;
+  manageUrl: string;
+  /** Absent when the appointment is not (yet) scheduled or confirmed. */
+  calendar: { icsUrl: string; googleUrl: string; outlookUrl: string } | null;
+}
+
+/** The booking (or reschedule) confirmation, with the .ics download and the Google and Outlook links. */
+export function bookingConfirmationEmail(clinic: ClinicFacts, facts: BookingEmailFacts): EmailContent {
+  const heading = facts.rescheduled
+    ? `Hola ${facts.firstName}, tu cita fue reprogramada`
+    : `Hola ${facts.firstName}, tu cita quedó agendada`;
+  const details = `${facts.treatment} con ${facts.dentist}, el ${facts.dateLabel} a las ${facts.time}, en ${clinic.address}.`;
+  const paragraphs = [
+    details,
+    `Puedes confirmarla, reprogramarla o cancelarla en Mis Citas: ${facts.manageUrl}`,
+  ];
+  const subject = `${facts.rescheduled ? "Tu cita fue reprogramada" : "Tu cita quedó agendada"} · ${clinic.shortName}`;
+  if (!facts.calendar) return { subject, ...layout(clinic, heading, paragraphs) };
+  const links = [
+    { label: "Descargar el archivo .ics (Apple, Android y otros calendarios)", url: facts.calendar.icsUrl },
+    { label: "Google Calendar", url: facts.calendar.googleUrl },
+    { label: "Outlook", url: facts.calendar.outlookUrl },
+  ];
+  const extra = {
+    html: `<h2 style="font-size:16px">Agregar al calendario</h2>
+<ul>${links.map((link) => `<li><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></li>`).join("")}</ul>`,
+    text: ["Agregar al calendario:", ...links.map((link) => `- ${link.label}: ${link.url}`)].join("\n"),
+  };
+  return { subject, ...layout(clinic, heading, paragraphs, undefined, extra) };
 }

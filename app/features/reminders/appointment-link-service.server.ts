@@ -20,6 +20,7 @@ import { hashActionToken, isWellFormedActionToken } from "./action-tokens.server
 import type { AppointmentLinkView } from "./appointment-link-types";
 import {
   findActionToken,
+  insertReminderCallback,
   markTokenUsed,
   recordLinkAudit,
   type ActionTokenRow,
@@ -148,6 +149,34 @@ export async function actOnAppointmentLink(
       }
       if (!(await markTokenUsed(tx, row.tokenId, now))) {
         return pageOf(action, { kind: "used", usedAt: now }, row, "POST");
+      }
+      if (action === "callback") {
+        const request = await insertReminderCallback(tx, {
+          patientId: row.patientId,
+          appointmentId: row.appointmentId,
+          reason: `Pidió hablar con alguien desde el recordatorio de su cita del ${formatDateWithWeekday(clinicDate(row.startsAt))} a las ${formatClinicTime(row.startsAt)}.`,
+          at: now,
+        });
+        await recordLinkAudit(tx, {
+          action: "appointment.callback_by_link",
+          patientId: row.patientId,
+          details: { appointmentId: row.appointmentId, requestId: request.id },
+          ip: use.ip,
+          at: now,
+        });
+        logger.info(
+          { appointmentId: row.appointmentId, requestId: request.id },
+          "callback asked through a reminder link",
+        );
+        return {
+          status: 200,
+          view: {
+            action,
+            state: "done",
+            message: "Recibimos tu solicitud. Un asesor de la clínica te llamará pronto.",
+            appointment: appointmentOf(row),
+          },
+        };
       }
       if (action === "confirm") {
         await confirmAppointment(tx, row.patientId, row.appointmentId, now);

@@ -1,9 +1,10 @@
 import type { AppointmentLinkAction } from "~/domain/appointment-links";
 
-/** The public paths of a reminder's links (app/routes.ts lists them): /cita/confirmar/:token, /cita/cancelar/:token. */
+/** The public paths of a reminder's links (app/routes.ts lists them): /cita/confirmar/:token, /cita/cancelar/:token, /cita/hablar/:token. */
 export const appointmentLinkSegment: Readonly<Record<AppointmentLinkAction, string>> = {
   confirm: "confirmar",
   cancel: "cancelar",
+  callback: "hablar",
 };
 
 export function appointmentLinkPath(action: AppointmentLinkAction, token: string): string {
@@ -13,7 +14,7 @@ export function appointmentLinkPath(action: AppointmentLinkAction, token: string
 /** What the link page shows (a DTO built field by field; never the token's row). */
 export interface AppointmentLinkView {
   action: AppointmentLinkAction;
-  /** `done`: this request just confirmed or cancelled the appointment. */
+  /** `done`: this request just confirmed or cancelled the appointment, or asked for a call. */
   state: "invalid" | "expired" | "used" | "closed" | "ready" | "done";
   /** Why the link cannot act, or what it just did. */
   message?: string;

@@ -102,8 +102,9 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
     <>
       <h1 className="text-3xl font-bold">Solicitudes</h1>
       <p className="mt-2 text-slate-700">
-        Solicitudes de devolución de llamada (/devolver-llamada), de la más reciente a la más antigua. Las
-        solicitudes sobre datos personales (/eliminar-datos y Mis Datos) se gestionan, con su plazo legal, en{" "}
+        Solicitudes de devolución de llamada (/devolver-llamada y el enlace «Necesito hablar con alguien» de
+        los recordatorios), de la más reciente a la más antigua. Las solicitudes sobre datos personales
+        (/eliminar-datos y Mis Datos) se gestionan, con su plazo legal, en{" "}
         <Link to="/admin/privacidad" className="font-medium text-brand-700 underline">
           Privacidad
         </Link>
@@ -166,7 +167,12 @@ export default function AdminRequests({ loaderData, actionData }: Route.Componen
                 </a>
               </td>
               <td className={tdClass}>{request.preferredTimeLabel}</td>
-              <td className={`${tdClass} max-w-xs whitespace-pre-line`}>{request.reason || "—"}</td>
+              <td className={`${tdClass} max-w-xs whitespace-pre-line`}>
+                {request.reason || "—"}
+                <div className="mt-1 text-xs text-slate-600" data-testid="callback-source">
+                  Origen: {request.sourceLabel}
+                </div>
+              </td>
               <td className={tdClass}>
                 <DateCell value={request.created} />
               </td>

@@ -33,6 +33,7 @@ import {
   rescheduleForPatient,
   type AppointmentCardRow,
 } from "~/features/appointments/appointment-service.server";
+import { calendarLinksOf } from "~/features/appointments/appointment-calendar.server";
 import { AppointmentsPage } from "~/features/appointments/components/appointments-page";
 import type {
   AppointmentCardData,
@@ -175,6 +176,7 @@ function toCard(
         }
       : null,
     payment: cardPayment(row, now, money.online),
+    calendar: row.startsAt.getTime() > now.getTime() ? calendarLinksOf(row) : null,
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   BellRing,
+  CalendarPlus,
   CalendarX,
   CircleCheck,
   Clock,
@@ -16,7 +17,7 @@ import { WAITLIST_PATH } from "~/domain/waitlist";
 import { cn } from "~/lib/cn";
 import type { AppointmentActionResult } from "../appointment-schema";
 import { StatusBadge, StatusIcon } from "./appointment-status";
-import type { AppointmentCardData } from "./appointment-types";
+import type { AppointmentCardData, CardCalendar } from "./appointment-types";
 import { APPOINTMENTS_PATH } from "./booking-dialog";
 import { Spinner } from "./slot-pickers";
 import { useFetcherResult } from "./use-fetcher-result";
@@ -215,7 +216,45 @@ export function AppointmentCard({
           {actions.rescheduleHint && <p className="text-xs text-slate-600">{actions.rescheduleHint}</p>}
         </div>
       )}
+
+      {appointment.calendar && <CalendarLinks calendar={appointment.calendar} describedBy={titleId} />}
     </article>
+  );
+}
+
+/** 'Agregar al calendario': the .ics file (any calendar app, with its alarm) and the Google and Outlook links. */
+function CalendarLinks({ calendar, describedBy }: { calendar: CardCalendar; describedBy: string }) {
+  const link = "font-medium text-brand-700 underline underline-offset-2";
+  return (
+    <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm" data-testid="calendar-links">
+      <a
+        href={calendar.icsUrl}
+        download
+        aria-describedby={describedBy}
+        className={cn(link, "inline-flex items-center gap-1")}
+      >
+        <CalendarPlus aria-hidden className="size-4" />
+        Agregar al calendario
+      </a>
+      <a
+        href={calendar.googleUrl}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-describedby={describedBy}
+        className={link}
+      >
+        Google Calendar<span className="sr-only"> (se abre en otra pestaña)</span>
+      </a>
+      <a
+        href={calendar.outlookUrl}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-describedby={describedBy}
+        className={link}
+      >
+        Outlook<span className="sr-only"> (se abre en otra pestaña)</span>
+      </a>
+    </div>
   );
 }
 

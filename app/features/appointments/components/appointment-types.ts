@@ -57,6 +57,15 @@ export interface AppointmentCardData {
   cancellation: CancellationPreview | null;
   /** Set by the page's route when online payment applies to this booking; the appointments feature knows no money. */
   payment: CardPayment | null;
+  /** 'Agregar al calendario' (issue 23): only for a scheduled or confirmed appointment. */
+  calendar: CardCalendar | null;
+}
+
+/** The .ics download (owner only) and the Google Calendar and Outlook links of an appointment. */
+export interface CardCalendar {
+  icsUrl: string;
+  googleUrl: string;
+  outlookUrl: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CalendarCheck2, CalendarX2, CircleAlert, CircleCheck } from "lucide-react";
+import { CalendarCheck2, CalendarX2, CircleAlert, CircleCheck, PhoneCall } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { FormAlert } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
@@ -23,10 +23,18 @@ const titles: Record<AppointmentLinkView["action"], Record<AppointmentLinkView["
     expired: "Enlace vencido",
     invalid: "Enlace no válido",
   },
+  callback: {
+    ready: "Necesito hablar con alguien",
+    done: "Te llamaremos",
+    used: "Este enlace ya se usó",
+    closed: "Tu cita",
+    expired: "Enlace vencido",
+    invalid: "Enlace no válido",
+  },
 };
 
 /**
- * The page of a reminder's 'Confirmar' or 'Cancelar' link (ADR 018): the appointment and one button that posts
+ * The page of a reminder's 'Confirmar', 'Cancelar' or 'Necesito hablar con alguien' link (ADR 018, ADR 039): the appointment and one button that posts
  * the action; a cancellation shows the policy (and its fee under 24 hours) before the button. Works without
  * JavaScript and without signing in.
  */
@@ -42,7 +50,9 @@ export function AppointmentLinkPage({ view }: { view: AppointmentLinkView }) {
       ? CircleCheck
       : view.action === "confirm"
         ? CalendarCheck2
-        : CalendarX2;
+        : view.action === "callback"
+          ? PhoneCall
+          : CalendarX2;
 
   return (
     <section className="mx-auto max-w-xl px-4 py-12" data-testid="appointment-link">
@@ -88,6 +98,12 @@ export function AppointmentLinkPage({ view }: { view: AppointmentLinkView }) {
 
       {view.state === "ready" && (
         <Form method="post" className="mt-6 space-y-4">
+          {view.action === "callback" && (
+            <p className="text-slate-700">
+              Un asesor de la clínica te llamará al teléfono de tu cuenta, en horario de atención, para
+              conversar sobre esta cita.
+            </p>
+          )}
           <FormAlert message={view.notice} />
           {view.policy && (
             <p
@@ -112,9 +128,11 @@ export function AppointmentLinkPage({ view }: { view: AppointmentLinkView }) {
               ? "Enviando..."
               : view.action === "confirm"
                 ? "Confirmar mi cita"
-                : view.policy?.late
-                  ? "Cancelar mi cita y aceptar el cargo"
-                  : "Cancelar mi cita"}
+                : view.action === "callback"
+                  ? "Pedir que me llamen"
+                  : view.policy?.late
+                    ? "Cancelar mi cita y aceptar el cargo"
+                    : "Cancelar mi cita"}
           </Button>
         </Form>
       )}

@@ -1,7 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { appointments, auditLog, formAssignments, formDefinitions, formSubmissions } from "~/db/schema";
+import {
+  appointments,
+  auditLog,
+  formAssignments,
+  formDefinitions,
+  formSubmissions,
+  outbox,
+} from "~/db/schema";
 import { addDays, clinicDate } from "~/domain/clinic-time";
 import { FORM_MESSAGES } from "~/domain/form-rules";
 import { DEFAULT_WEEK, openDays } from "~/domain/slots";
@@ -167,6 +174,14 @@ describe("assignment at booking", () => {
     });
     // Still a first visit (nothing attended, nothing submitted): the history is asked for here too.
     expect(await slugsOf(aesthetic.id)).toEqual([INTAKE, CONSENT]);
+    // The confirmation e-mail links the forms to fill (issue 23: "link in the confirmation").
+    const [mail] = await db
+      .select({ payload: outbox.payload })
+      .from(outbox)
+      .where(eq(outbox.idempotencyKey, `appointment:${aesthetic.id}:booked:email`));
+    expect((mail?.payload as { text: string }).text).toMatch(
+      /completa tus 2 formularios .*\/paciente\/formularios/,
+    );
   });
 
   it("a patient who attended before, or already sent the history, is not asked again", async () => {

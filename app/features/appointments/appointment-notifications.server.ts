@@ -10,6 +10,7 @@ import { accountSubject, mayContact } from "~/features/consent/consent-service.s
 import { enqueueWhatsApp, type EnqueueWhatsAppInput } from "~/features/messaging/whatsapp-outbox.server";
 import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.server";
 import { clinicDate } from "~/domain/clinic-time";
+import { FORMS_PATH } from "~/domain/forms";
 import { formatClinicTime, formatDateWithWeekday } from "~/domain/format";
 import { enqueueEmail } from "~/features/email/email-outbox.server";
 import { bookingConfirmationEmail } from "~/features/email/email-templates";
@@ -27,6 +28,8 @@ export interface AppointmentNotice {
   startsAt: Date;
   previousStartsAt?: Date;
   fee?: number;
+  /** How many forms the booking asks the patient to fill before the visit: the confirmation links them. */
+  formsToFill?: number;
   /**
    * Tells this event apart from the appointment's other events of the same kind (a second reschedule): the
    * idempotency key is the appointment, the event and this, so one event queues one message per recipient.
@@ -131,6 +134,7 @@ async function queueBookingEmail(
       time: formatClinicTime(row.startsAt),
       manageUrl: `${base}/paciente/citas`,
       calendar: links && { ...links, icsUrl: `${base}${links.icsUrl}` },
+      forms: notice.formsToFill ? { count: notice.formsToFill, url: `${base}${FORMS_PATH}` } : null,
     }),
   });
 }

@@ -302,8 +302,11 @@ async function announceBooking(
     endsAt: Date;
   },
 ) {
-  await assignFormsForAppointment(tx, { appointmentId: booking.appointmentId, patientId: booking.patientId });
-  await notifyAppointment(tx, { event: "booked", ...booking });
+  const forms = await assignFormsForAppointment(tx, {
+    appointmentId: booking.appointmentId,
+    patientId: booking.patientId,
+  });
+  await notifyAppointment(tx, { event: "booked", ...booking, formsToFill: forms.length });
   await queueDentalinkWriteThrough(tx, {
     appointmentId: booking.appointmentId,
     action: "book",
@@ -511,10 +514,12 @@ export async function rescheduleAppointment(
       if (await patientHasOverlap(tx, patientId, startsAt, endsAt, appointmentId)) {
         throw new AppError("CONFLICT", PATIENT_BUSY);
       }
+      // A new time is a new appointment to confirm: the confirmation (and its figure) starts over.
       const changedAt = await updateOwnAppointment(tx, patientId, appointmentId, ["scheduled", "confirmed"], {
         startsAt,
         endsAt,
         status: "scheduled",
+        confirmedAt: null,
       });
       await notifyAppointment(tx, {
         event: "rescheduled",

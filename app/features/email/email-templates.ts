@@ -110,6 +110,8 @@ export interface BookingEmailFacts {
   manageUrl: string;
   /** Absent when the appointment is not (yet) scheduled or confirmed. */
   calendar: { icsUrl: string; googleUrl: string; outlookUrl: string } | null;
+  /** The forms to fill before the visit (health history, consent), when the booking asks for any. */
+  forms?: { count: number; url: string } | null;
 }
 
 /** The booking (or reschedule) confirmation, with the .ics download and the Google and Outlook links. */
@@ -121,6 +123,11 @@ export function bookingConfirmationEmail(clinic: ClinicFacts, facts: BookingEmai
   const paragraphs = [
     details,
     `Puedes confirmarla, reprogramarla o cancelarla en Mis Citas: ${facts.manageUrl}`,
+    ...(facts.forms
+      ? [
+          `Antes de tu cita, completa ${facts.forms.count === 1 ? "tu formulario" : `tus ${facts.forms.count} formularios`} (antecedentes de salud o consentimiento informado): ${facts.forms.url}`,
+        ]
+      : []),
   ];
   const subject = `${facts.rescheduled ? "Tu cita fue reprogramada" : "Tu cita quedó agendada"} · ${clinic.shortName}`;
   if (!facts.calendar) return { subject, ...layout(clinic, heading, paragraphs) };

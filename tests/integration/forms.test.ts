@@ -179,7 +179,7 @@ describe("assignment at booking", () => {
       .select({ payload: outbox.payload })
       .from(outbox)
       .where(eq(outbox.idempotencyKey, `appointment:${aesthetic.id}:booked:email`));
-    expect((mail?.payload as { text: string }).text).toMatch(
+    expect((mail!.payload as { text: string }).text).toMatch(
       /completa tus 2 formularios .*\/paciente\/formularios/,
     );
   });

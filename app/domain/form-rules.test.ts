@@ -208,7 +208,7 @@ describe("validation", () => {
       });
       const errors = answerErrors(result.error!);
       expect(errors.firma).toBe(FORM_MESSAGES.signature);
-      expect(errors.rut).toBe("El RUT ingresado no es valido");
+      expect(errors.rut).toBe("El RUT ingresado no es válido");
       expect(signaturePngBytes("data:image/png;base64,iVBORw0KGgo=")).toBeNull();
     });
 

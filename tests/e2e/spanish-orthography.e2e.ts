@@ -51,6 +51,8 @@ test("the patient's portal", async ({ page }) => {
     "/paciente/datos",
     "/paciente/ficha",
     "/paciente/pagos",
+    "/paciente/lista-de-espera",
+    "/paciente/formularios",
     "/cuenta/seguridad",
   ]);
   expect(found).toEqual([]);
@@ -71,6 +73,10 @@ test("the staff's screens", async ({ page }) => {
     "/admin/privacidad",
     "/admin/auditoria",
     "/admin/pagos",
+    "/admin/recordatorios",
+    "/admin/lista-de-espera",
+    "/admin/inasistencias",
+    "/admin/agenda",
   ]);
   expect(found).toEqual([]);
 });

@@ -1,14 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import {
   createAccount,
-  DEMO_ADMIN,
   DEMO_PASSWORD,
   DEMO_PATIENT,
   newAccount,
   newestMail,
   openPage,
   signInByRequest,
+  testWithMailReader,
   useOwnClientIp,
   waitForHydration,
   WCAG_TAGS,
@@ -16,23 +16,7 @@ import {
 
 // Mis Citas (ADR 005): lists, tabs and the real actions.
 
-/**
- * Booking needs a confirmed e-mail, and the confirmation link is only readable at /dev/correos by an admin. One
- * admin session per worker reads them: sign-ins are rate-limited per account, so one per test would not last.
- */
-const test = base.extend<object, { mailReader: Page }>({
-  mailReader: [
-    async ({ browser }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
-      await useOwnClientIp(context);
-      const page = await context.newPage();
-      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
-      await use(page);
-      await context.close();
-    },
-    { scope: "worker" },
-  ],
-});
+const test = testWithMailReader;
 
 test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);

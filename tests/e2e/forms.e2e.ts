@@ -1,13 +1,13 @@
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import {
   blockingViolations,
   createAccount,
-  DEMO_ADMIN,
   DEMO_PASSWORD,
   newAccount,
   newestMail,
   openPage,
   signInByRequest,
+  testWithMailReader,
   useOwnClientIp,
   waitForHydration,
 } from "./support";
@@ -19,19 +19,7 @@ import {
 const DEMO_DENTIST = "dentista@clinica.example";
 const APPROVED_CARD = "4051 8856 0044 6623";
 
-const test = base.extend<object, { mailReader: Page }>({
-  mailReader: [
-    async ({ browser }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
-      await useOwnClientIp(context);
-      const page = await context.newPage();
-      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
-      await use(page);
-      await context.close();
-    },
-    { scope: "worker" },
-  ],
-});
+const test = testWithMailReader;
 
 test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);

@@ -1,4 +1,4 @@
-import { test as base, expect, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page } from "@playwright/test";
 import { webpayFakeUrl } from "../../playwright.config";
 import {
   blockingViolations,
@@ -10,6 +10,7 @@ import {
   openPage,
   randomClientIp,
   signInByRequest,
+  testWithMailReader,
   useOwnClientIp,
 } from "./support";
 
@@ -35,23 +36,7 @@ const IMPLANT = {
 const APPROVED_CARD = "4051 8856 0044 6623";
 const REJECTED_CARD = "5186 0595 5959 0568";
 
-/**
- * Booking needs a confirmed e-mail, and the confirmation link is only readable at /dev/correos by an admin. One
- * admin session per worker reads them (as in appointments.e2e.ts).
- */
-const test = base.extend<object, { mailReader: Page }>({
-  mailReader: [
-    async ({ browser }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
-      await useOwnClientIp(context);
-      const page = await context.newPage();
-      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
-      await use(page);
-      await context.close();
-    },
-    { scope: "worker" },
-  ],
-});
+const test = testWithMailReader;
 
 test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);

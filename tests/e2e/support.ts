@@ -249,3 +249,21 @@ export async function createAccount(request: APIRequestContext, account: NewAcco
   expect(response.headers().location).toBe("/paciente");
   return account;
 }
+
+/**
+ * A `test` with one admin session per worker that reads /dev/correos (booking needs a confirmed e-mail, whose link
+ * only an admin can read there; sign-ins are rate-limited per account, so one per test would not last).
+ */
+export const testWithMailReader = test.extend<object, { mailReader: Page }>({
+  mailReader: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      await useOwnClientIp(context);
+      const page = await context.newPage();
+      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
+      await use(page);
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+});

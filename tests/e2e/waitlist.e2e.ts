@@ -1,4 +1,4 @@
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import {
   blockingViolations,
   createAccount,
@@ -8,6 +8,7 @@ import {
   newestMail,
   openPage,
   signInByRequest,
+  testWithMailReader,
   useOwnClientIp,
 } from "./support";
 
@@ -15,20 +16,7 @@ import {
 // waitlist job (every 20 s on the server, first pass at start) offers the freed slot; A opens the offer's link from
 // the e-mail (the demo's /dev/correos: A gave no phone, so no WhatsApp) and claims it.
 
-/** One admin session per worker reads /dev/correos (sign-ins are rate-limited per account). */
-const test = base.extend<object, { mailReader: Page }>({
-  mailReader: [
-    async ({ browser }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
-      await useOwnClientIp(context);
-      const page = await context.newPage();
-      await signInByRequest(page, DEMO_ADMIN, DEMO_PASSWORD);
-      await use(page);
-      await context.close();
-    },
-    { scope: "worker" },
-  ],
-});
+const test = testWithMailReader;
 
 async function expectNoBlockingViolations(page: Page) {
   const { ids, report } = await blockingViolations(page);

@@ -83,6 +83,7 @@ export default [
   route("funnel", "routes/_staff/funnel.tsx"),
   route("funnel/leads.csv", "routes/_staff/lead-export.ts"),
   route("funnel/mensajes", "routes/_staff/messages.tsx"),
+  route("funnel/solicitudes", "routes/_staff/callback-requests.tsx"),
   route("funnel/leads/:id", "routes/_staff/lead-detail.tsx"),
   route("funnel/dentalink", "routes/_staff/dentalink-mock.tsx"),
   route("funnel/analytics.csv", "routes/_staff/analytics-csv.ts"),

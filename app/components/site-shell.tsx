@@ -27,6 +27,7 @@ function areaLinks(roles: readonly string[]) {
   }
   if (roles.some((role) => role === "asesor" || role === "admin" || role === "super_admin")) {
     links.push({ to: "/funnel", label: "Leads" });
+    links.push({ to: "/funnel/solicitudes", label: "Llamadas" });
     // Staff read the payments (ADR 036); only admins change them.
     links.push({ to: "/admin/pagos", label: "Pagos" });
   }

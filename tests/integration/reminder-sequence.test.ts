@@ -27,6 +27,10 @@ import {
 } from "~/routes/_public/appointment-callback-link";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/_admin/reminder-settings";
 import { loader as requestsLoader } from "~/routes/_admin/requests";
+import {
+  action as staffRequestsAction,
+  loader as staffRequestsLoader,
+} from "~/routes/_staff/callback-requests";
 import { clientForm, clientGet, postAs, randomIp, requestAs } from "../setup/clients";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
@@ -350,6 +354,33 @@ describe("'Necesito hablar con alguien'", () => {
     expect(list.body.callbacks.find((row) => row.id === requests[0]!.id)).toMatchObject({
       sourceLabel: "Recordatorio de cita",
     });
+
+    // The asesores see it at once too (/funnel/solicitudes) and can take it; a patient cannot open the list.
+    const asesor = await createStaffMember(["asesor"]);
+    const staffList = await settle<{ callbacks: { id: string; sourceLabel: string }[] }>(() =>
+      staffRequestsLoader(routeArgs(requestAs(asesor.cookie, "/funnel/solicitudes"))),
+    );
+    expect(staffList.status).toBe(200);
+    expect(staffList.body.callbacks.find((row) => row.id === requests[0]!.id)).toMatchObject({
+      sourceLabel: "Recordatorio de cita",
+    });
+    const taken = await settle(() =>
+      staffRequestsAction(
+        routeArgs(
+          postAs(asesor.cookie, "/funnel/solicitudes", {
+            kind: "callback",
+            requestId: requests[0]!.id,
+            status: "in_progress",
+          }),
+        ),
+      ),
+    );
+    expect(taken.status).toBe(200);
+    expect((await requestsOf())[0]!.status).toBe("in_progress");
+    const refused = await settle(() =>
+      staffRequestsLoader(routeArgs(requestAs(owner.cookie, "/funnel/solicitudes"))),
+    );
+    expect(refused.status).toBe(403);
   });
 
   it("a forged token, the confirm link's token and a cancelled appointment's link create nothing", async () => {

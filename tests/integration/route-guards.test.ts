@@ -115,6 +115,7 @@ const GUARDED_ROUTES: Record<string, Guard> = {
   "routes/_staff/test-dashboard.tsx": "asesor",
   "routes/_staff/test-whatsapp.ts": "asesor",
   "routes/_staff/messages.tsx": "asesor",
+  "routes/_staff/callback-requests.tsx": "asesor",
   "routes/_staff/lead-detail.tsx": "asesor",
   "routes/_staff/analytics-csv.ts": "asesor",
   "routes/_staff/analytics-settings.tsx": "asesor",

@@ -2,7 +2,8 @@ import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
 import { callbackTimeLabels } from "~/features/requests/request-options";
 import { logger } from "~/lib/base/logger.server";
-import { assertAdmin, type AdminActor } from "./admin-actor.server";
+import type { AdminActor } from "./admin-actor.server";
+import { STAFF_ROLES } from "~/domain/roles";
 import { AppError } from "~/lib/base/errors";
 import { dateLabel, type DateLabel } from "./admin-format";
 import {
@@ -43,13 +44,23 @@ export interface RequestsPageDto {
 // The reference the requester was shown on the confirmation page (same rule as the public forms).
 const reference = (id: string) => id.slice(0, 8).toUpperCase();
 
+/**
+ * Call-back requests are the asesores' work as much as the admins' (issue 23: a reminder's 'Necesito hablar con
+ * alguien' reaches the asesores at once): any staff role lists and handles them.
+ */
+function assertMayHandleCallbacks(actor: AdminActor): void {
+  if (!actor.roles.some((role) => (STAFF_ROLES as readonly string[]).includes(role))) {
+    throw new AppError("FORBIDDEN", "No tienes permiso para hacer este cambio.");
+  }
+}
+
 /** `?estado=` → the call-back requests, newest first (data-subject requests are /admin/privacidad). */
 export async function listRequests(
   db: Database,
   actor: AdminActor,
   params: URLSearchParams,
 ): Promise<RequestsPageDto> {
-  assertAdmin(actor);
+  assertMayHandleCallbacks(actor);
   const { estado } = requestFilterSchema.parse({ estado: params.get("estado") ?? undefined });
   const options = { status: estado, limit: REQUESTS_LIST_LIMIT };
   const callbacks = await listCallbackRequests(db, options);
@@ -80,7 +91,7 @@ export async function changeRequestStatus(
   actor: AdminActor,
   form: Record<string, string>,
 ): Promise<{ message: string }> {
-  assertAdmin(actor);
+  assertMayHandleCallbacks(actor);
   const parsed = requestStatusChangeSchema.safeParse(form);
   if (!parsed.success) {
     throw new AppError("VALIDATION", parsed.error.issues[0]?.message ?? "La solicitud no es válida.");

@@ -66,6 +66,7 @@ test("the staff's screens", async ({ page }) => {
     "/funnel?tab=dentalink",
     "/funnel?tab=analytics",
     "/funnel/mensajes",
+    "/funnel/solicitudes",
     "/test",
     "/equipo/conversaciones",
     "/admin",

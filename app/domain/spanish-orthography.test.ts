@@ -13,6 +13,7 @@ describe("unaccentedForms", () => {
     ["Sincronizacion Exitosa", 1],
     ["Escríbenos a contacto@clinica.example o visita https://clinica.example/mas", 0],
     ["Río Clínica", 0],
+    ["Plantilla: cita_cancelada_clinica · lead_confirmacion_paciente", 0],
     ["más información", 0],
     ["mas informacion", 2],
   ])("%j → %d", (text, count) => {

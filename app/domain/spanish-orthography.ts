@@ -57,8 +57,9 @@ export const UNACCENTED_FORMS = [
   "autenticacion",
 ] as const;
 
-// Letters (with accents) and digits make words; anything else separates them.
-const pattern = new RegExp(`(?<![\\p{L}\\p{N}@.])(${UNACCENTED_FORMS.join("|")})(?![\\p{L}\\p{N}])`, "giu");
+// Letters (with accents), digits and underscores make words (a template name such as "cita_cancelada_clinica" is an
+// identifier shown to staff, not Spanish prose); anything else separates them.
+const pattern = new RegExp(`(?<![\\p{L}\\p{N}_@.])(${UNACCENTED_FORMS.join("|")})(?![\\p{L}\\p{N}_])`, "giu");
 
 /**
  * The unaccented forms in a text, each with a few words around it. E-mail addresses and web addresses are left

@@ -680,4 +680,34 @@ describe("slots route", () => {
     });
     expect(past.body).toMatchObject({ ok: true, data: { slots: [] } });
   });
+
+  it("leaves out the times the patient already holds with another dentist, for that patient only (issue 24, item 3)", async () => {
+    const [holder, bystander, elsewhere] = await Promise.all([
+      createTestUser({ firstName: "Ocupada" }),
+      createTestUser({ firstName: "Libre" }),
+      createTestUser({ roles: ["dentista"], firstName: "Otro" }),
+    ]);
+    const date = weekdayAfter(4);
+    // A 60-minute treatment at 10:00 with another dentist: 10:00 and 10:30 overlap it.
+    await insertAppointment({
+      patientId: holder.id,
+      dentistId: elsewhere.id,
+      slug: null,
+      minutes: 60,
+      startsAt: clinicInstant(date, "10:00"),
+    });
+    const timesFor = async (user: TestUser, dentista: string) => {
+      const result = await slots(user.cookie, { tratamiento: "consulta", dentista, fecha: date });
+      return (result.body as Extract<SlotsResponse, { ok: true }>).data.slots.map((slot) => slot.time);
+    };
+    for (const dentista of [dentist.id, "any"]) {
+      const own = await timesFor(holder, dentista);
+      expect(own).not.toContain("10:00");
+      expect(own).not.toContain("10:30");
+      expect(own).toContain("09:00");
+      expect(own).toContain("11:00");
+      // Someone else still sees those times: the patient's appointment does not take the other dentist's chair.
+      expect(await timesFor(bystander, dentista)).toEqual(expect.arrayContaining(["10:00", "10:30"]));
+    }
+  });
 });

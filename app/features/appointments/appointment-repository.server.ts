@@ -204,6 +204,19 @@ export async function busyIntervals(
   return result;
 }
 
+/** The patient's own live appointments overlapping [from, to), with any dentist. */
+export async function patientBusyIntervals(
+  db: Pick<Database, "select">,
+  patientId: string,
+  from: Date,
+  to: Date,
+): Promise<BusyInterval[]> {
+  return db
+    .select({ startsAt: appointments.startsAt, endsAt: appointments.endsAt })
+    .from(appointments)
+    .where(and(eq(appointments.patientId, patientId), overlapping(from, to)));
+}
+
 /** Does the patient already have a live appointment overlapping [from, to)? */
 export async function patientHasOverlap(
   db: Pick<Database, "select">,

@@ -28,6 +28,7 @@ import {
 import { logger } from "~/lib/base/logger.server";
 import {
   busyIntervals,
+  patientBusyIntervals,
   countUpcomingAppointments,
   listDentists,
   lockPatientForBooking,
@@ -77,6 +78,11 @@ export interface SlotQuery {
   /** A dentist id, or "any". */
   dentistId: string;
   date: string;
+  /**
+   * The signed-in patient asking: times that overlap one of their own live appointments (with any dentist) are left
+   * out, so the picker never offers what the booking would refuse with PATIENT_BUSY (issue 24, item 3).
+   */
+  forPatientId?: string;
 }
 
 export interface SlotOption {
@@ -122,9 +128,10 @@ export async function availableSlots(
   const dentists = await dentistsFor(db, query.dentistId);
   const ids = dentists.map((candidate) => candidate.id);
   const day = clinicDayBounds(query.date);
-  const [blocks, busy] = await Promise.all([
+  const [blocks, busy, ownBusy] = await Promise.all([
     scheduleBlocks(db, ids),
     busyIntervals(db, ids, day.start, day.end),
+    query.forPatientId ? patientBusyIntervals(db, query.forPatientId, day.start, day.end) : [],
   ]);
   const earliest = earliestBookableStart(now);
   const byTime = new Map<string, string[]>();
@@ -135,7 +142,7 @@ export async function availableSlots(
       date: query.date,
       blocks: dentistBlocks,
       durationMinutes: treatment.durationMinutes,
-      busy: busy.get(id) ?? [],
+      busy: [...(busy.get(id) ?? []), ...ownBusy],
       earliest,
     })) {
       byTime.set(slot.time, [...(byTime.get(slot.time) ?? []), id]);

@@ -10,9 +10,12 @@ function answer(body: SlotsResponse, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
 }
 
-/** GET /paciente/citas/horarios?tratamiento=&dentista=&fecha= → the free start times, for signed-in patients. */
+/**
+ * GET /paciente/citas/horarios?tratamiento=&dentista=&fecha= → the free start times, for signed-in patients; times
+ * the patient already holds (with any dentist) are left out.
+ */
 export async function loader(args: Route.LoaderArgs) {
-  await requireUser(args);
+  const user = await requireUser(args);
   const params = new URL(args.request.url).searchParams;
   const parsed = slotQuerySchema.safeParse({
     tratamiento: params.get("tratamiento") ?? undefined,
@@ -32,6 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
       treatmentSlug: tratamiento,
       dentistId: dentista,
       date: fecha,
+      forPatientId: user.id,
     });
     return answer(actionSuccess({ date: fecha, slots: slots.map((slot) => ({ time: slot.time })) }));
   } catch (error) {

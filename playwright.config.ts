@@ -2,9 +2,9 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
-// A real local OpenID Connect provider stands in for Google (tests/setup/fake-oidc.mjs).
-const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 3290);
-const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
+// Google: the server runs in demo mode without GOOGLE_* variables, so it serves its own "Google (demostración)" at
+// /google-demo (app/integrations/google/oidc-fake.mjs, issue 24 item 19): the e2e tests sign in through exactly what
+// the demo shows. The same provider on a server of its own stands in for a real Google in the integration tests.
 // The fake WhatsApp provider (Infobip's contract, app/integrations/whatsapp/whatsapp-fake.ts): the server sends to it
 // for real, and it posts delivery reports back to the server's webhook.
 export const whatsAppFakePort = Number(process.env.E2E_WHATSAPP_PORT ?? 3294);
@@ -58,16 +58,6 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: [
     {
-      command: "exec node tests/setup/run-fake-oidc.mjs",
-      env: {
-        FAKE_OIDC_PORT: String(oidcPort),
-        FAKE_OIDC_REDIRECT_URIS: `${baseURL}/api/auth/callback/google`,
-      },
-      url: `${oidcIssuer}/.well-known/openid-configuration`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
       command: "exec node tests/setup/run-whatsapp-fake.mjs",
       env: {
         WHATSAPP_FAKE_PORT: String(whatsAppFakePort),
@@ -113,9 +103,6 @@ export default defineConfig({
         DATA_DIR: "data/e2e",
         LOG_LEVEL: "warn",
         PUBLIC_BASE_URL: baseURL,
-        GOOGLE_CLIENT_ID: "clinica-test",
-        GOOGLE_CLIENT_SECRET: "clinica-test-secret",
-        GOOGLE_DISCOVERY_URL: `${oidcIssuer}/.well-known/openid-configuration`,
         WHATSAPP_BASE_URL: whatsAppFakeUrl,
         WHATSAPP_API_KEY: whatsAppKey,
         WHATSAPP_SENDER: "56226543210",

@@ -71,8 +71,12 @@ app.use((req, res, next) => {
   // The chat room page may be framed (CSP frame-ancestors lists who); X-Frame-Options cannot express a list.
   if (!/^\/chat\/sala\/[^/]+\/?$/.test(req.path)) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-  // The Google popup comes back from the provider to these pages and must keep its opener to report the result.
-  const oauthReturn = req.path.startsWith("/auth/callback") || req.path.startsWith("/api/auth/callback");
+  // The Google popup comes back from the provider to these pages and must keep its opener to report the result; so
+  // must demo mode's own provider (/google-demo), which the popup passes through on this origin.
+  const oauthReturn =
+    req.path.startsWith("/auth/callback") ||
+    req.path.startsWith("/api/auth/callback") ||
+    req.path.startsWith("/google-demo/");
   res.setHeader("Cross-Origin-Opener-Policy", oauthReturn ? "unsafe-none" : "same-origin-allow-popups");
   if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   next();
@@ -93,6 +97,22 @@ app.use((req, res, next) => {
   if (!publicFiles.has(safeDecode(req.path))) return next();
   serveFile(req, res, next);
 });
+
+// Demo mode without Google credentials: the local OpenID provider stands in for Google at /google-demo, with one-click
+// demo identities, so the popup, the callback and the staff's two-factor step can be shown (issue 24, item 19). Never
+// outside demo mode (entry.googleDemoMount answers null), and the provider is a development dependency: without it
+// the demo simply has no Google button's provider to reach, and says so.
+const googleDemo = entry.googleDemoMount();
+if (googleDemo) {
+  try {
+    const { createFakeOidcHandler } = await import("./app/integrations/google/oidc-fake.mjs");
+    app.use(googleDemo.path, createFakeOidcHandler(googleDemo));
+  } catch (error) {
+    console.warn(
+      JSON.stringify({ level: 40, msg: "Google (demostración) unavailable", error: String(error) }),
+    );
+  }
+}
 
 function safeDecode(pathname) {
   try {

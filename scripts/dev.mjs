@@ -15,11 +15,15 @@ const devPort = Number(process.env.PORT ?? 5173);
 const whatsAppFakePort = Number(process.env.WHATSAPP_FAKE_PORT ?? 3292);
 const dentalinkFakePort = Number(process.env.DENTALINK_FAKE_PORT ?? 3293);
 const webpayFakePort = Number(process.env.WEBPAY_FAKE_PORT ?? 3297);
+const oidcFakePort = Number(process.env.OIDC_FAKE_PORT ?? 3291);
 const devUrl = `http://localhost:${devPort}`;
 const useWhatsAppFake = !process.env.WHATSAPP_API_KEY;
 const useDentalinkFake =
   !process.env.DENTALINK_API_KEY && !/^(0|false)$/i.test(process.env.DENTALINK_FAKE ?? "");
 const useWebpayFake = !process.env.TRANSBANK_API_KEY;
+// The built server (npm run demo) mounts its "Google (demostración)" itself; Vite's dev server does not run
+// server.mjs, so here the same provider runs on a port of its own and the app uses it as its Google.
+const useOidcFake = !process.env.GOOGLE_CLIENT_ID;
 
 const whatsAppEnv = {
   WHATSAPP_API_KEY: "fake-whatsapp-key-dev",
@@ -96,6 +100,14 @@ if (useWebpayFake) {
     }),
   );
 }
+if (useOidcFake) {
+  fakes.push(
+    start(process.execPath, ["tests/setup/run-fake-oidc.mjs"], {
+      FAKE_OIDC_PORT: String(oidcFakePort),
+      FAKE_OIDC_REDIRECT_URIS: `${devUrl}/api/auth/callback/google`,
+    }),
+  );
+}
 await Promise.all(fakes.map(ready));
 
 start(
@@ -120,5 +132,12 @@ start(
         }
       : {}),
     ...(useWebpayFake ? { ...webpayEnv, TRANSBANK_ENVIRONMENT: `http://127.0.0.1:${webpayFakePort}` } : {}),
+    ...(useOidcFake
+      ? {
+          GOOGLE_CLIENT_ID: "clinica-test",
+          GOOGLE_CLIENT_SECRET: "clinica-test-secret",
+          GOOGLE_DISCOVERY_URL: `http://127.0.0.1:${oidcFakePort}/.well-known/openid-configuration`,
+        }
+      : {}),
   },
 );

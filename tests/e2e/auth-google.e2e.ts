@@ -10,10 +10,10 @@ import {
   useOwnClientIp,
 } from "./support";
 
-// "Continuar con Google" through the popup (ADR 004), against the local OpenID
-// provider started by playwright.config.ts (tests/setup/fake-oidc.mjs) in Google's place.
+// "Continuar con Google" through the popup (ADR 004), against demo mode's own OpenID provider, the "Google
+// (demostración)" the server mounts at /google-demo (app/integrations/google/oidc-fake.mjs) in Google's place.
 
-const OIDC_ORIGIN = `http://127.0.0.1:${process.env.E2E_OIDC_PORT ?? 3290}`;
+const OIDC_PATH = "/google-demo/interaction/";
 
 /** Every Google-related text of the catalogue (auth-messages), both languages. */
 const GOOGLE_ERRORS = [
@@ -32,11 +32,13 @@ test.beforeEach(async ({ context }) => {
 });
 
 /** Clicks 'Continuar con Google' (or its English label) and returns the popup, on the provider's login page. */
-async function openGooglePopup(page: Page, label = "Continuar con Google") {
+async function openGooglePopup(page: Page, label = "Continuar con Google (demostración)") {
   const popupOpened = page.waitForEvent("popup");
   await page.getByRole("link", { name: label }).click();
   const popup = await popupOpened;
-  await popup.waitForURL((url) => url.origin === OIDC_ORIGIN && url.pathname.startsWith("/interaction/"));
+  await popup.waitForURL(
+    (url) => url.origin === new URL(page.url()).origin && url.pathname.startsWith(OIDC_PATH),
+  );
   await expect(popup.getByRole("textbox", { name: "Correo" })).toBeVisible();
   return popup;
 }
@@ -102,7 +104,7 @@ test("Google: a 500×600 popup on the provider; on success it closes and the ope
 test("Google: 'Cancelar' in the popup → 'Se canceló la autenticación' (and in English)", async ({ page }) => {
   for (const [path, label, message] of [
     ["/auth", "Continuar con Google", "Se canceló la autenticación"],
-    ["/auth?lang=en", "Continue with Google", "Authentication was cancelled"],
+    ["/auth?lang=en", "Continue with Google (demo)", "Authentication was cancelled"],
   ] as const) {
     await openPage(page, path);
     const popup = await openGooglePopup(page, label);
@@ -217,4 +219,18 @@ test("Google to an account with two-step verification: the popup closes and the 
   await page.getByRole("button", { name: "Verificar", exact: true }).click();
   await page.waitForURL((url) => url.pathname === "/paciente");
   await expect(page.getByTestId("header-user-name")).toHaveText(account.firstName);
+});
+
+test("Google (demostración): the demo's provider offers the demo identities; one click signs the demo dentist in", async ({
+  page,
+}) => {
+  await openPage(page, "/auth");
+  const popup = await openGooglePopup(page);
+  await expect(popup.getByRole("heading", { level: 1, name: "Google (demostración)" })).toBeVisible();
+  await expect(popup.getByText("Este proveedor de demostración reemplaza a Google")).toBeVisible();
+  const identities = popup.getByRole("list").getByRole("button");
+  await expect(identities).toHaveCount(5);
+  await identities.filter({ hasText: "dentista@clinica.example" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/dentista");
+  await expectPopupClosed(popup);
 });

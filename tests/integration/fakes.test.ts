@@ -2,7 +2,7 @@ import { createHash, createPublicKey, randomBytes, verify, type JsonWebKey } fro
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar } from "../setup/cookie-jar";
-import { accountIdFor, startFakeOidc, type FakeOidc } from "../setup/fake-oidc.mjs";
+import { accountIdFor, startFakeOidc, type FakeOidc } from "~/integrations/google/oidc-fake.mjs";
 import { startFakeSmtp, type FakeSmtp } from "../setup/fake-smtp";
 
 describe("fake SMTP server", () => {

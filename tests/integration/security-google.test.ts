@@ -4,7 +4,7 @@ import * as OTPAuth from "otpauth";
 import { accounts, rateLimits, sessions, users } from "~/db/schema";
 import { clientForm, clientGet, randomIp, uniqueEmail } from "../setup/clients";
 import { CookieJar } from "../setup/cookie-jar";
-import { startFakeOidc, type FakeOidc } from "../setup/fake-oidc.mjs";
+import { startFakeOidc, type FakeOidc } from "~/integrations/google/oidc-fake.mjs";
 import { routeArgs } from "../setup/route-args";
 import { settle } from "../setup/route-results";
 

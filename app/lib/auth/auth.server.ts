@@ -15,6 +15,7 @@ import { EMAIL_VERIFICATION_LINK_TTL_SECONDS, PASSWORD_RESET_LINK_TTL_SECONDS } 
 import {
   clinicFacts,
   env,
+  googleSettings,
   isDemoMode,
   publicBaseUrl,
   staffTwoFactorRequired,
@@ -152,7 +153,7 @@ function createAuth(db: Database, current: Env) {
   const clinic = clinicFacts(current);
   const baseURL = publicBaseUrl(current);
   const hasher = createPasswordHasher(current.AUTH_MAX_CONCURRENT_HASHES);
-  const google = current.GOOGLE_CLIENT_ID && current.GOOGLE_CLIENT_SECRET;
+  const google = googleSettings(current);
 
   return betterAuth({
     appName: clinic.name,
@@ -290,9 +291,9 @@ function createAuth(db: Database, current: Env) {
           ? [
               {
                 providerId: GOOGLE_PROVIDER_ID,
-                discoveryUrl: current.GOOGLE_DISCOVERY_URL,
-                clientId: current.GOOGLE_CLIENT_ID!,
-                clientSecret: current.GOOGLE_CLIENT_SECRET!,
+                discoveryUrl: google.discoveryUrl,
+                clientId: google.clientId,
+                clientSecret: google.clientSecret,
                 scopes: ["openid", "email", "profile"],
                 pkce: true,
                 // access_type offline and prompt consent: Google returns a refresh token on every consent.
@@ -320,7 +321,12 @@ export function authInstance(): Promise<Auth> {
 }
 
 export function googleSignInEnabled(current: Env = env()): boolean {
-  return Boolean(current.GOOGLE_CLIENT_ID && current.GOOGLE_CLIENT_SECRET);
+  return googleSettings(current) !== null;
+}
+
+/** Demo mode's own provider stands in for Google: the button says so (issue 24, item 19). */
+export function googleIsDemo(current: Env = env()): boolean {
+  return googleSettings(current)?.mode === "demo";
 }
 
 export function demoAccountsEnabled(current: Env = env()): boolean {

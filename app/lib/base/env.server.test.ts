@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   clinicFacts,
   EnvError,
+  googleSettings,
   isDemoMode,
   parseEnv,
   staffTwoFactorRequired,
@@ -151,6 +152,43 @@ describe("parseEnv", () => {
     expect((bad as EnvError).problems).toEqual([
       "WHATSAPP_WEBHOOK_ALLOW_IPS: no son direcciones IP ni rangos CIDR: infobip.com, 10.0.0.0/40 (p. ej. 203.0.113.5, 198.51.100.0/24)",
     ]);
+  });
+
+  describe("Google sign-in (issue 24, item 19)", () => {
+    it("is the configured provider when GOOGLE_CLIENT_ID and its secret are set, in any mode", () => {
+      for (const extra of [{ AUTH_SECRET: SECRET }, { SEED_DEMO: "1" }]) {
+        const live = parseEnv({
+          ...extra,
+          GOOGLE_CLIENT_ID: "id-real",
+          GOOGLE_CLIENT_SECRET: "secreto-real",
+        });
+        expect(googleSettings(live)).toEqual({
+          mode: "live",
+          clientId: "id-real",
+          clientSecret: "secreto-real",
+          discoveryUrl: "https://accounts.google.com/.well-known/openid-configuration",
+        });
+      }
+    });
+
+    it("is demo mode's own provider at /google-demo without credentials, and absent outside demo mode", () => {
+      expect(googleSettings(parseEnv({ AUTH_SECRET: SECRET }))).toBeNull();
+      expect(
+        googleSettings(parseEnv({ SEED_DEMO: "1", PUBLIC_BASE_URL: "http://demo.local:8080/" })),
+      ).toEqual({
+        mode: "demo",
+        clientId: "clinica-demo",
+        clientSecret: "clinica-demo-google-secret",
+        discoveryUrl: "http://demo.local:8080/google-demo/.well-known/openid-configuration",
+      });
+      expect(googleSettings(parseEnv({ SEED_DEMO: "1", GOOGLE_DEMO: "0" }))).toBeNull();
+    });
+
+    it("never serves the demo provider on a real deployment: demo mode itself is refused over https", () => {
+      expect(
+        captureError(() => parseEnv({ SEED_DEMO: "1", PUBLIC_BASE_URL: "https://clinica.cl" })),
+      ).toBeInstanceOf(EnvError);
+    });
   });
 
   describe("Transbank Webpay Plus (ADR 036)", () => {

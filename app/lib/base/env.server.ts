@@ -44,6 +44,11 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_DISCOVERY_URL: z.url().default("https://accounts.google.com/.well-known/openid-configuration"),
+  /** GOOGLE_DEMO=0 turns demo mode's own "Google (demostración)" off (only read in demo mode). */
+  GOOGLE_DEMO: z
+    .enum(["0", "1", "true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "1" || value === "true")),
   MAX_UPCOMING_APPOINTMENTS: z.coerce.number().int().min(1).max(100).default(10),
   CLINIC_NAME: z.string().min(1).optional(),
   CLINIC_PHONE: z
@@ -338,6 +343,42 @@ export function whatsAppTestMode(current: Env = env()) {
  */
 export function dentalinkMockDelays(current: Env = env()) {
   return current.DENTALINK_MOCK_DELAYS ?? (isDemoMode(current) && current.NODE_ENV !== "test");
+}
+
+/** Where demo mode serves its own OpenID provider, the "Google (demostración)" (issue 24, item 19). */
+export const GOOGLE_DEMO_PATH = "/google-demo";
+/** The demo provider's one client: not a secret worth the name, it only ever exists in demo mode, in this process. */
+export const GOOGLE_DEMO_CLIENT = { id: "clinica-demo", secret: "clinica-demo-google-secret" } as const;
+
+export interface GoogleSettings {
+  mode: "live" | "demo";
+  clientId: string;
+  clientSecret: string;
+  discoveryUrl: string;
+}
+
+/**
+ * Google sign-in: "live" with GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET (Google, or any OpenID provider at
+ * GOOGLE_DISCOVERY_URL); in demo mode without them, "demo": the local OpenID provider server.mjs mounts at
+ * /google-demo, with a choice of demo identities; otherwise null (no Google button). Never "demo" in production:
+ * demo mode itself is refused with an https PUBLIC_BASE_URL (see the schema above).
+ */
+export function googleSettings(current: Env = env()): GoogleSettings | null {
+  if (current.GOOGLE_CLIENT_ID && current.GOOGLE_CLIENT_SECRET) {
+    return {
+      mode: "live",
+      clientId: current.GOOGLE_CLIENT_ID,
+      clientSecret: current.GOOGLE_CLIENT_SECRET,
+      discoveryUrl: current.GOOGLE_DISCOVERY_URL,
+    };
+  }
+  if (!isDemoMode(current) || current.GOOGLE_DEMO === false) return null;
+  return {
+    mode: "demo",
+    clientId: GOOGLE_DEMO_CLIENT.id,
+    clientSecret: GOOGLE_DEMO_CLIENT.secret,
+    discoveryUrl: `${publicBaseUrl(current)}${GOOGLE_DEMO_PATH}/.well-known/openid-configuration`,
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { GoogleButton } from "~/features/auth/components/google-button";
 import { authTexts, type AuthTextKey } from "~/i18n/auth-messages";
 import { resolveLocale } from "~/i18n/messages";
 import { useAppData } from "~/lib/app-data";
-import { googleSignInEnabled } from "~/lib/auth/auth.server";
+import { googleIsDemo, googleSignInEnabled } from "~/lib/auth/auth.server";
 import {
   OAUTH_ENROLMENT_REQUIRED_ERROR,
   OAUTH_SECOND_FACTOR_STEP,
@@ -79,7 +79,7 @@ export async function loader(args: Route.LoaderArgs) {
   const twoFactorPending =
     url.searchParams.get(OAUTH_SECOND_FACTOR_STEP.param) === OAUTH_SECOND_FACTOR_STEP.value &&
     Boolean(authCookieValue(args.request, TWO_FACTOR_COOKIE));
-  return { googleEnabled: googleSignInEnabled(), redirectTo, twoFactorPending };
+  return { googleEnabled: googleSignInEnabled(), googleDemo: googleIsDemo(), redirectTo, twoFactorPending };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -270,7 +270,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
               {loaderData.googleEnabled && (
                 <div className="mt-6">
                   <GoogleButton
-                    label={t.continueWithGoogle}
+                    label={loaderData.googleDemo ? t.continueWithGoogleDemo : t.continueWithGoogle}
                     startUrl={googleStartUrl}
                     continueUrl={continueUrl}
                     twoFactorUrl={twoFactorUrl}

@@ -1,6 +1,7 @@
 // A real, local OpenID Connect provider (oidc-provider) that stands in for Google in tests.
 // Plain ESM JavaScript so that `node tests/setup/run-fake-oidc.mjs` runs it without any TypeScript
-// tooling; the typed API lives in fake-oidc.d.mts.
+// tooling; the typed API lives in oidc-fake.d.mts. Tests, `npm run dev` and demo mode (mounted at
+// /google-demo by server.mjs, with one-click demo identities) use it.
 import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import Provider, { interactionPolicy } from "oidc-provider";
@@ -107,24 +108,45 @@ async function readForm(req) {
 }
 
 /**
- * @param {{ uid: string; clientId: string; email: string; error?: string }} view
+ * @typedef {{ label: string; email: string; given_name: string; family_name: string }} DemoIdentity
+ * @param {{ uid: string; clientId: string; email: string; error?: string; basePath: string; identities: DemoIdentity[] }} view
  */
 function loginPage(view) {
   const error = view.error ? `<p role="alert" style="color:#b00020">${escapeHtml(view.error)}</p>` : "";
+  const action = `${view.basePath}/interaction/${escapeHtml(view.uid)}`;
+  const demo = view.identities.length > 0;
+  const heading = demo ? "Google (demostración)" : "Iniciar sesión";
+  const intro = demo
+    ? `<p>Este proveedor de demostración reemplaza a Google: nada sale de este equipo y no se usa ninguna cuenta real. Elige con quién entrar a <strong>${escapeHtml(view.clientId)}</strong>.</p>`
+    : `<p>Proveedor OpenID Connect de prueba para <strong>${escapeHtml(view.clientId)}</strong>.</p>`;
+  const choices = demo
+    ? `<form method="post" action="${action}" aria-labelledby="identidades">
+<h2 id="identidades">Identidades de demostración</h2>
+<ul class="ids">${view.identities
+        .map(
+          (identity, index) =>
+            `<li><button type="submit" name="identity" value="${index}">${escapeHtml(identity.label)}<span>${escapeHtml(identity.email)}</span></button></li>`,
+        )
+        .join("")}</ul>
+<input type="hidden" name="action" value="identity">
+</form>
+<h2>Otra cuenta</h2>`
+    : "";
   return `<!doctype html>
 <html lang="es">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Iniciar sesión · Proveedor OIDC de prueba</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin-top:1rem}input[type=email],input[type=text]{width:100%;padding:.4rem}.check{display:flex;gap:.5rem;align-items:center}.actions{margin-top:1.5rem;display:flex;gap:1rem}</style>
+<title>${heading} · Proveedor OpenID de ${demo ? "demostración" : "prueba"}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1e293b}label{display:block;margin-top:1rem}input[type=email],input[type=text]{width:100%;padding:.4rem;box-sizing:border-box}.check{display:flex;gap:.5rem;align-items:center}.actions{margin-top:1.5rem;display:flex;gap:1rem}.ids{list-style:none;padding:0;display:grid;gap:.5rem}.ids button{width:100%;text-align:left;padding:.6rem .8rem;border:1px solid #94a3b8;border-radius:.5rem;background:#fff;font:inherit;cursor:pointer}.ids button span{display:block;font-size:.875rem;color:#475569}h2{font-size:1.1rem;margin-top:1.5rem}</style>
 </head>
 <body>
 <main>
-<h1>Iniciar sesión</h1>
-<p>Proveedor OpenID Connect de prueba para <strong>${escapeHtml(view.clientId)}</strong>.</p>
+<h1>${heading}</h1>
+${intro}
 ${error}
-<form method="post" action="/interaction/${escapeHtml(view.uid)}">
+${choices}
+<form method="post" action="${action}">
 <label for="email">Correo</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(view.email)}">
 <label for="given_name">Nombre</label>
@@ -144,12 +166,9 @@ ${error}
 
 /**
  * @param {{ port: number; clientId: string; clientSecret: string; redirectUris: string[] }} options
- * @returns {Promise<import("./fake-oidc.d.mts").FakeOidc>}
+ * @returns {Promise<import("./oidc-fake.d.mts").FakeOidc>}
  */
 export async function startFakeOidc(options) {
-  /** @type {Map<string, { email: string; email_verified: boolean; given_name: string; family_name: string; name: string }>} */
-  const accounts = new Map();
-
   /** @type {((req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void) | undefined} */
   let handler;
   const server = createServer((req, res) => {
@@ -169,6 +188,32 @@ export async function startFakeOidc(options) {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const issuer = `http://127.0.0.1:${port}`;
+  handler = createFakeOidcHandler({ ...options, issuer });
+  return {
+    issuer,
+    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    async close() {
+      await new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/**
+ * The provider as a Node request handler, for a server of its own (startFakeOidc) or mounted under the issuer's path
+ * in another server (demo mode's "Google (demostración)" in server.mjs, which strips that path from req.url as
+ * Express's app.use does). With `identities`, the sign-in page offers them as one-click choices.
+ * @param {import("./oidc-fake.d.mts").FakeOidcHandlerOptions} options
+ * @returns {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void}
+ */
+export function createFakeOidcHandler(options) {
+  const issuer = options.issuer.replace(/\/+$/, "");
+  const basePath = new URL(issuer).pathname.replace(/\/+$/, "");
+  const identities = options.identities ?? [];
+  /** @type {Map<string, { email: string; email_verified: boolean; given_name: string; family_name: string; name: string }>} */
+  const accounts = new Map();
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const signingKey = {
@@ -220,7 +265,7 @@ export async function startFakeOidc(options) {
     },
     interactions: {
       policy,
-      url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+      url: (_ctx, interaction) => `${basePath}/interaction/${interaction.uid}`,
     },
     // Auto-consent: every requested OIDC scope/claim is granted, so there is never a consent screen.
     async loadExistingGrant(ctx) {
@@ -308,7 +353,9 @@ export async function startFakeOidc(options) {
       res.statusCode = 200;
       res.setHeader("content-type", "text/html; charset=utf-8");
       res.setHeader("cache-control", "no-store");
-      res.end(loginPage({ uid, clientId, email: String(details.params.login_hint ?? "") }));
+      res.end(
+        loginPage({ uid, clientId, email: String(details.params.login_hint ?? ""), basePath, identities }),
+      );
       return;
     }
     if (req.method !== "POST") {
@@ -328,11 +375,31 @@ export async function startFakeOidc(options) {
       return;
     }
 
+    // A demo identity chosen with one click: its e-mail is verified, as Google's are.
+    const chosen = form.get("action") === "identity" ? identities[Number(form.get("identity"))] : undefined;
+    if (chosen) {
+      const accountId = accountIdFor(chosen.email);
+      accounts.set(accountId, {
+        email: chosen.email.toLowerCase(),
+        email_verified: true,
+        given_name: chosen.given_name,
+        family_name: chosen.family_name,
+        name: `${chosen.given_name} ${chosen.family_name}`.trim(),
+      });
+      await provider.interactionFinished(
+        req,
+        res,
+        { select_account: {}, login: { accountId } },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+
     const email = (form.get("email") ?? "").trim();
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
       res.statusCode = 400;
       res.setHeader("content-type", "text/html; charset=utf-8");
-      res.end(loginPage({ uid, clientId, email, error: "Ingresa un correo válido." }));
+      res.end(loginPage({ uid, clientId, email, error: "Ingresa un correo válido.", basePath, identities }));
       return;
     }
     const givenName = (form.get("given_name") ?? "").trim();
@@ -353,8 +420,8 @@ export async function startFakeOidc(options) {
     );
   }
 
-  handler = (req, res) => {
-    const { pathname } = new URL(req.url ?? "/", issuer);
+  return (req, res) => {
+    const { pathname } = new URL(req.url ?? "/", "http://fake.invalid");
     const match = /^\/interaction\/([^/]+)\/?$/.exec(pathname);
     if (!match?.[1]) {
       providerCallback(req, res);
@@ -365,17 +432,6 @@ export async function startFakeOidc(options) {
       if (!res.headersSent) res.statusCode = 500;
       res.end("Error interno del proveedor de prueba.");
     });
-  };
-
-  return {
-    issuer,
-    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
-    async close() {
-      await new Promise((resolve) => {
-        server.close(() => resolve(undefined));
-        server.closeAllConnections();
-      });
-    },
   };
 }
 

@@ -56,12 +56,14 @@ try {
     extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
   });
   await db.exec("begin");
+  const ours = new Set();
   for (let index = 0; index < total; index++) {
     const id = randomUUID();
+    ours.add(id);
     // Template messages: sent whatever the recipient's 24-hour window.
     await db.query(
-      `insert into outbox (id, kind, idempotency_key, payload, next_attempt_at) values ($1, 'whatsapp', $2, $3, now() - interval '1 second')`,
-      [id, `bench:${id}`, JSON.stringify({ purpose: "test" })],
+      `insert into outbox (id, kind, idempotency_key, payload, next_attempt_at, ordering_key) values ($1, 'whatsapp', $2, $3, now() - interval '1 second', $4)`,
+      [id, `bench:${id}`, JSON.stringify({ purpose: "test" }), `whatsapp:bench-${index}`],
     );
     await db.query(
       `insert into whatsapp_messages (id, purpose, to_phone, kind, template_name, template_placeholders)
@@ -81,9 +83,10 @@ try {
   });
   const bootedAt = performance.now();
   const deadline = Date.now() + 10 * 60_000;
+  // Only the bench's own rows count: the demo data may queue a message of its own (a reminder) at boot.
   let messages = [];
   for (;;) {
-    messages = await sent();
+    messages = (await sent()).filter((message) => ours.has(message.messageId));
     if (messages.length >= total) break;
     if (Date.now() > deadline)
       throw new Error(`only ${messages.length} of ${total} messages reached the fake in 10 minutes`);
@@ -98,6 +101,11 @@ try {
   const sendingSeconds = (times.at(-1) - times[0]) / 1000;
   const rate = (total - 1) / sendingSeconds;
   const distinct = new Set(messages.map((message) => message.messageId)).size;
+  // From the moment the rows are there for a running worker (the server is up: the rows were queued before it started)
+  // to the provider's acceptance of each message.
+  const bootedAtWall = Date.now() - (performance.now() - bootedAt);
+  const waits = times.map((at) => Math.max(0, at - bootedAtWall)).toSorted((a, b) => a - b);
+  const percentile = (p) => waits[Math.min(waits.length - 1, Math.ceil((p / 100) * waits.length) - 1)];
 
   const check = await PGlite.create(path.join(dataDir, "pglite"), {
     extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
@@ -121,6 +129,9 @@ try {
   console.log(
     `  boot → all sent:      ${((finishedAt - bootedAt) / 1000).toFixed(1)} s (boot ${((bootedAt - startedAt) / 1000).toFixed(1)} s)`,
   );
+  console.log(
+    `  queued → accepted:    p50 ${percentile(50)} ms, p99 ${percentile(99)} ms (all queued at once)`,
+  );
   console.log(`  server CPU:           ${(cpuMs / total).toFixed(2)} ms per message`);
   if (distinct !== total || messages.length !== total || rowsSent !== total || accepted !== total) {
     throw new Error("a message was sent twice or not recorded");
@@ -128,8 +139,12 @@ try {
   emitFigures(
     "outbox",
     [
-      figure("whatsapp messages/s (1,000 queued, 10 ms provider)", Math.round(rate * 10) / 10, "msg/s"),
+      figure("whatsapp messages/s (1,000 queued, 10 ms provider)", Math.round(rate * 10) / 10, "msg/s", {
+        min: 200,
+      }),
       figure("server CPU per message", Math.round((cpuMs / total) * 100) / 100, "ms"),
+      figure("queued → accepted p50", percentile(50), "ms"),
+      figure("queued → accepted p99", percentile(99), "ms"),
     ],
     { total, latencyMs },
   );

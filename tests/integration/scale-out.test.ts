@@ -340,15 +340,15 @@ suite(
             [kind]: async (payload) => (delivered2.push(String(payload.row)), "test"),
           }),
         ]);
-        // A batch is 10 rows: each took one batch, and no row is in both.
-        expect([claimed1, claimed2]).toEqual([10, 10]);
+        // Between them they claimed every row once, and no row is in both.
+        expect(claimed1 + claimed2).toBe(20);
         expect([...delivered1, ...delivered2].toSorted()).toEqual(
           Array.from({ length: 20 }, (_, index) => String(index)).toSorted(),
         );
         expect(await statusOf(kind)).toEqual(Array.from({ length: 20 }, () => ["sent", 1]));
       });
 
-      it("a row whose lease ran out mid-batch is delivered by its new owner, not again by the first", async () => {
+      it("a row whose delivery outlasts its lease is taken over by the other instance; the rest go out once", async () => {
         const kind = `lease-${run}`;
         await queue(kind, 5);
         const delivered1: string[] = [];
@@ -358,11 +358,12 @@ suite(
         let release!: () => void;
         const released = new Promise<void>((resolve) => (release = resolve));
 
-        // Instance 1 claims the batch; its first delivery hangs (a slow SMTP server) past the lease.
+        // Instance 1 claims the five rows and sends them side by side; row 0's delivery hangs (a slow SMTP server)
+        // past the lease, the others are sent at once.
         const slow = deliverDue(instance1, {
           [kind]: async (payload) => {
             delivered1.push(String(payload.row));
-            if (delivered1.length === 1) {
+            if (payload.row === "0") {
               inFlight();
               await released;
             }
@@ -370,7 +371,11 @@ suite(
           },
         });
         await firstInFlight;
-        // Instance 2, 61 s later by its clock: the lease (60 s) of the whole batch has run out.
+        await expect.poll(() => delivered1.length).toBe(5);
+        await expect
+          .poll(async () => (await statusOf(kind)).filter(([status]) => status === "sent").length)
+          .toBe(4);
+        // Instance 2, 61 s later by its clock: the lease (60 s) of row 0 has run out; the four sent rows are not due.
         const claimed2 = await deliverDue(
           instance2,
           { [kind]: async (payload) => (delivered2.push(String(payload.row)), "test") },
@@ -379,12 +384,23 @@ suite(
         release();
         await slow;
 
-        expect(claimed2).toBe(5);
-        expect(delivered2.toSorted()).toEqual(["0", "1", "2", "3", "4"]);
-        // The row in flight when the lease ran out went out twice (no fence stops a delivery already under way);
-        // instance 1 left the other four to their new owner.
-        expect(delivered1).toHaveLength(1);
-        expect(await statusOf(kind)).toEqual(Array.from({ length: 5 }, () => ["sent", 2]));
+        expect(claimed2).toBe(1);
+        expect(delivered2).toEqual(["0"]);
+        // The row in flight when its lease ran out went out twice (at least once: no fence stops a delivery already
+        // under way); every other row once.
+        expect(delivered1.toSorted()).toEqual(["0", "1", "2", "3", "4"]);
+        const rows = await db.select().from(outbox).where(eq(outbox.kind, kind));
+        expect(
+          rows
+            .map((row) => [String(row.payload.row), row.status, row.attempts])
+            .toSorted(([a], [b]) => String(a).localeCompare(String(b))),
+        ).toEqual([
+          ["0", "sent", 2],
+          ["1", "sent", 1],
+          ["2", "sent", 1],
+          ["3", "sent", 1],
+          ["4", "sent", 1],
+        ]);
       });
     });
 

@@ -487,7 +487,9 @@ async function deliverOnly(
   const db = await app.getDb();
   await db
     .update(outbox)
-    .set({ nextAttemptAt: new Date("2999-01-01T00:00:00Z") })
+    // Parked rows also leave their lane (domain/outbox-order.ts): an earlier row of the same recipient would
+    // otherwise hold the chosen ones back, as a row waiting for its retry does.
+    .set({ nextAttemptAt: new Date("2999-01-01T00:00:00Z"), orderingKey: null })
     .where(and(eq(outbox.kind, "whatsapp"), eq(outbox.status, "pending"), notInArray(outbox.id, ids)));
   await db
     .update(outbox)

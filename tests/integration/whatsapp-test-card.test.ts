@@ -301,8 +301,10 @@ describe("against the provider (the fake)", () => {
   });
 
   it("reports a transient failure as retrying while the outbox backs off", async () => {
-    fake.failWith({ status: 503, times: 3 });
     const ids = await sentIds(scenario("warm", "0"));
+    // Every attempt of every message (the client's first try and its two retries; the messages go out side by side)
+    // meets a 503, so each is left to the outbox's backoff.
+    fake.failWith({ status: 503, times: 3 * ids.length });
     await deliverAll();
     const polled = await status(ids);
     expect(polled.body.progress).toBe("sending");

@@ -25,6 +25,12 @@ export const outbox = pgTable(
      * confirmation written after it (ADR 020).
      */
     seq: bigserial("seq", { mode: "number" }).notNull(),
+    /**
+     * Rows with the same key are delivered one after another in `seq` order (one recipient's messages, one
+     * appointment's Dentalink writes); rows with different keys, or none, go out in parallel (issue 25). A hash, not
+     * the address itself (domain/outbox-order.ts).
+     */
+    orderingKey: text("ordering_key"),
   },
   (table) => [
     index("outbox_due_idx").on(table.status, table.nextAttemptAt),
@@ -32,6 +38,10 @@ export const outbox = pgTable(
     index("outbox_pending_created_idx")
       .on(table.createdAt)
       .where(sql`${table.status} = 'pending'`),
+    // The claim's "is an earlier row of this key still pending?" check.
+    index("outbox_pending_order_idx")
+      .on(table.orderingKey, table.seq)
+      .where(sql`${table.status} = 'pending' and ${table.orderingKey} is not null`),
     check("outbox_status_values", sql`${table.status} in ('pending', 'sent', 'failed')`),
   ],
 );

@@ -1,4 +1,5 @@
 import { getDb, type Database } from "~/db/client.server";
+import { outboxOrderingKey } from "~/domain/outbox-order";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
 import { chooseDentalinkPatient, type DentalinkPatientFacts } from "~/domain/dentalink-patient-link";
 import {
@@ -73,6 +74,8 @@ export async function queueDentalinkWriteThrough(
     kind: DENTALINK_APPOINTMENT_KIND,
     idempotencyKey: `dentalink:${change.appointmentId}:${change.action}${change.occurrence ? `:${change.occurrence}` : ""}`,
     payload,
+    // An appointment's writes reach Dentalink in order: its creation before its reschedule or cancellation.
+    orderingKey: outboxOrderingKey("dentalink-appointment", change.appointmentId),
   });
 }
 

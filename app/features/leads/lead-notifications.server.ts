@@ -1,3 +1,4 @@
+import { outboxOrderingKey } from "~/domain/outbox-order";
 import type { Database } from "~/db/client.server";
 import {
   advisorLeadMessage,
@@ -44,6 +45,8 @@ export async function notifyNewLead(tx: Database, lead: LeadRow) {
     template: advisorLeadTemplate(facts),
     leadId: lead.id,
     idempotencyKey: `lead:${lead.id}:advisor`,
+    // The advisor hears of the lead before the patient's confirmation goes out (ADR 020): one lane for both.
+    orderingKey: outboxOrderingKey("lead", lead.id),
   });
   // The ledger decides (ADR 037): the consent just recorded with the lead, unless a block is in force.
   const subject = contactSubject({ emails: [lead.email], phones: [lead.phone] });
@@ -55,6 +58,7 @@ export async function notifyNewLead(tx: Database, lead: LeadRow) {
     template: patientLeadTemplate(facts),
     leadId: lead.id,
     idempotencyKey: `lead:${lead.id}:patient`,
+    orderingKey: outboxOrderingKey("lead", lead.id),
   });
 }
 

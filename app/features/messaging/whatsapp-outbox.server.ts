@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { outboxOrderingKey } from "~/domain/outbox-order";
 import { getDb, type Database } from "~/db/client.server";
 import {
   enqueue,
@@ -24,9 +25,8 @@ import {
 import { logger } from "~/lib/base/logger.server";
 import {
   advanceStatus,
-  findMessage,
+  findMessageForSend,
   insertQueuedMessage,
-  lastInboundAt,
   recordAccepted,
   recordSendKind,
 } from "./whatsapp-repository.server";
@@ -58,6 +58,8 @@ export type EnqueueWhatsAppInput = WhatsAppContent & {
   userId?: string;
   /** Makes the enqueue itself idempotent (a double submit stores one message); default: a fresh key. */
   idempotencyKey?: string;
+  /** The outbox lane (domain/outbox-order.ts): the recipient's unless given (a lead's two notices share the lead's). */
+  orderingKey?: string | null;
   /**
    * This message only: nothing reaches the provider, it is recorded as accepted in test mode (the test dashboard's
    * toggle). Carried in the outbox payload, so the handler honours it whatever the clinic's own mode.
@@ -93,6 +95,8 @@ export async function enqueueWhatsApp(
     idempotencyKey: input.idempotencyKey ?? `whatsapp:${id}`,
     // The number and the text stay in whatsapp_messages only (personal data in one place).
     payload: input.testMode ? { purpose: input.purpose, testMode: true } : { purpose: input.purpose },
+    // One recipient's messages go out in the order they were queued (a reminder after its confirmation).
+    orderingKey: input.orderingKey !== undefined ? input.orderingKey : outboxOrderingKey("whatsapp", toPhone),
     ...(split?.secrets ? { secret: { placeholders: split.secrets } } : {}),
   });
   if (stored === null) return null;
@@ -156,8 +160,10 @@ export function createWhatsAppOutboxHandler(
 
   return async (payload, { id, attempts, secret }) => {
     const db = options.db ?? (await getDb());
-    const message = await findMessage(db, id);
-    if (!message) throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
+    const found = await findMessageForSend(db, id);
+    const message = found?.message;
+    if (!found || !message)
+      throw new PermanentDeliveryError(`whatsapp: no whatsapp_messages row for outbox ${id}`);
     if (message.status !== "queued") return message.testMode ? "whatsapp-test-mode" : "whatsapp";
     // Asked again at send time (ADR 037): a consent withdrawn after the message was queued stops it here, recorded
     // as failed with the reason, never sent.
@@ -171,7 +177,7 @@ export function createWhatsAppOutboxHandler(
       );
       throw new PermanentDeliveryError(why);
     }
-    const windowOpen = customerCareWindowOpen(await lastInboundAt(db, message.toPhone), now());
+    const windowOpen = customerCareWindowOpen(found.lastInboundAt, now());
     const kind = chooseSendKind(
       { hasText: message.text !== null, hasTemplate: message.templateName !== null },
       windowOpen,

@@ -18,6 +18,19 @@ export async function findMessage(db: Database, id: string): Promise<WhatsAppMes
   return row;
 }
 
+/** The message and when its number last wrote to the clinic (the 24-hour window), in one read for the send. */
+export async function findMessageForSend(
+  db: Database,
+  id: string,
+): Promise<{ message: WhatsAppMessageRow; lastInboundAt: Date | null } | undefined> {
+  const [row] = await db
+    .select({ message: whatsAppMessages, lastInboundAt: whatsAppContacts.lastInboundAt })
+    .from(whatsAppMessages)
+    .leftJoin(whatsAppContacts, eq(whatsAppContacts.phone, whatsAppMessages.toPhone))
+    .where(eq(whatsAppMessages.id, id));
+  return row ? { message: row.message, lastInboundAt: row.lastInboundAt ?? null } : undefined;
+}
+
 /**
  * Accepted by the provider. Also when a report got here first (the id is ours, so a delivery report can arrive
  * before the send's answer is recorded): the provider's id and the time are kept, the status only moves forward.

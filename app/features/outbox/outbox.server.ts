@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { outbox } from "~/db/schema";
+import { outboxOrderingKey, runBounded } from "~/domain/outbox-order";
 import { isIntegrationError } from "~/integrations/http.server";
 import { logger } from "~/lib/base/logger.server";
 import { seal, unseal } from "~/lib/sealed.server";
@@ -41,7 +42,13 @@ export class PermanentDeliveryError extends Error {
 }
 
 export const OUTBOX_MAX_ATTEMPTS = 8;
-const BATCH_SIZE = 10;
+/**
+ * Deliveries in flight at once per instance (issue 25): lanes of different recipients go out side by side. One claim
+ * takes at most this many rows (each the head of its ordering key, or a row without one), all sent at once.
+ */
+export const OUTBOX_CONCURRENCY = 16;
+/** A lane hands its key back after this many rows in a row, so one busy recipient cannot hold a lane forever. */
+const LANE_MAX_ROWS = 50;
 /**
  * How long a claimed row stays out of other workers' reach; renewed right before each row's delivery, so one
  * delivery (every retry of a client included) must end within it (checked at boot for WhatsApp).
@@ -61,13 +68,24 @@ export async function enqueue(
     idempotencyKey: string;
     payload: Record<string, unknown>;
     secret?: unknown;
+    /**
+     * Rows with the same key are delivered one after another, in the order they were queued (domain/outbox-order.ts);
+     * an e-mail's key is its address unless given. Null: no order with any other row.
+     */
+    orderingKey?: string | null;
   },
 ): Promise<string | null> {
-  const { secret, ...row } = item;
+  const { secret, orderingKey, ...row } = item;
   const payload = secret === undefined ? row.payload : { ...row.payload, [SEALED]: seal(secret) };
+  const key =
+    orderingKey !== undefined
+      ? orderingKey
+      : row.kind === "email" && typeof row.payload.to === "string"
+        ? outboxOrderingKey("email", row.payload.to)
+        : null;
   const [stored] = await db
     .insert(outbox)
-    .values({ ...row, payload })
+    .values({ ...row, payload, orderingKey: key })
     .onConflictDoNothing({ target: outbox.idempotencyKey })
     .returning({ id: outbox.id });
   return stored?.id ?? null;
@@ -104,33 +122,44 @@ export function retryDelayMs(attempts: number): number {
 }
 
 /**
- * Delivers what is due. Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction, so several instances
- * never deliver the same row twice; each outcome (sent, retry later, failed for good) is recorded.
- *
- * A claim is a lease, and the batch is delivered one row at a time: with slow deliveries (each SMTP stage may take
- * up to its timeout) the lease of the last rows can run out while the first are still being delivered, and another
- * instance then claims them. The claim's attempt count is the fence: each row's lease is renewed right before its
- * delivery only if nobody claimed it since, otherwise the row is left to its new owner.
+ * Claims due rows with FOR UPDATE SKIP LOCKED and pushes them out of other workers' reach for the lease. Only the
+ * head of each ordering key is taken: a row whose key has an earlier row still pending (queued, leased elsewhere or
+ * waiting for a retry) waits for it, so one recipient's messages keep their order across instances.
  */
-export async function deliverDue(
+async function claim(
   db: Database,
-  handlers: Record<string, OutboxHandler>,
-  now = new Date(),
-): Promise<number> {
-  const claimed = await db.transaction(async (tx) => {
+  kinds: string[],
+  now: Date,
+  limit: number,
+  onlyKey?: string,
+): Promise<ClaimedRow[]> {
+  const headOfItsKey: SQL = sql`(${outbox.orderingKey} is null or not exists (
+    select 1 from outbox earlier
+    where earlier.ordering_key = ${outbox.orderingKey} and earlier.status = 'pending' and earlier.seq < ${outbox.seq}))`;
+  return db.transaction(async (tx) => {
     const due = await tx
-      .select()
+      .select({
+        ...getTableColumns(outbox),
+        // Whether the lane should go on with this key once the row is out (saves a claim per lone row).
+        // Spelled out: in a select list Drizzle writes a column without its table, which the subquery would take
+        // for its own.
+        hasNext: sql<boolean>`(outbox.ordering_key is not null and exists (
+          select 1 from outbox later
+          where later.ordering_key = outbox.ordering_key and later.status = 'pending' and later.seq > outbox.seq))`,
+      })
       .from(outbox)
       .where(
         and(
           eq(outbox.status, "pending"),
           lte(outbox.nextAttemptAt, now),
-          inArray(outbox.kind, Object.keys(handlers)),
+          inArray(outbox.kind, kinds),
+          onlyKey === undefined ? undefined : eq(outbox.orderingKey, onlyKey),
+          headOfItsKey,
         ),
       )
       // Insertion order breaks ties: rows of one transaction share their due time (see `outbox.seq`).
       .orderBy(asc(outbox.nextAttemptAt), asc(outbox.seq))
-      .limit(BATCH_SIZE)
+      .limit(limit)
       .for("update", { skipLocked: true });
     if (due.length > 0) {
       // Push them out of reach while we deliver; a crash mid-delivery retries them after the lease.
@@ -149,49 +178,93 @@ export async function deliverDue(
     }
     return due;
   });
+}
 
-  for (const row of claimed) {
-    const attempts = row.attempts + 1;
-    const stillOurs = and(eq(outbox.id, row.id), eq(outbox.status, "pending"), eq(outbox.attempts, attempts));
-    const [renewed] = await db
+type Outcome = "sent" | "failed" | "retry";
+
+type ClaimedRow = OutboxRow & { hasNext: boolean };
+
+/**
+ * Delivers one claimed row and records how it went. The claim's attempt count is the fence for a failure: a retry
+ * or a failure for good is recorded only if nobody claimed the row since.
+ */
+async function deliverOne(
+  db: Database,
+  handlers: Record<string, OutboxHandler>,
+  row: OutboxRow,
+): Promise<Outcome> {
+  const attempts = row.attempts + 1;
+  const stillOurs = and(eq(outbox.id, row.id), eq(outbox.status, "pending"), eq(outbox.attempts, attempts));
+  // No lease renewal: a row is delivered the moment it is claimed (a claim takes no more rows than can go out at
+  // once, and a lane claims its next row right before sending it), so the lease set by the claim is the one that
+  // counts. Another instance takes the row only once that lease has run out (a delivery still under way after 60 s,
+  // whose row may then go out twice: at least once); the outcome below is then recorded only if the row is still ours.
+  try {
+    const { payload, secret } = openedForDelivery(row);
+    const via = await handlers[row.kind]!(payload, { id: row.id, attempts, secret });
+    await db
       .update(outbox)
-      .set({ nextAttemptAt: new Date(Date.now() + OUTBOX_LEASE_MS) })
-      .where(stillOurs)
-      .returning({ id: outbox.id });
-    if (!renewed) continue;
-    try {
-      const { payload, secret } = openedForDelivery(row);
-      const via = await handlers[row.kind]!(payload, { id: row.id, attempts, secret });
-      await db
-        .update(outbox)
-        .set({
-          status: "sent",
-          sentAt: new Date(),
-          deliveredVia: via,
-          lastError: null,
-          ...(via === KEPT_IN_THE_ROW ? {} : { payload: withoutSealed }),
-        })
-        .where(eq(outbox.id, row.id));
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const failed = attempts >= OUTBOX_MAX_ATTEMPTS || error instanceof PermanentDeliveryError;
-      // The vendor's "not before" (a Retry-After longer than the client waits in process) wins over our backoff.
-      const notBeforeMs = isIntegrationError(error) ? (error.retryAfterMs ?? 0) : 0;
-      logger.warn(
-        { outboxId: row.id, kind: row.kind, attempts, failed, err: message },
-        "outbox delivery failed",
-      );
-      // Only while still ours: if another instance claimed the row meanwhile, its outcome stands (it may be sent).
-      await db
-        .update(outbox)
-        .set({
-          status: failed ? "failed" : "pending",
-          lastError: message.slice(0, 1000),
-          nextAttemptAt: new Date(Date.now() + Math.max(retryDelayMs(attempts), notBeforeMs)),
-          ...(failed ? { payload: withoutSealed } : {}),
-        })
-        .where(stillOurs);
-    }
+      .set({
+        status: "sent",
+        sentAt: new Date(),
+        deliveredVia: via,
+        lastError: null,
+        // The key only orders what is pending; a sent row keeps no trace of its recipient in it.
+        orderingKey: null,
+        ...(via === KEPT_IN_THE_ROW ? {} : { payload: withoutSealed }),
+      })
+      .where(eq(outbox.id, row.id));
+    return "sent";
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const failed = attempts >= OUTBOX_MAX_ATTEMPTS || error instanceof PermanentDeliveryError;
+    // The vendor's "not before" (a Retry-After longer than the client waits in process) wins over our backoff.
+    const notBeforeMs = isIntegrationError(error) ? (error.retryAfterMs ?? 0) : 0;
+    logger.warn(
+      { outboxId: row.id, kind: row.kind, attempts, failed, err: message },
+      "outbox delivery failed",
+    );
+    // Only while still ours: if another instance claimed the row meanwhile, its outcome stands (it may be sent).
+    await db
+      .update(outbox)
+      .set({
+        status: failed ? "failed" : "pending",
+        lastError: message.slice(0, 1000),
+        nextAttemptAt: new Date(Date.now() + Math.max(retryDelayMs(attempts), notBeforeMs)),
+        ...(failed ? { payload: withoutSealed, orderingKey: null } : {}),
+      })
+      .where(stillOurs);
+    return failed ? "failed" : "retry";
   }
-  return claimed.length;
+}
+
+/**
+ * Delivers what is due, in parallel across ordering keys (at most `concurrency` deliveries at once) and in order
+ * within one. Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction, so several instances never deliver
+ * the same row twice; each outcome (sent, retry later, failed for good) is recorded. Each claimed row starts a lane:
+ * once it is sent (or failed for good), the lane claims the next due row of its key, so a recipient's queue drains
+ * without waiting for the next poll; a retry ends the lane, and the key waits for it. Answers how many rows were
+ * claimed.
+ */
+export async function deliverDue(
+  db: Database,
+  handlers: Record<string, OutboxHandler>,
+  now = new Date(),
+  options: { concurrency?: number } = {},
+): Promise<number> {
+  const kinds = Object.keys(handlers);
+  const concurrency = Math.max(1, options.concurrency ?? OUTBOX_CONCURRENCY);
+  const heads = await claim(db, kinds, now, concurrency);
+  let claimed = heads.length;
+  await runBounded(heads, concurrency, async (head) => {
+    let row: ClaimedRow | undefined = head;
+    for (let delivered = 0; row; delivered += 1) {
+      const outcome = await deliverOne(db, handlers, row);
+      if (outcome === "retry" || !row.hasNext || row.orderingKey === null) return;
+      if (delivered + 1 >= LANE_MAX_ROWS) return;
+      [row] = await claim(db, kinds, now, 1, row.orderingKey);
+      if (row) claimed += 1;
+    }
+  });
+  return claimed;
 }

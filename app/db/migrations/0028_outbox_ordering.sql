@@ -1,0 +1,2 @@
+ALTER TABLE "outbox" ADD COLUMN "ordering_key" text;--> statement-breakpoint
+CREATE INDEX "outbox_pending_order_idx" ON "outbox" USING btree ("ordering_key","seq") WHERE "outbox"."status" = 'pending' and "outbox"."ordering_key" is not null;

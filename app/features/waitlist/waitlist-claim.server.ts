@@ -60,7 +60,12 @@ async function nextFreeTimes(db: Database, row: OfferRow, now: Date, count = 5):
   for (let date = today, scanned = 0; date <= last && scanned < 21 && times.length < count; scanned += 1) {
     const slots = await availableSlots(
       db,
-      { treatmentSlug: row.treatmentSlug, dentistId: row.entryDentistId ?? "any", date, forPatientId: row.patientId },
+      {
+        treatmentSlug: row.treatmentSlug,
+        dentistId: row.entryDentistId ?? "any",
+        date,
+        forPatientId: row.patientId,
+      },
       now,
     );
     for (const slot of slots.slice(0, count - times.length)) {

@@ -11,6 +11,7 @@ import {
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { useEffect } from "react";
 import type { Route } from "./+types/root";
+import { AppToaster } from "~/components/app-toaster";
 import { SiteShell } from "~/components/site-shell";
 import { ErrorPage, ForbiddenPage, NotFoundPage } from "~/components/error-pages";
 import { forgetChatTokens } from "~/features/chat/chat-token-storage";
@@ -122,9 +123,12 @@ export default function App() {
     if (!user) forgetChatTokens();
   }, [user]);
   return (
-    <SiteShell>
-      <Outlet />
-    </SiteShell>
+    <>
+      <SiteShell>
+        <Outlet />
+      </SiteShell>
+      <AppToaster />
+    </>
   );
 }
 

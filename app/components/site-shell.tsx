@@ -1,8 +1,9 @@
-import { Stethoscope } from "lucide-react";
+import { Menu, Stethoscope, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
-import { NavPills } from "./nav-pills";
+import { NavPills, type NavPill } from "./nav-pills";
 
 // These pages carry their own header or a link home, so they are shown without the sticky one.
 const HEADERLESS_PATHS = new Set(["/", "/auth", "/politica-privacidad", "/terminos-servicio"]);
@@ -54,24 +55,27 @@ export function SiteShell({ children }: { children: React.ReactNode }) {
 
 function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
   const { clinic, user } = useAppData();
+  const { pathname } = useLocation();
   const t = useT();
+  const patientNav = patientLinks.map((link) => ({ to: link.to, label: t(link.key), end: link.end }));
+  const areas = user ? areaLinks(user.roles) : [];
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <Link to="/" className="flex items-center gap-2 font-bold text-ink">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
+        <Link to="/" className="flex shrink-0 items-center gap-2 font-bold text-ink">
           <Stethoscope aria-hidden className="size-6 text-brand-700" />
           <span>{clinic.shortName}</span>
         </Link>
         {user ? (
-          <div className="flex items-center gap-3 text-sm">
-            <nav aria-label="Mis áreas" className="hidden items-center gap-1 sm:flex">
-              {areaLinks(user.roles).map((link) => (
+          <div className="flex min-w-0 items-center gap-3 text-sm">
+            <nav aria-label={t("shell.areas")} className="hidden items-center gap-1 lg:flex">
+              {areas.map((link) => (
                 <NavLink
                   key={link.to}
                   to={link.to}
                   className={({ isActive }) =>
                     cn(
-                      "rounded-md px-2.5 py-1.5 font-medium",
+                      "rounded-md px-2.5 py-1.5 font-medium whitespace-nowrap",
                       isActive ? "text-brand-800 underline" : "text-slate-700 hover:bg-slate-100",
                     )
                   }
@@ -80,17 +84,25 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
                 </NavLink>
               ))}
             </nav>
-            <span className="font-medium" data-testid="header-user-name">
+            {/* On a phone the name is in the menu; the bar keeps the logo, 'Salir' and the menu button. */}
+            <span className="hidden truncate font-medium sm:inline" data-testid="header-user-name">
               {user.name}
             </span>
             <Form method="post" action="/auth/salir" reloadDocument>
               <button
                 type="submit"
-                className="rounded-md border border-slate-300 px-3 py-1.5 font-medium hover:bg-slate-50"
+                className="rounded-md border border-slate-300 px-3 py-1.5 font-medium whitespace-nowrap hover:bg-slate-50"
               >
                 {t("shell.signOut")}
               </button>
             </Form>
+            {/* A new page starts with the menu closed (also after the browser's Back). */}
+            <PhoneMenu
+              key={pathname}
+              userName={user.name}
+              areas={areas}
+              patientNav={showPatientNav ? patientNav : null}
+            />
           </div>
         ) : (
           <Link
@@ -102,13 +114,123 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
         )}
       </div>
       {showPatientNav && (
-        <nav aria-label={t("shell.patientNav")} className="border-t border-slate-100">
+        // Seven labels fit on one line from 768 px; below that they are in the menu (issue 24, item 8).
+        <nav aria-label={t("shell.patientNav")} className="hidden border-t border-slate-100 md:block">
           <NavPills
-            links={patientLinks.map((link) => ({ to: link.to, label: t(link.key), end: link.end }))}
-            className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm"
+            links={patientNav}
+            className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm whitespace-nowrap"
           />
         </nav>
       )}
     </header>
+  );
+}
+
+const MENU_ID = "menu-areas";
+
+// As in the bars: the patient page is filled, the area (which spans several pages) underlined.
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "block rounded-md px-3 py-2.5 font-medium",
+    isActive ? "bg-brand-700 text-white" : "text-slate-800 hover:bg-slate-100",
+  );
+const areaLinkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    "block rounded-md px-3 py-2.5 font-medium hover:bg-slate-100",
+    isActive ? "text-brand-800 underline" : "text-slate-800",
+  );
+
+/**
+ * Below 1024 px the areas (Mi Portal, Seguridad, …) and, below 768 px, the patient navigation are behind one
+ * disclosure button (issue 24, item 8): aria-expanded, Escape closes it and gives focus back to the button, a click
+ * outside or on a link closes it. The panel follows the button, so Tab moves into it.
+ */
+function PhoneMenu({
+  userName,
+  areas,
+  patientNav,
+}: {
+  userName: string;
+  areas: ReadonlyArray<{ to: string; label: string }>;
+  patientNav: readonly NavPill[] | null;
+}) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (panel.current?.contains(target) || button.current?.contains(target)) return;
+      setOpen(false);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onPointerDown);
+    };
+  }, [open]);
+
+  const close = () => setOpen(false);
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={MENU_ID}
+        onClick={() => setOpen((value) => !value)}
+        className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-2.5 font-medium text-ink hover:bg-slate-100 lg:hidden"
+      >
+        {open ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+        {t("shell.menu")}
+      </button>
+      <div
+        ref={panel}
+        id={MENU_ID}
+        hidden={!open}
+        className="absolute inset-x-0 top-16 max-h-[calc(100dvh-4rem)] overflow-y-auto border-y border-slate-200 bg-white shadow-lg lg:hidden"
+      >
+        <div className="mx-auto max-w-6xl space-y-4 px-4 py-4 text-base">
+          <p className="px-3 text-sm text-slate-600 sm:hidden">{userName}</p>
+          {patientNav && (
+            <nav aria-label={t("shell.patientNav")} className="md:hidden">
+              <ul className="space-y-1">
+                {patientNav.map((link) => (
+                  <li key={link.to}>
+                    <NavLink to={link.to} end={link.end} className={linkClass} onClick={close}>
+                      {link.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          <nav
+            aria-label={t("shell.areas")}
+            className={patientNav ? "border-t border-slate-200 pt-4 md:border-t-0 md:pt-0" : undefined}
+          >
+            <ul className="space-y-1">
+              {areas.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} className={areaLinkClass} onClick={close}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </div>
+    </>
   );
 }

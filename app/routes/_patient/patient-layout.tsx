@@ -14,6 +14,8 @@ export default function PatientLayout({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <Outlet />
+      {/* Room for the fixed chat launcher, so the end of every page scrolls clear of it (issue 24, item 7). */}
+      <div aria-hidden className="floating-controls-room" />
       <ChatLauncher config={loaderData.chat} />
     </>
   );

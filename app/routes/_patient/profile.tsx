@@ -4,7 +4,7 @@ import { data, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import type { Route } from "./+types/profile";
 import { getDb } from "~/db/client.server";
-import { ClinicInfoCard, ProfileForm, ProfileToaster } from "~/features/profile/components/profile-form";
+import { ClinicInfoCard, ProfileForm } from "~/features/profile/components/profile-form";
 import { profileSchema, type ProfileActionData } from "~/features/profile/profile-schema";
 import { getProfile, updateProfile } from "~/features/profile/profile-service.server";
 import { useAppData } from "~/lib/app-data";
@@ -62,7 +62,6 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
-      <ProfileToaster />
       <h1 className="text-3xl font-bold">Mi Perfil</h1>
       <p className="mt-2 text-slate-600">Administra tu información personal y de contacto</p>
       <div className="mt-6 flex items-start gap-3 rounded-xl bg-brand-50 p-4 text-brand-900 ring-1 ring-brand-100">

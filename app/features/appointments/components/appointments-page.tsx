@@ -10,7 +10,6 @@ import {
 } from "lucide-react";
 import { useCallback, useId, useRef, useState } from "react";
 import { Link, useNavigation } from "react-router";
-import { Toaster } from "sonner";
 import { Button, buttonClass } from "~/components/ui/button";
 import { WAITLIST_PATH } from "~/domain/waitlist";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
@@ -46,17 +45,6 @@ export function AppointmentsPage({ data }: { data: AppointmentsPageData }) {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10">
-      <Toaster
-        position="top-center"
-        visibleToasts={1}
-        duration={5000}
-        richColors
-        closeButton
-        swipeDirections={["right"]}
-        containerAriaLabel="Notificaciones"
-        toastOptions={{ closeButtonAriaLabel: "Cerrar aviso" }}
-      />
-
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold focus:outline-none">

@@ -68,7 +68,10 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
         <form
           role="search"
           aria-label="Dentista Virtual IA"
-          className="fixed bottom-5 right-5 z-50 flex w-[350px] max-w-[calc(100vw-40px)] items-center gap-2 rounded-2xl bg-slate-950/90 p-2 shadow-xl backdrop-blur"
+          // On a phone the bar is only its round button (issue 24, item 7): a 350 px bar would cover the bottom of
+          // every page. The page keeps room below its content for it (`floating-controls` in app.css).
+          data-floating-control="chat-launcher"
+          className="fixed bottom-5 right-5 z-50 flex items-center gap-2 rounded-full bg-slate-950/90 p-2 shadow-xl backdrop-blur sm:w-[350px] sm:max-w-[calc(100vw-40px)] sm:rounded-2xl"
           onSubmit={(event) => {
             event.preventDefault();
             openWith(true);
@@ -84,12 +87,12 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
             onChange={(event) => setDraft(event.target.value)}
             onClick={() => openWith(false)}
             placeholder="Pregúntale al Dentista Virtual IA..."
-            className="min-w-0 flex-1 rounded-xl bg-white/10 px-3 py-2 text-sm text-white placeholder:text-slate-300"
+            className="hidden min-w-0 flex-1 rounded-xl bg-white/10 px-3 py-2 text-sm text-white placeholder:text-slate-300 sm:block"
           />
           <button
             type="submit"
             aria-label="Abrir chat con el Dentista Virtual IA"
-            className="flex size-9 shrink-0 items-center justify-center rounded-xl bg-[#DC2626] text-white hover:bg-red-700"
+            className="flex size-10 shrink-0 items-center justify-center rounded-full bg-[#DC2626] text-white hover:bg-red-700 sm:size-9 sm:rounded-xl"
           >
             <MessageCircle aria-hidden className="size-5" />
           </button>

@@ -26,7 +26,9 @@ export function FloatingHelper() {
   }, []);
 
   return (
-    <div className="fixed bottom-4 right-4 z-50 flex flex-col items-end gap-3">
+    // On a phone the two buttons sit side by side (56 px tall, not 124): the hero's call to action stays clear of
+    // them, and the page's end keeps room for them (`floating-controls` in app.css; issue 24, item 7).
+    <div data-floating-control="helper" className="fixed bottom-4 right-4 z-50 flex flex-col items-end gap-3">
       {mode !== "closed" && (
         <Suspense
           fallback={
@@ -42,7 +44,7 @@ export function FloatingHelper() {
         </Suspense>
       )}
       {mode === "closed" && (
-        <div className="flex flex-col gap-3">
+        <div className="flex gap-3 sm:flex-col">
           <button
             type="button"
             onClick={() => setMode("wizard")}

@@ -57,16 +57,18 @@ export function Hero() {
         </video>
       </div>
       <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink via-ink/85 to-ink/40" />
-      <div className="mx-auto max-w-6xl px-4 py-20 sm:py-28">
+      {/* On a phone the first screen ends with the calls to action, above the fixed helpers (issue 24, item 7): a
+          tighter top, headline and lead keep them within a 375 × 667 screen. */}
+      <div className="mx-auto max-w-6xl px-4 pt-10 pb-16 sm:py-28">
         <p className="text-sm font-semibold uppercase tracking-wider text-brand-100">{clinic.tagline}</p>
-        <h1 className="mt-4 max-w-3xl text-4xl font-extrabold leading-tight sm:text-5xl">
+        <h1 className="mt-4 max-w-3xl text-3xl font-extrabold leading-tight sm:text-5xl">
           Odontología y estética facial con inteligencia artificial en Santiago
         </h1>
-        <p className="mt-5 max-w-2xl text-lg text-slate-200">
+        <p className="mt-4 max-w-2xl text-base text-slate-200 sm:mt-5 sm:text-lg">
           Diagnóstico asistido por IA, planificación digital y especialistas con años de experiencia para que
           sepas exactamente qué necesitas, cuánto cuesta y cómo quedará tu sonrisa.
         </p>
-        <div className="mt-8 flex flex-wrap gap-3">
+        <div className="mt-6 flex flex-wrap gap-3 sm:mt-8">
           <a
             href="#lead-capture"
             className="rounded-lg bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-red-800"

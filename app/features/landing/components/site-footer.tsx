@@ -43,6 +43,8 @@ export function SiteFooter() {
           </p>
         </div>
       </div>
+      {/* Room for the fixed helpers, so 'Términos de Servicio' scrolls clear of them (issue 24, item 7). */}
+      <div aria-hidden className="floating-controls-room" />
     </footer>
   );
 }

@@ -1,6 +1,5 @@
 import { Building2, HeartPulse, Info, Loader2, Mail, MapPin, Phone, Save, UserRound } from "lucide-react";
 import { Form } from "react-router";
-import { Toaster } from "sonner";
 import type { ClinicFacts } from "~/config/clinic";
 import { formatChileanPhone } from "~/domain/format";
 import { Button } from "~/components/ui/button";
@@ -14,22 +13,6 @@ import {
   type ProfileActionData,
   type ProfileDto,
 } from "../profile-schema";
-
-/** At most one toast at a time, 5 s, as the clinic's specification sets them. */
-export function ProfileToaster() {
-  return (
-    <Toaster
-      position="bottom-right"
-      visibleToasts={1}
-      duration={5000}
-      swipeDirections={["right"]}
-      richColors
-      closeButton
-      containerAriaLabel="Notificaciones"
-      toastOptions={{ closeButtonAriaLabel: "Cerrar notificación" }}
-    />
-  );
-}
 
 interface ProfileFormProps {
   profile: ProfileDto;

@@ -1,6 +1,7 @@
 import { BellRing, CircleAlert } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, useActionData, useNavigation } from "react-router";
+import { toast } from "sonner";
 import { InputField, SelectField } from "~/components/form-fields";
 import { Button } from "~/components/ui/button";
 import { dayPartLabels, dayParts, weekdayLabels } from "~/domain/waitlist";
@@ -43,6 +44,11 @@ export function WaitlistPage({ data }: { data: WaitlistPageData }) {
   const fieldError = (name: string) => errors[name] ?? serverErrors[name];
   const atLimit = data.activeCount >= data.maxActive;
   const preselect = data.preselect;
+
+  // Also a toast (the app-wide toaster, issue 24 item 18): on a phone the form is far below the message at the top.
+  useEffect(() => {
+    if (result?.ok && result.message) toast.success(result.message);
+  }, [result]);
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">

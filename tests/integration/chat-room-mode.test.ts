@@ -63,6 +63,7 @@ const staffLink = (cookie: string, roomId: string) =>
     data?: { link: { roomId: string; url: string; expiresAt: string } };
   }>(() => inboxAction(routeArgs(postAs(cookie, "/equipo/conversaciones", { intent: "link", roomId }))));
 
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const tokenOf = (url: string) => new URL(url).searchParams.get("sala")!;
 
 describe("room mode: joining a room by id", () => {
@@ -170,7 +171,6 @@ describe("room mode: the clinic's link", () => {
     const [payload, signature] = good.split(".") as [string, string];
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
     const other = await patientWithRoom();
-    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
     const forged = [
       // The expiry pushed a year on, the signature kept.
       `${encode({ ...claims, e: Date.now() + 365 * 24 * 3600 * 1000 })}.${signature}`,

@@ -1,3 +1,4 @@
+import { CHAT_MODE_ERRORS } from "~/domain/chat-widget-modes";
 import { storedTokens, storeTokens, type ChatTokens } from "./chat-token-storage";
 
 /**
@@ -58,9 +59,7 @@ export function parseFrameMessage(data: unknown): FrameMessage | null {
 }
 
 export const CHAT_ERRORS = {
-  agentRequired: "Agent ID is required for agent mode",
-  roomRequired: "Room ID is required for room mode",
-  unknownMode: "Unknown mode or missing required props",
+  ...CHAT_MODE_ERRORS,
   noRefreshToken: "No refresh token available",
   refreshFailed: (status: number) => `Token refresh failed: ${status}`,
   timeout: (ms: number) => `Request timeout after ${ms}ms`,

@@ -4,12 +4,13 @@ import { env } from "~/lib/base/env.server";
 import { canonicalConsentVersion } from "~/domain/consent-texts";
 import { contactSubject, giveConsent } from "~/features/consent/consent-service.server";
 import { runAgent } from "./chat-agent-runner.server";
-import { agentDto, messageDto, roomDto, type RoomMemberDto } from "./chat-dto.server";
+import { agentDto, messageDto, roomDto, roomUrl, type RoomMemberDto } from "./chat-dto.server";
 import { ownedGuest, type RequestScope } from "./chat-guest-service.server";
 import { handOff } from "./chat-handoff.server";
 import { ensureListening } from "./chat-hub.server";
 import { requireChatAccount } from "./chat-http.server";
 import { chargeGuestMessage } from "./chat-rate-limits.server";
+import { isRoomId } from "./chat-token-service.server";
 import {
   assigneeFirstName,
   findOpenRoom,
@@ -44,7 +45,11 @@ export async function openRoom(db: Database, scope: RequestScope, body: z.infer<
   return { room: roomDto(room, guest), created: true };
 }
 
-/** One guest per room: only the room's own guest may (re)join it. */
+/**
+ * One guest per room: only the room's own guest may (re)join it. Room mode (issue 24, item 20) opens a room by id
+ * through here, so the id in the path is only a request: the caller must prove it owns the room's guest (session or
+ * browser cookie), or the answer is the same 404 as for a room that does not exist.
+ */
 export async function joinRoom(
   db: Database,
   scope: RequestScope,
@@ -53,9 +58,9 @@ export async function joinRoom(
 ) {
   requireChatAccount(body.account_id);
   const guest = await ownedGuest(db, scope, body.guest_id, body.account_id);
-  const room = await findRoom(db, roomId);
+  const room = isRoomId(roomId) ? await findRoom(db, roomId) : undefined;
   if (!room || room.accountId !== body.account_id || room.guestId !== guest.id) throw roomNotFound();
-  return { room_id: room.id, guest_id: guest.id, joined: true };
+  return { room_id: room.id, guest_id: guest.id, joined: true, url: roomUrl(room.id), status: room.status };
 }
 
 /**

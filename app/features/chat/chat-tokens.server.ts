@@ -14,15 +14,24 @@ export interface AccessClaims {
   exp: number;
 }
 
-let keyPromise: Promise<Buffer> | undefined;
+const keys = new Map<string, Promise<Buffer>>();
 
-/** A key of its own for chat tokens, derived from the auth secret (never the secret itself). */
-function signingKey(): Promise<Buffer> {
-  keyPromise ??= getAuth()
-    .then((auth) => auth.$context)
-    .then((context) => createHmac("sha256", context.secret).update("chat-access-token-v1").digest());
-  return keyPromise;
+/**
+ * A key of its own for each use (`purpose`), derived from the auth secret (never the secret itself): a token signed
+ * for one use never verifies as another (an access token is no room link).
+ */
+export function derivedKey(purpose: string): Promise<Buffer> {
+  let key = keys.get(purpose);
+  if (!key) {
+    key = getAuth()
+      .then((auth) => auth.$context)
+      .then((context) => createHmac("sha256", context.secret).update(purpose).digest());
+    keys.set(purpose, key);
+  }
+  return key;
 }
+
+const signingKey = () => derivedKey("chat-access-token-v1");
 
 export function sha256(value: string): string {
   return createHash("sha256").update(value).digest("base64url");

@@ -7,6 +7,7 @@ import {
   INBOX_FROM_STATUSES,
   type InboxActor,
 } from "~/domain/inbox-permissions";
+import { mayLinkRoom } from "~/domain/chat-room-links";
 import { AppError } from "~/lib/base/errors";
 import { sseFrame, sseResponse } from "~/lib/sse.server";
 import { ensureListening, subscribeAllRooms } from "./chat-hub.server";
@@ -100,6 +101,8 @@ export async function conversation(db: Database, actor: InboxActor, roomId: stri
     assignedToMe: room.assignedTo === actor.id,
     /** The buttons this person may use here. */
     allowed: allowedInboxIntents(actor, room),
+    /** A signed-in patient's conversation: staff may send them a link that opens it (room mode, ADR 043). */
+    linkable: mayLinkRoom(guest ?? null),
     messages: messages.map((message): InboxMessageDto => ({
       id: message.id,
       author: message.author,

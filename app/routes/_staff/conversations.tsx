@@ -17,6 +17,8 @@ import {
   listInbox,
   type InboxRoomDto,
 } from "~/features/chat/inbox-service.server";
+import { createRoomLink, roomLinkActionSchema } from "~/features/chat/chat-room-link.server";
+import { RoomLinkPanel } from "~/features/chat/components/room-link-panel";
 
 export const meta: Route.MetaFunction = () => [{ title: "Conversaciones | Río Clínica" }];
 
@@ -52,9 +54,17 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const user = await requireRole(args, INBOX_ROLES);
-  const parsed = inboxActionSchema.safeParse(await readForm(args.request));
-  if (!parsed.success) return validationResult(parsed.error);
+  const form = await readForm(args.request);
   try {
+    // A link that opens this conversation in the patient's portal (room mode, ADR 043).
+    if (form.intent === "link") {
+      const parsed = roomLinkActionSchema.safeParse(form);
+      if (!parsed.success) return validationResult(parsed.error);
+      const link = await createRoomLink(await getDb(), user, parsed.data.roomId);
+      return actionSuccess({ link }, "Enlace creado. Cópialo y envíaselo al paciente.");
+    }
+    const parsed = inboxActionSchema.safeParse(form);
+    if (!parsed.success) return validationResult(parsed.error);
     return actionSuccess(undefined, await applyInboxAction(await getDb(), user, parsed.data));
   } catch (error) {
     return appErrorResult(error);
@@ -133,10 +143,12 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
       : loaderData;
   const { rooms, current } = fresh;
 
-  // A sent reply or note empties the box; live updates never do (they would wipe what is being typed).
+  // A sent reply or note empties the box; live updates never do (they would wipe what is being typed), nor does
+  // creating a link.
+  const createdLink = actionData?.ok && "data" in actionData ? (actionData.data?.link ?? null) : null;
   const replyForm = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    if (actionData?.ok) replyForm.current?.reset();
+    if (actionData?.ok && !(actionData.data && "link" in actionData.data)) replyForm.current?.reset();
   }, [actionData]);
 
   const message = actionData && ("message" in actionData ? actionData.message : undefined);
@@ -275,6 +287,7 @@ export default function Conversations({ loaderData, actionData }: Route.Componen
                 </div>
               </Form>
             )}
+            <RoomLinkPanel roomId={current.id} linkable={current.linkable} link={createdLink} />
           </>
         )}
       </section>

@@ -1,5 +1,8 @@
 import { MessageCircle } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import type { ChatOpenMode } from "~/domain/chat-widget-modes";
+import { useOpenAtOnce } from "./use-open-at-once";
+import { useScrollHide } from "./use-scroll-hide";
 
 /** What the widget needs to find the platform and the guest (from the layout's loader). */
 export interface ChatWidgetConfig {
@@ -9,6 +12,13 @@ export interface ChatWidgetConfig {
   baseUrl: string;
   /** The signed-in user's id: the guest's external_id. */
   externalId: string;
+  /** Room mode (a clinic's link, checked on the server; issue 24, item 20) or agent mode (the default). */
+  chatMode?: "agent" | "room";
+  roomId?: string | null;
+  /** How the panel opens (spec open_mode); a floating widget unless said. */
+  openMode?: ChatOpenMode | null;
+  /** Open the panel as soon as the page is ready (a room link or an open_mode in the address). */
+  openAtOnce?: boolean;
 }
 
 /** Text typed in the compact bar before the panel opened (issue 24, item 4). */
@@ -23,7 +33,7 @@ const ChatWidgetPanel = lazy(() => import("./chat-widget-panel"));
 
 /** Compact mode: a collapsed input bar that opens the panel on click, on Enter or the open button. */
 export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useOpenAtOnce(config);
   const [draft, setDraft] = useState("");
   // What the bar held when the panel opened: carried into the room's composer, and sent if Enter opened it.
   const [handover, setHandover] = useState<HandedDraft | null>(null);
@@ -35,6 +45,8 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
   };
   const bar = useRef<HTMLInputElement>(null);
   const wasOpen = useRef(false);
+  // The bar hides while the page scrolls, back 600 ms after (issue 24, item 20).
+  const scrollHide = useScrollHide(!open);
 
   useEffect(() => {
     if (!open && wasOpen.current) bar.current?.focus();
@@ -72,6 +84,7 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
           // every page. The page keeps room below its content for it (`floating-controls` in app.css).
           data-floating-control="chat-launcher"
           className="fixed bottom-5 right-5 z-50 flex items-center gap-2 rounded-full bg-slate-950/90 p-2 shadow-xl backdrop-blur sm:w-[350px] sm:max-w-[calc(100vw-40px)] sm:rounded-2xl"
+          {...scrollHide}
           onSubmit={(event) => {
             event.preventDefault();
             openWith(true);

@@ -12,11 +12,18 @@ import {
   WIDGET_DEFAULTS,
   type FrameMessage,
 } from "../chat-client";
+import {
+  chatFailureMessage,
+  initialLayout,
+  nextSidebar,
+  resolveChatTarget,
+  type ChatSidebar,
+  type ChatTarget,
+} from "~/domain/chat-widget-modes";
 import { storedTokens, storeTokens, type ChatTokens } from "../chat-token-storage";
 import { draftFragment } from "../chat-draft-handover";
 import type { ChatWidgetConfig, HandedDraft } from "./chat-launcher";
-
-type Sidebar = "none" | "left" | "right";
+import { useSidebarInset } from "./use-sidebar-inset";
 
 interface Guest {
   id: string;
@@ -27,40 +34,65 @@ interface Room {
 }
 
 /**
- * The parent side of the widget: find or create the guest, create or rejoin the room, log the guest
- * in, load the room page in an iframe, and speak the postMessage protocol with it — origin and source checked,
- * an explicit target origin, tokens pushed at load, again after the load delay and every 30 s.
+ * The parent side of the widget: find or create the guest, create the room with the agent (agent mode) or join an
+ * existing one (room mode; the server decides whether this guest may), log the guest in, load the room page in an
+ * iframe, and speak the postMessage protocol with it — origin and source checked, an explicit target origin, tokens
+ * pushed at load, again after the load delay and every 30 s. It opens as `config.openMode` says (spec open_mode).
+ * A failure shows a Spanish message and goes, as the developer's error, to `onError`.
  */
 export default function ChatWidgetPanel({
   config,
   mode,
   draft = null,
   onClose,
+  onError,
 }: {
   config: ChatWidgetConfig;
   mode: "compact" | "inline";
   /** Text typed before the panel opened, for the room's composer. */
   draft?: HandedDraft | null;
   onClose: () => void;
+  /** The spec's error callback: called with the developer's error when the widget enters its error state. */
+  onError?: (error: Error) => void;
 }) {
   const [room, setRoom] = useState<Room | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const [fullscreen, setFullscreen] = useState(false);
-  const [sidebar, setSidebar] = useState<Sidebar>("none");
+  const [fullscreen, setFullscreen] = useState(() => initialLayout(config.openMode).fullscreen);
+  const [sidebar, setSidebar] = useState<ChatSidebar>(() => initialLayout(config.openMode).sidebar);
   const [mobile, setMobile] = useState(false);
   /** The room's live connection, as it reports it (websocket_status); null until the first report. */
   const [connected, setConnected] = useState<boolean | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const reportError = useRef(onError);
+  useEffect(() => {
+    reportError.current = onError;
+  });
   const baseUrl = config.baseUrl.replace(/\/+$/, "");
   const frameOrigin = baseUrl ? new URL(baseUrl).origin : window.location.origin;
 
-  // The guest flow: find or create the guest, then its room, then its tokens.
+  // What this panel opens is decided when it opens: a later page of the portal (whose address carries no link) does
+  // not switch an open room for another.
+  const [resolved] = useState(() =>
+    resolveChatTarget({ mode: config.chatMode, agentId: config.agentId, roomId: config.roomId }),
+  );
+
+  // The guest flow: find or create the guest, then its room (agent mode) or the one asked for (room mode), then its
+  // tokens.
   useEffect(() => {
     let cancelled = false;
+    const fail = (failure: unknown) => {
+      if (cancelled) return;
+      const target: ChatTarget["mode"] | null = resolved.ok ? resolved.target.mode : null;
+      const status = failure instanceof ChatApiError ? failure.status : null;
+      setError(chatFailureMessage(target, status));
+      reportError.current?.(failure instanceof Error ? failure : new Error(String(failure)));
+    };
     void (async () => {
       try {
-        if (!config.agentId) throw new Error("Agent ID is required for agent mode");
+        if (!resolved.ok) throw new Error(resolved.error);
+        const target = resolved.target;
         let guest: Guest;
         try {
           guest = await chatRequest<Guest>(
@@ -74,10 +106,16 @@ export default function ChatWidgetPanel({
             body: { account_id: config.accountId, external_id: config.externalId },
           });
         }
-        const created = await chatRequest<Room>(baseUrl, "guest/room", {
-          method: "POST",
-          body: { account_id: config.accountId, guest_id: guest.id, agent_id: config.agentId },
-        });
+        const created =
+          target.mode === "agent"
+            ? await chatRequest<Room>(baseUrl, "guest/room", {
+                method: "POST",
+                body: { account_id: config.accountId, guest_id: guest.id, agent_id: target.agentId },
+              })
+            : await chatRequest<Room>(baseUrl, `guest/room/${encodeURIComponent(target.roomId)}/members`, {
+                method: "POST",
+                body: { account_id: config.accountId, guest_id: guest.id },
+              });
         const tokens = await chatRequest<ChatTokens>(
           baseUrl,
           `guest/login?guest_id=${guest.id}&account_id=${encodeURIComponent(config.accountId)}`,
@@ -90,14 +128,13 @@ export default function ChatWidgetPanel({
         });
         if (!cancelled) setRoom(created);
       } catch (failure) {
-        if (!cancelled)
-          setError(failure instanceof Error ? failure.message : "Unknown mode or missing required props");
+        fail(failure);
       }
     })();
     return () => {
       cancelled = true;
     };
-  }, [attempt, baseUrl, config.accountId, config.agentId, config.externalId]);
+  }, [attempt, baseUrl, config.accountId, config.externalId, resolved]);
 
   const post = useCallback(
     (message: FrameMessage) => frame.current?.contentWindow?.postMessage(message, frameOrigin),
@@ -157,13 +194,16 @@ export default function ChatWidgetPanel({
           setFullscreen((value) => !value);
           break;
         case "widget_sidebar_request":
-          setSidebar((value) => (value === "none" ? "left" : value === "left" ? "right" : "none"));
+          setSidebar(nextSidebar);
           break;
         case "websocket_status":
           setConnected(message.connected === true);
           break;
         case "auth_error":
-          setError(typeof message.error === "string" ? message.error : "No refresh token available");
+          setError(chatFailureMessage("agent", 401));
+          reportError.current?.(
+            new Error(typeof message.error === "string" ? message.error : "No refresh token available"),
+          );
           break;
         default:
           break;
@@ -188,6 +228,9 @@ export default function ChatWidgetPanel({
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [mode, onClose]);
+
+  // A docked panel takes its width from the page (no gap, no overlap; the gap fix after 150 ms is in the hook).
+  useSidebarInset(panel, mode === "compact" ? sidebar : "none", { fullscreen, mobile });
 
   const src = room
     ? `${baseUrl}${room.url}?${new URLSearchParams({
@@ -283,9 +326,13 @@ export default function ChatWidgetPanel({
         />
       )}
       <div
+        ref={panel}
         role="dialog"
         aria-label="Dentista Virtual IA"
         data-testid="chat-panel"
+        data-layout={
+          mobile ? "mobile" : fullscreen ? "fullscreen" : sidebar !== "none" ? `sidebar_${sidebar}` : "widget"
+        }
         className="fixed z-50 flex flex-col overflow-hidden bg-white shadow-2xl ring-1 ring-slate-900/10"
         style={{ ...size, borderRadius: fullscreen || sidebar !== "none" ? 0 : WIDGET_DEFAULTS.borderRadius }}
       >

@@ -291,7 +291,7 @@ function createAuth(db: Database, current: Env) {
           ? [
               {
                 providerId: GOOGLE_PROVIDER_ID,
-                discoveryUrl: google.discoveryUrl,
+                ...(google.endpoints ?? { discoveryUrl: google.discoveryUrl }),
                 clientId: google.clientId,
                 clientSecret: google.clientSecret,
                 scopes: ["openid", "email", "profile"],

@@ -180,6 +180,11 @@ describe("parseEnv", () => {
         clientId: "clinica-demo",
         clientSecret: "clinica-demo-google-secret",
         discoveryUrl: "http://demo.local:8080/google-demo/.well-known/openid-configuration",
+        endpoints: {
+          authorizationUrl: "http://demo.local:8080/google-demo/auth",
+          tokenUrl: "http://demo.local:8080/google-demo/token",
+          userInfoUrl: "http://demo.local:8080/google-demo/me",
+        },
       });
       expect(googleSettings(parseEnv({ SEED_DEMO: "1", GOOGLE_DEMO: "0" }))).toBeNull();
     });

@@ -355,6 +355,11 @@ export interface GoogleSettings {
   clientId: string;
   clientSecret: string;
   discoveryUrl: string;
+  /**
+   * Demo mode's provider is this very server, which does not answer yet while auth starts (Better Auth reads the
+   * discovery document at start): its endpoints are given instead (oidc-provider's paths under /google-demo).
+   */
+  endpoints?: { authorizationUrl: string; tokenUrl: string; userInfoUrl: string };
 }
 
 /**
@@ -373,11 +378,17 @@ export function googleSettings(current: Env = env()): GoogleSettings | null {
     };
   }
   if (!isDemoMode(current) || current.GOOGLE_DEMO === false) return null;
+  const issuer = `${publicBaseUrl(current)}${GOOGLE_DEMO_PATH}`;
   return {
     mode: "demo",
     clientId: GOOGLE_DEMO_CLIENT.id,
     clientSecret: GOOGLE_DEMO_CLIENT.secret,
-    discoveryUrl: `${publicBaseUrl(current)}${GOOGLE_DEMO_PATH}/.well-known/openid-configuration`,
+    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    endpoints: {
+      authorizationUrl: `${issuer}/auth`,
+      tokenUrl: `${issuer}/token`,
+      userInfoUrl: `${issuer}/me`,
+    },
   };
 }
 

@@ -25,6 +25,13 @@ export function sseFrame(event: { event?: string; id?: string | number; data: un
 
 const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
 
+/**
+ * Sent once the producer has started (subscribed to what it streams): from here on nothing published is missed, so a
+ * client (or a test) that must not lose the first events waits for it before acting. Clients ignore the name.
+ */
+export const READY_EVENT = "ready";
+const READY = sseFrame({ event: READY_EVENT, data: {} });
+
 export interface SseSink {
   /** Enqueues an encoded frame (see `sseFrame`); ignored once the stream is closed. */
   send(frame: Uint8Array): void;
@@ -100,6 +107,7 @@ export function sseResponse(options: SseOptions): Response {
         stopProducer?.();
         return;
       }
+      controller.enqueue(READY);
       heartbeat = setInterval(() => {
         if (closed) return;
         const check = options.stillAllowed;

@@ -38,6 +38,7 @@ afterAll(async () => {
 async function ask(ip: string) {
   const { roomId, token } = await roomWithToken();
   const stream = openStream(roomId, token);
+  await stream.ready;
   const sent = await api("POST", `rooms/${roomId}/messages`, {
     bearer: token,
     ip,

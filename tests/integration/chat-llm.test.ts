@@ -116,6 +116,8 @@ describe("the room relays the model's reply token by token", () => {
     try {
       const { roomId, token } = await roomWithToken();
       const stream = openStream(roomId, token);
+      // Deltas are not stored: subscribed before the question, or the first pieces pass by unseen.
+      await stream.ready;
       expect((await send(roomId, token, question)).status).toBe(201);
       const [, reply] = await stream.waitForMessages(2);
       expect(reply!.data).toMatchObject({ author: "agent", content: fake.reply });
@@ -146,6 +148,8 @@ describe("the room relays the model's reply token by token", () => {
     try {
       const { roomId, token } = await roomWithToken();
       const stream = openStream(roomId, token);
+      // Deltas are not stored: subscribed before the question, or the first pieces pass by unseen.
+      await stream.ready;
       expect((await send(roomId, token, question)).status).toBe(201);
       const [, reply] = await stream.waitForMessages(2);
       const replyId = reply!.data.id!;

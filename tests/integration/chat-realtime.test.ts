@@ -8,6 +8,7 @@ describe("chat room real time (SSE)", () => {
   it("pushes the guest's message and the agent's reply as they are stored", async () => {
     const { roomId, token } = await roomWithToken();
     const stream = openStream(roomId, token);
+    await stream.ready;
     expect((await send(roomId, token, "Quiero agendar una cita")).status).toBe(201);
     const [mine, reply] = await stream.waitForMessages(2);
     expect(mine!.data).toMatchObject({ author: "guest", content: "Quiero agendar una cita" });
@@ -20,6 +21,7 @@ describe("chat room real time (SSE)", () => {
   it("resumes after a disconnect from Last-Event-ID without losing or repeating a message", async () => {
     const { roomId, token } = await roomWithToken();
     const first = openStream(roomId, token);
+    await first.ready;
     await send(roomId, token, "¿Cuáles son los precios?");
     const seen = await first.waitForMessages(2);
     const lastId = Number(seen.at(-1)!.id);

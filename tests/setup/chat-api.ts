@@ -89,6 +89,8 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
     signal: controller.signal,
   });
   const events: SseEvent[] = [];
+  // The server's "ready" event: the stream is subscribed, nothing published from now on can be missed.
+  const { promise: ready, resolve: markReady } = Promise.withResolvers<void>();
   const done = (async () => {
     const response = await callChatRoute("GET", `rooms/${roomId}/events`, request);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -110,7 +112,8 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
               .filter((line) => line && !line.startsWith(":"))
               .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
           );
-          if (fields.data)
+          if (fields.event === "ready") markReady();
+          else if (fields.data)
             events.push({ id: fields.id, event: fields.event ?? "message", data: JSON.parse(fields.data) });
         }
       }
@@ -122,6 +125,8 @@ export function openStream(roomId: string, token: string, lastEventId?: number) 
   return {
     events,
     messages,
+    /** Resolves once the server says the stream is live; a test that acts first may miss the first events. */
+    ready,
     async waitForMessages(count: number) {
       const deadline = Date.now() + 5000;
       while (messages().length < count) {

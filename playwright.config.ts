@@ -103,6 +103,9 @@ export default defineConfig({
         DATA_DIR: "data/e2e",
         LOG_LEVEL: "warn",
         PUBLIC_BASE_URL: baseURL,
+        // The tests stand in for a proxy on this host: each browser context sends its own X-Forwarded-For, so that
+        // every test is a client of its own for the rate limits (tests/e2e/support.ts, useOwnClientIp).
+        TRUST_PROXY: "loopback",
         WHATSAPP_BASE_URL: whatsAppFakeUrl,
         WHATSAPP_API_KEY: whatsAppKey,
         WHATSAPP_SENDER: "56226543210",

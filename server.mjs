@@ -8,7 +8,7 @@ import compression from "compression";
 import express from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { createHtmlCache } from "./server/html-cache.mjs";
-import { warnOnceOnUntrustedProxy } from "./server/proxy-trust.mjs";
+import { trustProxySetting, warnOnceOnUntrustedProxy } from "./server/proxy-trust.mjs";
 
 const MAX_BODY_BYTES = 256 * 1024;
 /** How long a SIGTERM waits for the requests in flight before it cuts their connections. */
@@ -49,7 +49,15 @@ app.use((req, res, next) => {
   if (stopping) res.setHeader("Connection", "close");
   next();
 });
-app.set("trust proxy", env.TRUST_PROXY || "loopback");
+// No proxy unless TRUST_PROXY says so (hops, or the proxies' addresses): X-Forwarded-For is then ignored (issue 25).
+let trustProxy;
+try {
+  trustProxy = trustProxySetting(env.TRUST_PROXY);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+app.set("trust proxy", trustProxy);
 app.use(
   warnOnceOnUntrustedProxy({
     trusts: app.get("trust proxy fn"),

@@ -1,4 +1,4 @@
-import { BlockList, isIPv4 } from "node:net";
+import { BlockList, isIP, isIPv4 } from "node:net";
 
 // Where proxies and load balancers live: loopback, the private and shared ranges, link-local.
 const infrastructure = new BlockList();
@@ -32,6 +32,38 @@ export function loggablePeer(address) {
   } catch {
     return "public";
   }
+}
+
+/**
+ * Express's "trust proxy" from TRUST_PROXY (issue 25). Unset, empty, "0" or "false": no proxy, so X-Forwarded-For is
+ * ignored and whoever connects is the client. A whole number: that many proxy hops in front of the app (the client is
+ * the address the outermost of them saw). Otherwise Express's own list: addresses, subnets or the names "loopback",
+ * "linklocal", "uniquelocal", comma-separated. "true" (trust every hop, so any client could pick its own address) is
+ * refused, as is anything that is none of these.
+ */
+export function trustProxySetting(value) {
+  const text = String(value ?? "").trim();
+  if (text === "" || text === "0" || text.toLowerCase() === "false") return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 10) throw new Error("TRUST_PROXY: at most 10 proxy hops");
+    return hops;
+  }
+  const entries = text.split(",").map((entry) => entry.trim());
+  const named = new Set(["loopback", "linklocal", "uniquelocal"]);
+  for (const entry of entries) {
+    if (named.has(entry)) continue;
+    const [address, prefix, extra] = entry.split("/");
+    const family = isIP(address ?? "");
+    const prefixOk =
+      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!family || !prefixOk || extra !== undefined) {
+      throw new Error(
+        `TRUST_PROXY: "${entry}" is not a number of hops, an address, a subnet or loopback/linklocal/uniquelocal`,
+      );
+    }
+  }
+  return entries.join(",");
 }
 
 /**

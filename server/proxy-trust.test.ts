@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loggablePeer, warnOnceOnUntrustedProxy } from "./proxy-trust.mjs";
+import { loggablePeer, trustProxySetting, warnOnceOnUntrustedProxy } from "./proxy-trust.mjs";
 
 const trustsLoopback = (address: string) => address === "127.0.0.1" || address === "::ffff:127.0.0.1";
 
@@ -49,5 +49,27 @@ describe("loggablePeer", () => {
     ["", "public"],
   ])("%j → %j", (address, shown) => {
     expect(loggablePeer(address)).toBe(shown);
+  });
+});
+
+describe("trustProxySetting (TRUST_PROXY)", () => {
+  it("trusts no proxy when unset, so X-Forwarded-For is ignored", () => {
+    for (const value of [undefined, "", " ", "0", "false", "FALSE"])
+      expect(trustProxySetting(value)).toBe(false);
+  });
+
+  it("takes a number of hops, or Express's addresses, subnets and names", () => {
+    expect(trustProxySetting("1")).toBe(1);
+    expect(trustProxySetting("2")).toBe(2);
+    expect(trustProxySetting("loopback")).toBe("loopback");
+    expect(trustProxySetting("10.0.0.0/8, 192.168.1.4,loopback,fd00::/8")).toBe(
+      "10.0.0.0/8,192.168.1.4,loopback,fd00::/8",
+    );
+  });
+
+  it("refuses 'true' (every client would choose its own address) and anything it cannot read", () => {
+    for (const value of ["true", "*", "10.0.0.0/33", "proxy.example", "11", "1.2.3.4/8/1"]) {
+      expect(() => trustProxySetting(value)).toThrow(/TRUST_PROXY/);
+    }
   });
 });

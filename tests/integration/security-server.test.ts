@@ -29,7 +29,7 @@ let dataDir = "";
  * address (127.0.0.x), which is a distinct client IP for the rate limits.
  */
 let site: ProdServer;
-/** PUBLIC_BASE_URL=https://clinica.test behind a TLS proxy on this host (TRUST_PROXY defaults to loopback). */
+/** PUBLIC_BASE_URL=https://clinica.test behind a TLS proxy on this host (TRUST_PROXY=loopback). */
 let tls: ProdServer;
 
 const TLS_HEADERS = { host: "clinica.test", "x-forwarded-proto": "https" };
@@ -138,7 +138,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         WHATSAPP_WEBHOOK_SECRET_PREVIOUS: PREVIOUS_WEBHOOK_SECRET,
         WHATSAPP_WEBHOOK_ALLOW_IPS: WEBHOOK_ALLOW_IPS,
       }),
-      startProdServer({ DATA_DIR: "memory://", PUBLIC_BASE_URL: "https://clinica.test" }),
+      startProdServer({
+        DATA_DIR: "memory://",
+        PUBLIC_BASE_URL: "https://clinica.test",
+        TRUST_PROXY: "loopback",
+      }),
     ]);
     // Keep whatever started, so afterAll stops it even when the other one failed.
     const [first, second] = started.map((outcome) =>
@@ -190,7 +194,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
         .filter((line) => line.includes("TRUST_PROXY"));
       expect(warnings).toHaveLength(1);
       expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, peer: expect.stringMatching(/^127\./) });
-      // Through the trusted proxy on this host (the default, loopback) nothing is wrong: no warning.
+      // Through the trusted proxy on this host (TRUST_PROXY=loopback) nothing is wrong: no warning.
       expect(tls.output()).not.toContain("TRUST_PROXY");
     });
 

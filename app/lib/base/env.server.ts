@@ -30,7 +30,14 @@ const envSchema = z.object({
     .regex(/^[\w-]{1,64}$/, "solo letras, números, _ y -")
     .default("clinica-demo"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: z.string().default("loopback"),
+  /** Checked in full by server.mjs (server/proxy-trust.mjs); here only what can never be right. */
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      (value) => !/^\s*(true|\*)\s*$/i.test(value),
+      "«true» confiaría en cualquier cliente: indica saltos o direcciones",
+    )
+    .optional(),
   SSR_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   AUTH_SECRET: z.string().min(32, "al menos 32 caracteres aleatorios").optional(),
   AUTH_EMAIL_VERIFICATION: z.enum(["optional", "required"]).default("optional"),

@@ -123,3 +123,20 @@ it("passes a document without a head or a module script through", async () => {
     "<html><head></head><body><p>hola</p></body></html>",
   );
 });
+
+it("gives the same document whatever the chunking, down to one character at a time, with scripts before it", async () => {
+  const whole = documentChunks
+    .join("")
+    .replace(
+      "<main>hola</main>",
+      '<main>hola</main><script nonce="abc">window.__ctx={"a":"\\u003cscript"}</script>',
+    );
+  const expected = await rewrite([whole]);
+  expect(expected).toContain(`id="${MODULES_AFTER_PAINT_ID}"`);
+  expect(expected).toContain('<script nonce="abc">window.__ctx=');
+  expect(await rewrite([...whole])).toBe(expected);
+  for (const size of [5, 7, 64]) {
+    const chunks = whole.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!;
+    expect(await rewrite(chunks)).toBe(expected);
+  }
+});

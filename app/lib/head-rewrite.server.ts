@@ -73,11 +73,20 @@ export function modulesAfterFirstPaint(): Transform {
         pending = pending.slice(end);
         stage = "body";
       }
-      const body = rewriteBody(pending);
+      // The module script comes last in the body: only a chunk that closes a script can complete it, and only the
+      // text from the last "<script" on can still belong to it, so the rest goes out at once. (Matching the whole
+      // body so far on every chunk cost a tenth of a render.)
+      const body = pending.includes("</script>") ? rewriteBody(pending) : null;
       if (body !== null) {
         stage = "done";
         out += body;
         pending = "";
+      } else {
+        const open = pending.lastIndexOf("<script");
+        // Without one, keep a tail as long as "<script" minus one: the tag may be split across chunks.
+        const cut = open === -1 ? Math.max(0, pending.length - 6) : open;
+        out += pending.slice(0, cut);
+        pending = pending.slice(cut);
       }
       callback(null, out || undefined);
     },

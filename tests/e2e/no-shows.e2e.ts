@@ -86,6 +86,21 @@ test("the dentist marks 'No asistió' from today's view, sees the count, and und
   ).toBeVisible();
 });
 
+test("the dentist goes back to an earlier day's attendance with 'Día anterior' and returns with 'Hoy'", async ({
+  page,
+}) => {
+  await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);
+  await openPage(page, "/dentista");
+  const panel = page.getByTestId("no-show-panel");
+  await expect(panel.getByRole("heading", { name: "Asistencia de hoy" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Hoy", exact: true })).toHaveCount(0);
+  await page.getByRole("link", { name: "Día anterior", exact: true }).click();
+  await expect(page).toHaveURL(/\/dentista\?fecha=\d{4}-\d{2}-\d{2}$/);
+  await expect(panel.getByRole("heading", { name: "Asistencia del día" })).toBeVisible();
+  await page.getByRole("link", { name: "Hoy", exact: true }).click();
+  await expect(panel.getByRole("heading", { name: "Asistencia de hoy" })).toBeVisible();
+});
+
 test("at 375 px the day view keeps the action reachable", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);

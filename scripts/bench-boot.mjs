@@ -35,10 +35,18 @@ async function boot(dataDir, staff) {
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
+  let gone = null;
+  const exited = new Promise((resolve) =>
+    child.on("exit", (code) => {
+      gone = code;
+      resolve(code);
+    }),
+  );
   const deadline = Date.now() + 60_000;
   let ms;
   for (;;) {
+    // A server that died at start (a bad environment, an old Node) is an error now, not after the deadline.
+    if (gone !== null) throw new Error(`the server exited with code ${gone} before answering /healthz`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
         ms = performance.now() - started;

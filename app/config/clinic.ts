@@ -45,6 +45,9 @@ export interface ClinicFacts {
 const OPENS = "09:00";
 const CLOSES = "18:00";
 
+/** Opening and closing on the clinic's clock, "HH:MM" (the demo's appointments stay between them). */
+export const clinicOpeningHours = { opens: OPENS, closes: CLOSES } as const;
+
 /** The midday break that splits the day into the parts a patient may choose for a call back. */
 const MIDDAY_BREAK_STARTS = "13:00";
 const MIDDAY_BREAK_ENDS = "14:00";

@@ -19,7 +19,7 @@ export interface CalendarAppointment {
   startsAt: Date;
   endsAt: Date;
   treatment: string;
-  /** "Dr. Inés Soto". */
+  /** "Dra. Inés Soto" (`dentistDisplayName`). */
   dentist: string;
   clinicName: string;
   clinicAddress: string;

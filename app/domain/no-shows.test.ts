@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  dentistAttendanceDate,
   DEFAULT_NO_SHOW_RULE,
   markNoShowDecision,
   noShowCallMessage,
@@ -103,5 +104,18 @@ describe("wording", () => {
     expect(noShowCountText(1)).toBe("1 inasistencia en 12 meses");
     expect(noShowCountText(3)).toBe("3 inasistencias en 12 meses");
     expect(noShowCallMessage(2, "+56 2 2345 6789")).toContain("llámanos al +56 2 2345 6789");
+  });
+});
+
+describe("dentistAttendanceDate", () => {
+  const today = "2026-11-27";
+  it("is the asked day within the marking window, else today", () => {
+    expect(dentistAttendanceDate(null, today)).toBe(today);
+    expect(dentistAttendanceDate("2026-11-26", today)).toBe("2026-11-26");
+    expect(dentistAttendanceDate("2026-10-28", today)).toBe("2026-10-28");
+    expect(dentistAttendanceDate("2026-10-27", today)).toBe(today);
+    expect(dentistAttendanceDate("2026-11-28", today)).toBe(today);
+    expect(dentistAttendanceDate("2026-02-30", today)).toBe(today);
+    expect(dentistAttendanceDate("ayer", today)).toBe(today);
   });
 });

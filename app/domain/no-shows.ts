@@ -115,3 +115,20 @@ export function noShowDepositNotice(count: number): string {
 export function noShowCallMessage(count: number, phoneLabel: string): string {
   return `Registramos ${noShowCountLabel(count)} en los últimos ${NO_SHOW_WINDOW_MONTHS} meses: para agendar una nueva cita, llámanos al ${phoneLabel} y te ayudamos a encontrar una hora.`;
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The day the dentist's attendance view shows: `?fecha=` when it is a real date from MARK_WINDOW_DAYS ago up to
+ * today (the days whose visits may still be marked), else today. A dentist who forgot yesterday's no-show marks it
+ * the next morning.
+ */
+export function dentistAttendanceDate(asked: string | null, today: string): string {
+  if (!asked || !ISO_DATE.test(asked)) return today;
+  try {
+    if (addDays(asked, 0) !== asked) return today;
+  } catch {
+    return today;
+  }
+  return asked <= today && asked >= addDays(today, -MARK_WINDOW_DAYS) ? asked : today;
+}

@@ -11,8 +11,9 @@ import { startRateLimitPurge, stopRateLimitPurge } from "~/jobs/rate-limit-purge
 import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
 import { startWaitlistJob, stopWaitlistJob } from "~/jobs/waitlist.server";
-import { env, isDemoMode } from "~/lib/base/env.server";
+import { env, isDemoMode, seedsDemoStaffData } from "~/lib/base/env.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
+import { seedDemoStaffData } from "./demo-staff-seed.server";
 
 /*
  * The composition root (ADR 011): the one place allowed to import every layer, so that the process's start and
@@ -32,6 +33,7 @@ export function appReady(): Promise<void> {
       await seedDemoAccounts(db, auth);
       await seedDemoAppointments(db, auth);
       await assignSeededLeads(db, demoLeadSubmissionIds);
+      if (seedsDemoStaffData(current)) await seedDemoStaffData(db);
     }
     if (current.NODE_ENV !== "test") {
       startOutboxWorker();

@@ -3,7 +3,10 @@ import { eq } from "drizzle-orm";
 import { grantRole, revokeRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { appointments, treatmentsCatalog, users } from "~/db/schema";
-import { addDays, clinicDate, clinicInstant, clinicTime, isoWeekday } from "~/domain/clinic-time";
+import { clinicOpeningHours } from "~/config/clinic";
+import { addDays, clinicDate, clinicInstant, isoWeekday } from "~/domain/clinic-time";
+import { demoInProgressVisit, demoSoonVisit, demoStartedVisit } from "~/domain/demo-schedule";
+import type { ProfessionalTitle } from "~/domain/dentist-name";
 import type { RoleName } from "~/domain/roles";
 import type { Auth } from "~/lib/auth/auth.server";
 
@@ -15,6 +18,8 @@ interface DemoPerson {
   lastName: string;
   phone: string;
   role: RoleName;
+  /** A dentist's title: the women of the demo are "Dra." (issue 24). */
+  title?: ProfessionalTitle;
 }
 
 export const demoAccounts: readonly DemoPerson[] = [
@@ -31,6 +36,7 @@ export const demoAccounts: readonly DemoPerson[] = [
     lastName: "Morales",
     phone: "+56922223333",
     role: "dentista",
+    title: "dr",
   },
   {
     email: "asesor@clinica.example",
@@ -61,6 +67,7 @@ const demoPeople: readonly DemoPerson[] = [
     lastName: "Vidal",
     phone: "+56955556666",
     role: "dentista",
+    title: "dra",
   },
   {
     email: "tomas.araya@clinica.example",
@@ -68,6 +75,7 @@ const demoPeople: readonly DemoPerson[] = [
     lastName: "Araya",
     phone: "+56966667777",
     role: "dentista",
+    title: "dr",
   },
   {
     email: "isidora.campos@clinica.example",
@@ -75,6 +83,7 @@ const demoPeople: readonly DemoPerson[] = [
     lastName: "Campos",
     phone: "+56977778888",
     role: "dentista",
+    title: "dra",
   },
   {
     email: "martin.rivas@correo.example",
@@ -92,8 +101,17 @@ async function ensurePerson(
   person: DemoPerson,
   password?: string,
 ): Promise<string> {
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, person.email));
-  if (existing) return existing.id;
+  const [existing] = await db
+    .select({ id: users.id, title: users.professionalTitle })
+    .from(users)
+    .where(eq(users.email, person.email));
+  if (existing) {
+    // A demo database from before dentists had titles gets them; a title an admin changed is kept.
+    if (person.title && existing.title === null) {
+      await db.update(users).set({ professionalTitle: person.title }).where(eq(users.id, existing.id));
+    }
+    return existing.id;
+  }
   const context = await auth.$context;
   const user = await context.internalAdapter.createUser(
     {
@@ -112,6 +130,9 @@ async function ensurePerson(
       accountId: user.id,
       password: await context.password.hash(password),
     });
+  }
+  if (person.title) {
+    await db.update(users).set({ professionalTitle: person.title }).where(eq(users.id, user.id));
   }
   await grantRole(db, user.id, person.role);
   if (person.role !== "paciente") await revokeRole(db, user.id, "paciente");
@@ -160,6 +181,15 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
     ).map((row) => [row.slug, row]),
   );
   const today = clinicDate(now);
+  const duration = (slug: string) => treatments.get(slug)!.duration;
+  // Every demo time inside the clinic's hours (issue 24): the visit in progress, the no-show demo's started visit and
+  // the reminder's appointment depend on "now" (`domain/demo-schedule.ts`).
+  const inProgress = demoInProgressVisit(now, duration("ortodoncia"), clinicOpeningHours);
+  const started = demoStartedVisit(now, duration("consulta"), clinicOpeningHours, {
+    ...inProgress,
+    durationMinutes: duration("ortodoncia"),
+  });
+  const soon = demoSoonVisit(now, duration("limpieza"), clinicOpeningHours);
   const tomas = ids.get("tomas.araya@clinica.example")!;
   const fernanda = ids.get("fernanda.vidal@clinica.example")!;
   const martin = ids.get("martin.rivas@correo.example")!;
@@ -212,8 +242,8 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
       patientId: patient.id,
       dentistId: mainDentist.id,
       slug: "ortodoncia",
-      date: today,
-      time: "08:00",
+      date: inProgress.date,
+      time: inProgress.time,
       status: "in_progress",
     },
     {
@@ -250,35 +280,27 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
       status: "scheduled",
     },
   ];
-  // Reminders: an appointment about 20 hours ahead (on the next quarter hour), so that its WhatsApp reminder (due 24 h
-  // before, sent at once when booked later than that) is queued by the reminder job's first run after a fresh demo
-  // start; the demo patient agrees to WhatsApp messages. Another dentist's, so no other demo appointment overlaps.
-  const soon = new Date(Math.ceil((now.getTime() + 20 * 3_600_000) / 900_000) * 900_000);
+  // Reminders: an appointment 3 to 20 hours ahead, inside hours, so that its WhatsApp reminder (due 24 h before, sent
+  // at once when booked later than that) is queued by the reminder job's first run after a fresh demo start; the
+  // demo patient agrees to WhatsApp messages. Another dentist's, so no other demo appointment overlaps.
   plan.push({
     patientId: patient.id,
     dentistId: tomas,
     slug: "limpieza",
-    date: clinicDate(soon),
-    time: clinicTime(soon),
+    date: soon.date,
+    time: soon.time,
     status: "scheduled",
   });
-  // No-shows (ADR 042): another patient's visit of today that has already started, still 'Programada', so the
-  // dentist's 'Asistencia de hoy' offers 'No asistió'. At 07:00, or 35 minutes ago if earlier (it ends before the
-  // 08:00 visit); none when the demo starts in the first half hour of the day.
-  const sevenToday = clinicInstant(today, "07:00");
-  const started = new Date(
-    Math.min(sevenToday.getTime(), Math.floor((now.getTime() - 35 * 60_000) / 300_000) * 300_000),
-  );
-  if (clinicDate(started) === today) {
-    plan.push({
-      patientId: martin,
-      dentistId: mainDentist.id,
-      slug: "consulta",
-      date: today,
-      time: clinicTime(started),
-      status: "scheduled",
-    });
-  }
+  // No-shows (ADR 042): another patient's visit that has already started, still 'Programada', so the dentist's
+  // attendance view offers 'No asistió': today when it can be inside hours, else the previous clinic day.
+  plan.push({
+    patientId: martin,
+    dentistId: mainDentist.id,
+    slug: "consulta",
+    date: started.date,
+    time: started.time,
+    status: "scheduled",
+  });
   // Through the consent ledger (ADR 037), which keeps users.whatsapp_opt_in_at in step.
   await giveConsent(db, {
     subject: await accountSubject(db, patient.id),

@@ -132,7 +132,7 @@ test("demo patient: both tabs show the right counts, every card and the notice",
       /^(Programada|Confirmada|En Progreso|Completada|Cancelada|No Asistió)$/,
     );
     await expect(card).toContainText(/\d{2}:\d{2} \(\d+ min\)/);
-    await expect(card).toContainText(/Dr\. \S+/);
+    await expect(card).toContainText(/Dra?\. \S+/);
     await expect(card).toContainText("Precio estimado: $");
   }
   const starts = await upcomingCards
@@ -165,6 +165,23 @@ test("demo patient: both tabs show the right counts, every card and the notice",
   const badges = await page.getByTestId("status-badge").allInnerTexts();
   for (const label of ["Programada", "Confirmada", "En Progreso", "Completada", "Cancelada", "No Asistió"]) {
     expect(badges).toContain(label);
+  }
+
+  // Issue 24, item 11: dentists carry their title (the women of the demo are "Dra."), and every demo appointment is
+  // inside the clinic's hours (9:00–18:00), the one in progress included.
+  await expect(upcomingPanel(page).getByText("Dra. Fernanda Vidal").first()).toBeVisible();
+  await expect(page.getByText("Dr. Fernanda Vidal")).toHaveCount(0);
+  const spans = await page
+    .getByTestId("appointment-card")
+    .evaluateAll((cards) =>
+      cards.map((card) => /(\d{2}:\d{2}) \((\d+) min\)/.exec(card.textContent ?? "")?.slice(1) ?? []),
+    );
+  expect(spans.length).toBeGreaterThan(0);
+  for (const [time, minutes] of spans) {
+    const [hour, minute] = time!.split(":").map(Number);
+    const start = hour! * 60 + minute!;
+    expect(start, time).toBeGreaterThanOrEqual(9 * 60);
+    expect(start + Number(minutes), time).toBeLessThanOrEqual(18 * 60);
   }
 });
 

@@ -133,9 +133,9 @@ test("an admin sees which Dentalink dentist each of ours books into, and saves a
     page
       .getByTestId("dentist-link")
       .filter({ has: page.getByTestId("dentist-link-name").getByText(name, { exact: true }) });
-  const campos = byName("Isidora Campos");
+  const campos = byName("Dra. Isidora Campos");
   await expect(campos.getByTestId("dentist-link-state")).toContainText("(dr-campos)");
-  const choice = campos.getByLabel("Dentista de Dentalink para Isidora Campos");
+  const choice = campos.getByLabel("Dentista de Dentalink para Dra. Isidora Campos");
   await expect(choice).toHaveValue("dr-campos");
   const { ids, report } = await blockingViolations(page);
   expect(ids, `axe on the Dentalink tab as an admin:\n${report}`).toEqual([]);
@@ -147,7 +147,7 @@ test("an admin sees which Dentalink dentist each of ours books into, and saves a
   await page.keyboard.press("Enter");
   await expect(campos.getByRole("status")).toHaveText("Vínculo con Dentalink guardado.");
   await openPage(page, "/funnel?tab=dentalink");
-  await expect(byName("Isidora Campos").getByTestId("dentist-link-state")).toContainText(
+  await expect(byName("Dra. Isidora Campos").getByTestId("dentist-link-state")).toContainText(
     "vinculado por un administrador",
   );
   await expect(links).toBeVisible();

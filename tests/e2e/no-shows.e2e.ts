@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   blockingViolations,
   DEMO_ADMIN,
@@ -20,6 +20,22 @@ test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);
 });
 
+/**
+ * The demo's started visit of Martín is today's when the server started on a weekday after 9:35, else the previous
+ * clinic day's last start (issue 24: every demo time inside the clinic's hours): go back with 'Día anterior' until
+ * his row is there.
+ */
+async function openMartinsDay(page: Page) {
+  const panel = page.getByTestId("no-show-panel");
+  for (let back = 0; back < 4; back++) {
+    await expect(panel).toBeVisible();
+    if ((await panel.getByTestId("no-show-row").filter({ hasText: "Martín" }).count()) > 0) return;
+    await page.getByRole("link", { name: "Día anterior", exact: true }).click();
+    await expect(page).toHaveURL(/fecha=\d{4}-\d{2}-\d{2}/);
+  }
+  await expect(panel.getByTestId("no-show-row").filter({ hasText: "Martín" }).first()).toBeVisible();
+}
+
 test("the dentist marks 'No asistió' from today's view, sees the count, and undoes it; axe finds nothing serious", async ({
   page,
 }) => {
@@ -31,7 +47,11 @@ test("the dentist marks 'No asistió' from today's view, sees the count, and und
   // The demo patient missed a visit ten days ago: her count is shown next to her name.
   const catalina = panel.getByTestId("no-show-row").filter({ hasText: "Catalina Soto" });
   await expect(catalina.getByTestId("no-show-count")).toHaveText("1 inasistencia en 12 meses");
+  // Her visit in progress is inside the clinic's hours.
+  const catalinaTime = (await catalina.first().locator("time").innerText()).trim();
+  expect(catalinaTime >= "09:00" && catalinaTime <= "17:30", catalinaTime).toBe(true);
 
+  await openMartinsDay(page);
   const martin = panel
     .getByTestId("no-show-row")
     .filter({ hasText: "Martín" })
@@ -66,10 +86,26 @@ test("the dentist marks 'No asistió' from today's view, sees the count, and und
   ).toBeVisible();
 });
 
+test("the dentist goes back to an earlier day's attendance with 'Día anterior' and returns with 'Hoy'", async ({
+  page,
+}) => {
+  await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);
+  await openPage(page, "/dentista");
+  const panel = page.getByTestId("no-show-panel");
+  await expect(panel.getByRole("heading", { name: "Asistencia de hoy" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Hoy", exact: true })).toHaveCount(0);
+  await page.getByRole("link", { name: "Día anterior", exact: true }).click();
+  await expect(page).toHaveURL(/\/dentista\?fecha=\d{4}-\d{2}-\d{2}$/);
+  await expect(panel.getByRole("heading", { name: "Asistencia del día" })).toBeVisible();
+  await page.getByRole("link", { name: "Hoy", exact: true }).click();
+  await expect(panel.getByRole("heading", { name: "Asistencia de hoy" })).toBeVisible();
+});
+
 test("at 375 px the day view keeps the action reachable", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await signInByRequest(page, DEMO_DENTIST, DEMO_PASSWORD);
   await openPage(page, "/dentista");
+  await openMartinsDay(page);
   const row = page.getByTestId("no-show-row").filter({ hasText: "Martín" }).first();
   await row.scrollIntoViewIfNeeded();
   await expect(row.getByRole("button")).toBeInViewport();
@@ -102,6 +138,7 @@ test("the admin sets the rule in /admin/inasistencias and sees every dentist's d
 
   await page.getByRole("link", { name: "Agenda", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/agenda$/);
+  await openMartinsDay(page);
   const rows = page.getByTestId("no-show-row");
   await expect(rows.filter({ hasText: "Dr. Andrés Morales" }).first()).toBeVisible();
   const martin = rows.filter({ hasText: "Martín" }).filter({ hasText: "No Asistió" });

@@ -293,6 +293,36 @@ describe("/admin/usuarios/:userId", () => {
     expect(await auditRowsFor(target.id)).toHaveLength(1);
   });
 
+  it("sets a dentist's title (issue 24): shown on the page, used by the portal, audited; refused for a non-dentist", async () => {
+    const dentist = await createTestUser({ roles: ["dentista"], firstName: "Fernanda" });
+    const load = async () =>
+      (await detailLoader(
+        routeArgs(requestAs(admin.cookie, detailPath(dentist.id)), { userId: dentist.id }),
+      )) as DetailData;
+    // No title recorded: named without one.
+    expect((await load()).user).toMatchObject({ professionalTitle: "", dentistName: "Fernanda Test" });
+
+    const { status, body } = await userAction(admin, dentist.id, { intent: "title", title: "dra" });
+    expect(status).toBe(200);
+    expect(body).toEqual({ ok: true, message: "Título guardado. El portal lo nombra «Dra. Fernanda Test»." });
+    expect((await load()).user).toMatchObject({
+      professionalTitle: "dra",
+      dentistName: "Dra. Fernanda Test",
+    });
+    const rows = await auditRowsFor(dentist.id);
+    expect(rows.map((row) => [row.action, row.details])).toEqual([["user.title", { from: null, to: "dra" }]]);
+
+    // The same title again changes nothing; "" removes it; an unknown value is refused.
+    expect((await userAction(admin, dentist.id, { intent: "title", title: "dra" })).body.message).toMatch(
+      /^Sin cambios/,
+    );
+    expect((await userAction(admin, dentist.id, { intent: "title", title: "" })).status).toBe(200);
+    expect((await load()).user.dentistName).toBe("Fernanda Test");
+    expect((await userAction(admin, dentist.id, { intent: "title", title: "Dr." })).status).toBe(400);
+    expect((await userAction(admin, patient.id, { intent: "title", title: "dr" })).status).toBe(409);
+    expect(await auditRowsFor(dentist.id)).toHaveLength(2);
+  });
+
   it("revokes a role and audits it", async () => {
     const target = await createTestUser({ roles: ["paciente", "dentista"] });
     const { status, body } = await userAction(admin, target.id, { intent: "revoke", role: "dentista" });

@@ -462,7 +462,11 @@ describe("Dashboard (/paciente)", () => {
   it("shows the next appointment, the counts and the profile's completeness of the caller only", async () => {
     const patient = await createTestUser({ firstName: "Gabriela" });
     const other = await createTestUser({ firstName: "Otro" });
-    const dentist = await createTestUser({ firstName: "Tomás", roles: ["dentista"] });
+    const dentist = await createTestUser({
+      firstName: "Tomás",
+      roles: ["dentista"],
+      columns: { professionalTitle: "dr" },
+    });
 
     const empty = await dashboard(patient);
     expect(empty).toMatchObject({

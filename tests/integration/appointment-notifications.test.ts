@@ -84,7 +84,11 @@ describe("WhatsApp notices of appointments", () => {
   let dentist: TestUser;
 
   beforeAll(async () => {
-    dentist = await createTestUser({ roles: ["dentista"], firstName: "Inés" });
+    dentist = await createTestUser({
+      roles: ["dentista"],
+      firstName: "Inés",
+      columns: { professionalTitle: "dra" },
+    });
   });
 
   it("a consenting patient's booking queues exactly two messages, the patient's and the clinic's, with the outbox rows", async () => {
@@ -109,12 +113,12 @@ describe("WhatsApp notices of appointments", () => {
       userId: patient.id,
       kind: "text",
       status: "queued",
-      text: `Hola Ana, tu cita de Consulta y evaluación con Dr. Inés Test quedó agendada para el ${longDate(date)} a las 10:00. Río Clínica.`,
+      text: `Hola Ana, tu cita de Consulta y evaluación con Dra. Inés Test quedó agendada para el ${longDate(date)} a las 10:00. Río Clínica.`,
     });
     expect(toClinic).toMatchObject({ toPhone: CLINIC_NUMBER, userId: patient.id, status: "queued" });
     expect(toClinic!.text).toContain("Nueva cita agendada en línea.");
     expect(toClinic!.text).toContain("Paciente: Ana Paredes (+56 9 1234 5601).");
-    expect(toClinic!.text).toContain("Consulta y evaluación, con Dr. Inés Test.");
+    expect(toClinic!.text).toContain("Consulta y evaluación, con Dra. Inés Test.");
     expect(toClinic!.text).toContain(`${longDate(date)} a las 10:00`);
 
     // Each message is an outbox row of kind whatsapp with the same id, waiting for the worker.
@@ -209,10 +213,10 @@ describe("WhatsApp notices of appointments", () => {
     const day = longDate(date);
     expect(patientTexts.toSorted()).toEqual(
       [
-        `Hola Rosa, tu cita de Consulta y evaluación con Dr. Inés Test quedó agendada para el ${day} a las 09:00. Río Clínica.`,
-        `Hola Rosa, tu cita de Consulta y evaluación con Dr. Inés Test fue reprogramada para el ${day} a las 15:00. Río Clínica.`,
-        `Hola Rosa, tu cita de Consulta y evaluación con Dr. Inés Test fue reprogramada para el ${day} a las 16:00. Río Clínica.`,
-        `Hola Rosa, tu cita de Consulta y evaluación con Dr. Inés Test del ${day} a las 16:00 fue cancelada. Río Clínica.`,
+        `Hola Rosa, tu cita de Consulta y evaluación con Dra. Inés Test quedó agendada para el ${day} a las 09:00. Río Clínica.`,
+        `Hola Rosa, tu cita de Consulta y evaluación con Dra. Inés Test fue reprogramada para el ${day} a las 15:00. Río Clínica.`,
+        `Hola Rosa, tu cita de Consulta y evaluación con Dra. Inés Test fue reprogramada para el ${day} a las 16:00. Río Clínica.`,
+        `Hola Rosa, tu cita de Consulta y evaluación con Dra. Inés Test del ${day} a las 16:00 fue cancelada. Río Clínica.`,
       ].toSorted(),
     );
     const clinicTexts = (await messagesOf(id))

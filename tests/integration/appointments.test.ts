@@ -108,7 +108,7 @@ describe("loader", () => {
     const db = await getDb();
     await db
       .update(users)
-      .set({ lastName: "Fuenzalida", phone: "+56912345678" })
+      .set({ lastName: "Fuenzalida", phone: "+56912345678", professionalTitle: "dra" })
       .where(eq(users.id, dentist.id));
   });
 
@@ -188,7 +188,7 @@ describe("loader", () => {
       // The appointment's own duration wins over the treatment's 90 minutes.
       durationMinutes: 45,
       dentistId: dentist.id,
-      dentistName: "Dr. Inés Fuenzalida",
+      dentistName: "Dra. Inés Fuenzalida",
       dentistPhone: { href: "tel:+56912345678", label: "+56 9 1234 5678" },
       priceLabel: "$850.000",
       notes: "Traer exámenes.",
@@ -232,7 +232,7 @@ describe("loader", () => {
       durationMinutes: 30,
       priceLabel: "$25.000",
     });
-    expect(data.dentists).toContainEqual({ id: dentist.id, name: "Dr. Inés Fuenzalida" });
+    expect(data.dentists).toContainEqual({ id: dentist.id, name: "Dra. Inés Fuenzalida" });
     expect(data.dentists.some((item) => item.id === patient.id)).toBe(false);
     expect(data.openDays).toHaveLength(20);
     expect(data.openDays[0]!.date >= today()).toBe(true);
@@ -473,7 +473,7 @@ describe("booking, rescheduling and cancelling through the action", () => {
     [patient, rival, dentist] = await Promise.all([
       createTestUser({ firstName: "Reserva" }),
       createTestUser({ firstName: "Rival" }),
-      createTestUser({ roles: ["dentista"], firstName: "Bruno" }),
+      createTestUser({ roles: ["dentista"], firstName: "Bruno", columns: { professionalTitle: "dr" } }),
     ]);
   });
 

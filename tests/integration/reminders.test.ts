@@ -42,7 +42,11 @@ const LIMPIEZA_PRICE = 35_000;
 let dentist: TestUser;
 
 beforeAll(async () => {
-  dentist = await createTestUser({ roles: ["dentista"], firstName: "Inés" });
+  dentist = await createTestUser({
+    roles: ["dentista"],
+    firstName: "Inés",
+    columns: { professionalTitle: "dra" },
+  });
   const db = await getDb();
   const [limpieza] = await db
     .select({ price: treatmentsCatalog.basePrice })
@@ -331,7 +335,7 @@ describe("the reminder's links", () => {
         date: "Martes, 7 de mayo de 2030",
         time: "10:00",
         treatment: "Limpieza dental",
-        dentist: "Dr. Inés Test",
+        dentist: "Dra. Inés Test",
         statusLabel: "Programada",
       },
     });

@@ -11,7 +11,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { timestamps } from "./columns";
+import { professionalTitles } from "~/domain/dentist-name";
+import { quotedList, timestamps } from "./columns";
 
 /**
  * Accounts: Better Auth's models (user, session, account, verification, twoFactor), the sign-in step-up, and roles.
@@ -33,6 +34,11 @@ export const users = pgTable(
     emergencyPhone: text("emergency_phone"),
     rut: text("rut"),
     /**
+     * A dentist's title, "dr" or "dra" (`domain/dentist-name.ts`); null names them without one. Set by an
+     * administrator (issue 24).
+     */
+    professionalTitle: text("professional_title"),
+    /**
      * When the user agreed to WhatsApp messages about their appointments (reminders go only to them); null = not
      * agreed.
      */
@@ -46,7 +52,13 @@ export const users = pgTable(
     erasedAt: timestamp("erased_at", { withTimezone: true }),
     ...timestamps,
   },
-  (table) => [index("users_last_name_idx").on(table.lastName)],
+  (table) => [
+    index("users_last_name_idx").on(table.lastName),
+    check(
+      "users_professional_title_values",
+      sql`${table.professionalTitle} in (${quotedList(professionalTitles)})`,
+    ),
+  ],
 );
 
 export const sessions = pgTable(

@@ -51,6 +51,7 @@ export const auditActionLabels: Record<string, string> = {
   "role.revoke": "Rol revocado",
   "user.deactivate": "Cuenta desactivada",
   "user.reactivate": "Cuenta reactivada",
+  "user.title": "Título profesional cambiado",
   "request.status": "Estado de solicitud cambiado",
   "lead.status_changed": "Estado de lead cambiado",
   "lead.contacted": "Contacto con lead registrado",

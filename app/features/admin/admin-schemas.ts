@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { professionalTitles } from "~/domain/dentist-name";
 import { roleNames } from "~/domain/roles";
 import { requestKinds, requestStatuses } from "./admin-options";
 
@@ -12,6 +13,11 @@ export const userActionSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("revoke"), role: roleField }),
     z.object({ intent: z.literal("deactivate") }),
     z.object({ intent: z.literal("reactivate") }),
+    // A dentist's title; "" records none.
+    z.object({
+      intent: z.literal("title"),
+      title: z.enum([...professionalTitles, ""], { error: "Elige un título válido." }),
+    }),
   ],
   { error: "La acción no es válida." },
 );

@@ -1,3 +1,4 @@
+import { isProfessionalTitle, professionalTitleLabels } from "~/domain/dentist-name";
 import type { Database } from "~/db/client.server";
 import { assertAdmin, type AdminActor } from "./admin-actor.server";
 import { dateLabel, type DateLabel } from "./admin-format";
@@ -31,11 +32,16 @@ function text(value: unknown): string {
   return JSON.stringify(value) ?? "";
 }
 
+const titleText = (value: unknown) =>
+  isProfessionalTitle(value) ? professionalTitleLabels[value] : "sin título";
+
 /** The details column in Spanish for the actions we know; other areas' entries as "key: value". */
 export function describeAuditDetails(action: string, details: Record<string, unknown>): string {
   let result: string;
   if ((action === "role.grant" || action === "role.revoke") && typeof details.role === "string") {
     result = `Rol: ${roleLabel(details.role)}`;
+  } else if (action === "user.title") {
+    result = `Título: ${titleText(details.from)} → ${titleText(details.to)}`;
   } else if (action === "user.deactivate" && typeof details.sessionsRevoked === "number") {
     result = `Sesiones cerradas: ${details.sessionsRevoked}`;
   } else if (action === "request.status") {

@@ -43,6 +43,7 @@ export async function findUserDetail(db: Database, userId: string) {
       ...listColumns,
       phone: users.phone,
       rut: users.rut,
+      professionalTitle: users.professionalTitle,
       updatedAt: users.updatedAt,
     })
     .from(users)
@@ -70,11 +71,21 @@ export async function lockUser(db: Database, userId: string) {
       lastName: users.lastName,
       email: users.email,
       deactivatedAt: users.deactivatedAt,
+      professionalTitle: users.professionalTitle,
     })
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
   return row;
+}
+
+/** A dentist's title ("dr", "dra") or none (null). */
+export async function setProfessionalTitle(
+  db: Database,
+  userId: string,
+  title: string | null,
+): Promise<void> {
+  await db.update(users).set({ professionalTitle: title, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
 export async function setDeactivatedAt(db: Database, userId: string, at: Date | null): Promise<void> {

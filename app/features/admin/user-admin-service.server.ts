@@ -1,3 +1,4 @@
+import { dentistDisplayName, isProfessionalTitle, type ProfessionalTitle } from "~/domain/dentist-name";
 import { activeRoleNames, activeRolesByUser, grantRole, revokeRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
 import { formatChileanPhone } from "~/domain/format";
@@ -17,6 +18,7 @@ import {
   lockUser,
   searchUsers,
   setDeactivatedAt,
+  setProfessionalTitle,
 } from "./user-admin-repository.server";
 
 export interface RoleDto {
@@ -111,6 +113,10 @@ export interface UserDetailDto {
     email: string;
     phone: string | null;
     rut: string | null;
+    /** The dentist's title ("dr", "dra") or "" for none; only shown for a dentist. */
+    professionalTitle: ProfessionalTitle | "";
+    /** How the portal names them as a dentist (`dentistDisplayName`). */
+    dentistName: string;
     emailVerified: boolean;
     twoFactorEnabled: boolean;
     active: boolean;
@@ -154,6 +160,12 @@ export async function getUserDetail(db: Database, actor: AdminActor, userId: str
       email: row.email,
       phone: row.phone ? formatChileanPhone(row.phone) : null,
       rut: row.rut,
+      professionalTitle: isProfessionalTitle(row.professionalTitle) ? row.professionalTitle : "",
+      dentistName: dentistDisplayName({
+        firstName: row.firstName,
+        lastName: row.lastName,
+        title: row.professionalTitle,
+      }),
       emailVerified: row.emailVerified,
       twoFactorEnabled: row.twoFactorEnabled,
       active: row.deactivatedAt === null,
@@ -241,6 +253,26 @@ export async function applyUserAction(
         await audit("role.revoke", { role });
         logger.info({ actorId: actor.id, targetUserId: userId, role }, "admin revoked a role");
         return { message: `Se revocó el rol ${label} a ${targetName}.` };
+      }
+      case "title": {
+        if (!targetRoles.includes("dentista")) {
+          throw new AppError(
+            "CONFLICT",
+            `${targetName} no tiene el rol Dentista: el título es solo para dentistas.`,
+          );
+        }
+        const to = action.title === "" ? null : action.title;
+        const from = isProfessionalTitle(target.professionalTitle) ? target.professionalTitle : null;
+        if (from === to) return { message: `Sin cambios: ${targetName} ya tenía ese título.` };
+        await setProfessionalTitle(tx, userId, to);
+        await audit("user.title", { from, to });
+        logger.info({ actorId: actor.id, targetUserId: userId }, "admin set a dentist's title");
+        const named = dentistDisplayName({
+          firstName: target.firstName,
+          lastName: target.lastName,
+          title: to,
+        });
+        return { message: `Título guardado. El portal lo nombra «${named || target.email}».` };
       }
       case "deactivate":
       case "reactivate": {

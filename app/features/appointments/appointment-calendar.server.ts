@@ -13,6 +13,7 @@ import { AppError } from "~/lib/base/errors";
 import { clinicFacts, publicBaseUrl } from "~/lib/base/env.server";
 import { patientAppointment } from "./appointment-repository.server";
 import type { CardCalendar } from "./components/appointment-types";
+import { dentistDisplayName } from "~/domain/dentist-name";
 
 /** 'Agregar al calendario' is offered for an appointment that will happen: scheduled or confirmed. */
 const CALENDAR_STATUSES = new Set(["scheduled", "confirmed"]);
@@ -30,6 +31,7 @@ interface CalendarRow {
   treatmentName: string | null;
   dentistFirstName: string;
   dentistLastName: string;
+  dentistTitle: string | null;
 }
 
 function eventOf(row: CalendarRow, baseUrl = publicBaseUrl()): CalendarEvent {
@@ -40,7 +42,11 @@ function eventOf(row: CalendarRow, baseUrl = publicBaseUrl()): CalendarEvent {
     startsAt: row.startsAt,
     endsAt: row.endsAt,
     treatment: treatmentNameOrFallback(row.treatmentName),
-    dentist: `Dr. ${[row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ")}`,
+    dentist: dentistDisplayName({
+      firstName: row.dentistFirstName,
+      lastName: row.dentistLastName,
+      title: row.dentistTitle,
+    }),
     clinicName: clinic.name,
     clinicAddress: clinic.address,
     clinicPhone: formatChileanPhone(clinic.phone),

@@ -1,3 +1,4 @@
+import { dentistDisplayName } from "~/domain/dentist-name";
 import type { Database } from "~/db/client.server";
 import {
   clinicAppointmentMessage,
@@ -51,10 +52,8 @@ export async function notifyAppointment(tx: Database, notice: AppointmentNotice)
     clinicName: clinic.shortName,
     patient: { firstName: patient.firstName, lastName: patient.lastName, phone: patient.phone },
     treatment: notice.treatment,
-    // As the portal names dentists ("Dr. Nombre Apellido").
-    dentist: dentist
-      ? `Dr. ${[dentist.firstName, dentist.lastName].filter(Boolean).join(" ")}`
-      : "la clínica",
+    // As the portal names dentists ("Dra. Nombre Apellido").
+    dentist: dentist ? dentistDisplayName(dentist) : "la clínica",
     startsAt: notice.startsAt,
     previousStartsAt: notice.previousStartsAt,
     fee: notice.fee,

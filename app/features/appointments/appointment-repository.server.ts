@@ -31,6 +31,7 @@ const cardColumns = {
   dentistId: appointments.dentistId,
   dentistFirstName: dentist.firstName,
   dentistLastName: dentist.lastName,
+  dentistTitle: dentist.professionalTitle,
   dentistPhone: dentist.phone,
 };
 
@@ -141,7 +142,13 @@ export async function treatmentBySlug(db: Pick<Database, "select">, slug: string
 /** Active, not deactivated users with the dentista role. */
 export async function listDentists(db: Pick<Database, "select">) {
   return db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, phone: users.phone })
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      title: users.professionalTitle,
+      phone: users.phone,
+    })
     .from(users)
     .innerJoin(userRoles, activeGrantOf(eq(userRoles.userId, users.id)))
     .innerJoin(roles, and(grantedRole, eq(roles.name, "dentista")))
@@ -287,7 +294,7 @@ export async function appointmentParties(db: Pick<Database, "select">, patientId
     .where(eq(users.id, patientId))
     .limit(1);
   const [dentistRow] = await db
-    .select({ firstName: users.firstName, lastName: users.lastName })
+    .select({ firstName: users.firstName, lastName: users.lastName, title: users.professionalTitle })
     .from(users)
     .where(eq(users.id, dentistId))
     .limit(1);

@@ -418,7 +418,9 @@ export async function bookForPatient(
   return {
     ...booked,
     treatmentName: treatment.name,
-    dentist: assigned ? { firstName: assigned.firstName, lastName: assigned.lastName } : null,
+    dentist: assigned
+      ? { firstName: assigned.firstName, lastName: assigned.lastName, title: assigned.title }
+      : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { dentistDisplayName } from "~/domain/dentist-name";
 import { and, asc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { activeGrantOf, grantedRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
@@ -11,7 +12,12 @@ export type DentistLinkRow = typeof dentalinkDentistLinks.$inferSelect;
 /** Our dentists (the dentista role, not deactivated), by last name. */
 export async function portalDentists(db: Reader) {
   return db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      title: users.professionalTitle,
+    })
     .from(users)
     .innerJoin(userRoles, activeGrantOf(eq(userRoles.userId, users.id)))
     .innerJoin(roles, and(grantedRole, eq(roles.name, "dentista")))
@@ -137,8 +143,13 @@ export async function requeueWriteThrough(
 export async function dentistNames(db: Reader, ids: string[]) {
   if (ids.length === 0) return new Map<string, string>();
   const rows = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      title: users.professionalTitle,
+    })
     .from(users)
     .where(inArray(users.id, ids));
-  return new Map(rows.map((row) => [row.id, [row.firstName, row.lastName].filter(Boolean).join(" ")]));
+  return new Map(rows.map((row) => [row.id, dentistDisplayName(row)]));
 }

@@ -1,3 +1,4 @@
+import { dentistDisplayName } from "~/domain/dentist-name";
 import type { Database } from "~/db/client.server";
 import { matchDentistsByName } from "~/domain/dentist-matching";
 import { PermanentDeliveryError } from "~/features/outbox/outbox.server";
@@ -55,7 +56,7 @@ export async function loadDentistLinks(
     const atDentalink = linkedId && list ? list.find((item) => item.id === linkedId) : undefined;
     return {
       dentistId: dentist.id,
-      name: fullName(dentist),
+      name: dentistDisplayName(dentist),
       dentalinkDentistId: linkedId,
       dentalinkName: atDentalink?.name ?? null,
       source: link ? (link.source === "admin" ? "admin" : "name") : null,

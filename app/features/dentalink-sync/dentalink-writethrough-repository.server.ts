@@ -40,6 +40,7 @@ export async function appointmentForWriteThrough(db: Database, appointmentId: st
       dentistId: appointments.dentistId,
       dentistFirstName: dentists.firstName,
       dentistLastName: dentists.lastName,
+      dentistTitle: dentists.professionalTitle,
       treatment: treatmentsCatalog.name,
     })
     .from(appointments)
@@ -154,6 +155,7 @@ export async function failedWriteThroughs(db: Database, limit = 20) {
       patientLastName: patients.lastName,
       dentistFirstName: dentists.firstName,
       dentistLastName: dentists.lastName,
+      dentistTitle: dentists.professionalTitle,
     })
     .from(outbox)
     .leftJoin(appointments, sql`${appointments.id}::text = ${outbox.payload}->>'appointmentId'`)

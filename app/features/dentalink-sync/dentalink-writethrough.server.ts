@@ -28,6 +28,7 @@ import {
   storeDentalinkIds,
   storeDentalinkPatientLink,
 } from "./dentalink-writethrough-repository.server";
+import { dentistDisplayName } from "~/domain/dentist-name";
 
 /**
  * Portal bookings written through to Dentalink (ADR 023): a booking, reschedule or cancellation in Mis Citas queues
@@ -286,7 +287,11 @@ export async function loadFailedWriteThroughs(db: Database): Promise<FailedWrite
       maxAttempts: OUTBOX_MAX_ATTEMPTS,
       nextAttemptAt: failed ? null : row.nextAttemptAt.toISOString(),
       patientName: personName(row.patientFirstName, row.patientLastName),
-      dentistName: personName(row.dentistFirstName, row.dentistLastName),
+      dentistName: dentistDisplayName({
+        firstName: row.dentistFirstName,
+        lastName: row.dentistLastName,
+        title: row.dentistTitle,
+      }),
     };
   });
 }

@@ -232,6 +232,7 @@ export async function dayAppointments(
       patientLastName: users.lastName,
       dentistFirstName: dentist.firstName,
       dentistLastName: dentist.lastName,
+      dentistTitle: dentist.professionalTitle,
       treatmentName: treatmentsCatalog.name,
     })
     .from(appointments)

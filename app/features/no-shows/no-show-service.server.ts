@@ -1,6 +1,6 @@
 import type { Database } from "~/db/client.server";
 import { appointmentStatusLabel, treatmentNameOrFallback } from "~/domain/appointment-status";
-import { clinicDate, clinicDayBounds, clinicTime } from "~/domain/clinic-time";
+import { clinicDayBounds, clinicTime } from "~/domain/clinic-time";
 import { formatChileanPhone, formatDayHeading } from "~/domain/format";
 import {
   DEFAULT_NO_SHOW_RULE,
@@ -36,6 +36,7 @@ import {
   type Tx,
 } from "./no-show-repository.server";
 import { NO_SHOW_SETTINGS_KEY, noShowRuleSchema } from "./no-show-schema";
+import { dentistDisplayName } from "~/domain/dentist-name";
 
 /**
  * No-shows (issue 23, ADR 042): staff mark 'No asistió' and may undo it the same day; the count per patient over 12
@@ -202,7 +203,11 @@ export async function noShowDay(
         patientName: `${row.patientFirstName} ${row.patientLastName}`.trim(),
         dentistName:
           input.dentistId === null
-            ? `Dr. ${[row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ")}`
+            ? dentistDisplayName({
+                firstName: row.dentistFirstName,
+                lastName: row.dentistLastName,
+                title: row.dentistTitle,
+              })
             : null,
         treatment: treatmentNameOrFallback(row.treatmentName),
         status: row.status,
@@ -217,9 +222,17 @@ export async function noShowDay(
   };
 }
 
-/** The dentist's agenda: today's own appointments, posting to /dentista/inasistencias. */
-export async function dentistNoShowToday(db: Pick<Database, "select">, dentistId: string, now = new Date()) {
-  return noShowDay(db, { date: clinicDate(now), dentistId, actionPath: DENTIST_NO_SHOW_PATH }, now);
+/**
+ * The dentist's agenda: their own appointments of one clinic day (today, or a recent day by
+ * `dentistAttendanceDate`), posting to /dentista/inasistencias.
+ */
+export async function dentistNoShowDay(
+  db: Pick<Database, "select">,
+  dentistId: string,
+  date: string,
+  now = new Date(),
+) {
+  return noShowDay(db, { date, dentistId, actionPath: DENTIST_NO_SHOW_PATH }, now);
 }
 
 export const DENTIST_NO_SHOW_PATH = "/dentista/inasistencias";

@@ -6,6 +6,7 @@ import { patientAppointmentSummary } from "~/features/appointments/appointment-s
 import { pendingFormsCount } from "~/features/forms/form-service.server";
 import { profileCompletenessOf } from "~/features/profile/profile-service.server";
 import type { PatientDashboardDto } from "./dashboard-dto";
+import { dentistDisplayName } from "~/domain/dentist-name";
 
 /** What /paciente shows, always for the session's own id. */
 export async function patientDashboard(
@@ -26,7 +27,11 @@ export async function patientDashboard(
           date: formatDateWithWeekday(clinicDate(next.startsAt)),
           time: clinicTime(next.startsAt),
           treatment: treatmentNameOrFallback(next.treatmentName),
-          dentist: `Dr. ${next.dentistFirstName} ${next.dentistLastName}`.trim(),
+          dentist: dentistDisplayName({
+            firstName: next.dentistFirstName,
+            lastName: next.dentistLastName,
+            title: next.dentistTitle,
+          }),
           status: next.status,
         }
       : null,

@@ -154,7 +154,8 @@ const anonymising: Partial<Record<PersonalTableName, (now: Date) => SQL>> = {
   users: (now) => sql`
     first_name = 'Persona', last_name = 'eliminada', email = 'eliminada-' || id || '@eliminado.invalid',
     email_verified = false, image = null, phone = null, address = null, emergency_contact = null,
-    emergency_phone = null, rut = null, whatsapp_opt_in_at = null, two_factor_enabled = false,
+    emergency_phone = null, rut = null, professional_title = null, whatsapp_opt_in_at = null,
+    two_factor_enabled = false,
     deactivated_at = coalesce(deactivated_at, ${now}), erased_at = ${now}, updated_at = ${now}`,
   leads: (now) => sql`
     name = 'Persona eliminada', phone = '', email = null, message = '', reasons = '[]'::jsonb, updated_at = ${now}`,

@@ -25,6 +25,7 @@ import {
   recordLinkAudit,
   type ActionTokenRow,
 } from "./reminder-repository.server";
+import { dentistDisplayName } from "~/domain/dentist-name";
 
 export interface AppointmentLinkPage {
   status: number;
@@ -39,7 +40,11 @@ function appointmentOf(row: ActionTokenRow, status = row.status): AppointmentLin
     time: formatClinicTime(row.startsAt),
     startsAt: row.startsAt.toISOString(),
     treatment: treatmentNameOrFallback(row.treatmentName),
-    dentist: `Dr. ${[row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ")}`,
+    dentist: dentistDisplayName({
+      firstName: row.dentistFirstName,
+      lastName: row.dentistLastName,
+      title: row.dentistTitle,
+    }),
     statusLabel: appointmentStatusLabel(status),
   };
 }

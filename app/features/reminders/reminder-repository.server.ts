@@ -186,6 +186,7 @@ export async function findActionToken(
       treatmentPrice: treatmentsCatalog.basePrice,
       dentistFirstName: dentist.firstName,
       dentistLastName: dentist.lastName,
+      dentistTitle: dentist.professionalTitle,
     })
     .from(appointmentActionTokens)
     .innerJoin(appointments, eq(appointments.id, appointmentActionTokens.appointmentId))

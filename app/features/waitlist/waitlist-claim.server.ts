@@ -17,6 +17,7 @@ import {
   recordClaim,
   type OfferRow,
 } from "./waitlist-repository.server";
+import { dentistDisplayName } from "~/domain/dentist-name";
 
 export interface OfferPage {
   status: number;
@@ -33,7 +34,11 @@ const capitalize = (text: string) => text.charAt(0).toLocaleUpperCase("es-CL") +
 function slotView(row: OfferRow): OfferSlotView {
   return {
     treatment: row.treatmentName,
-    dentist: `Dr. ${[row.dentistFirstName, row.dentistLastName].filter(Boolean).join(" ")}`,
+    dentist: dentistDisplayName({
+      firstName: row.dentistFirstName,
+      lastName: row.dentistLastName,
+      title: row.dentistTitle,
+    }),
     date: capitalize(formatDateWithWeekday(clinicDate(row.startsAt))),
     time: formatClinicTime(row.startsAt),
   };

@@ -1,3 +1,4 @@
+import { dentistDisplayName } from "~/domain/dentist-name";
 import type { Database } from "~/db/client.server";
 import { isLiveAppointment } from "~/domain/appointment-status";
 import { clinicDate, clinicTime } from "~/domain/clinic-time";
@@ -241,10 +242,10 @@ export async function offerTo(
   return true;
 }
 
-/** "Dr. Nombre Apellido", as the portal names dentists. */
+/** "Dra. Nombre Apellido", as the portal names dentists (`dentistDisplayName`). */
 export async function dentistNameOf(tx: Database, dentistId: string) {
   const dentist = await dentistAndTreatmentNames(tx, dentistId);
-  return dentist ? `Dr. ${[dentist.firstName, dentist.lastName].filter(Boolean).join(" ")}` : "la clínica";
+  return dentist ? dentistDisplayName(dentist) : "la clínica";
 }
 
 const escapeHtml = (value: string) =>

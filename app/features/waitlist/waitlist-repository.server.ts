@@ -56,6 +56,7 @@ const entryColumns = {
   treatmentName: treatmentsCatalog.name,
   dentistFirstName: dentist.firstName,
   dentistLastName: dentist.lastName,
+  dentistTitle: dentist.professionalTitle,
 };
 
 /** The patient's entries, newest first. */
@@ -288,7 +289,7 @@ export async function patientsBusy(db: Reader, patientIds: string[], from: Date,
 
 export async function dentistAndTreatmentNames(db: Reader, dentistId: string) {
   const [row] = await db
-    .select({ firstName: users.firstName, lastName: users.lastName })
+    .select({ firstName: users.firstName, lastName: users.lastName, title: users.professionalTitle })
     .from(users)
     .where(eq(users.id, dentistId));
   return row;
@@ -328,6 +329,7 @@ export async function offerByTokenHash(db: Reader, tokenHash: string) {
       treatmentDuration: treatmentsCatalog.durationMinutes,
       dentistFirstName: dentist.firstName,
       dentistLastName: dentist.lastName,
+      dentistTitle: dentist.professionalTitle,
     })
     .from(waitlistOffers)
     .innerJoin(freedSlots, eq(freedSlots.id, waitlistOffers.slotId))
@@ -414,6 +416,7 @@ export async function slotsBetween(db: Reader, from: Date, to: Date, dentistId?:
       nextBatchAt: freedSlots.nextBatchAt,
       dentistFirstName: dentist.firstName,
       dentistLastName: dentist.lastName,
+      dentistTitle: dentist.professionalTitle,
     })
     .from(freedSlots)
     .innerJoin(dentist, eq(dentist.id, freedSlots.dentistId))

@@ -1,3 +1,4 @@
+import { dentistDisplayName } from "~/domain/dentist-name";
 import type { Database } from "~/db/client.server";
 import { isLiveAppointment } from "~/domain/appointment-status";
 import {
@@ -51,8 +52,9 @@ import {
 
 const capitalize = (text: string) => text.charAt(0).toLocaleUpperCase("es-CL") + text.slice(1);
 
-const dentistName = (first: string | null, last: string | null) =>
-  first === null ? "Cualquier dentista" : `Dr. ${[first, last].filter(Boolean).join(" ")}`;
+/** The dentist an entry or slot names; an entry with no dentist takes any. */
+const dentistName = (first: string | null, last: string | null, title: string | null) =>
+  first === null ? "Cualquier dentista" : dentistDisplayName({ firstName: first, lastName: last, title });
 
 function weekdaysText(weekdays: readonly number[]) {
   return weekdays.length === 0 ? "Cualquier día" : weekdays.map((day) => weekdayLabels[day] ?? "").join(", ");
@@ -90,7 +92,11 @@ export async function patientWaitlistPage(
     return {
       id: entry.id,
       treatment: entry.treatmentName,
-      dentist: dentistName(entry.dentistId ? entry.dentistFirstName : null, entry.dentistLastName),
+      dentist: dentistName(
+        entry.dentistId ? entry.dentistFirstName : null,
+        entry.dentistLastName,
+        entry.dentistTitle,
+      ),
       weekdays: weekdaysText(entry.weekdays),
       dayParts: dayPartsText(entry.dayParts),
       until: `Hasta el ${formatDate(entry.untilDate)}`,
@@ -110,7 +116,7 @@ export async function patientWaitlistPage(
     treatments: treatments.map((treatment) => ({ slug: treatment.slug, name: treatment.name })),
     dentists: dentists.map((dentist) => ({
       id: dentist.id,
-      name: dentistName(dentist.firstName, dentist.lastName),
+      name: dentistName(dentist.firstName, dentist.lastName, dentist.title),
     })),
     appointments: upcoming.map((row) => ({
       id: row.id,
@@ -209,7 +215,11 @@ export async function staffWaitlistDays(
         patientName: `${entry.patientFirstName} ${entry.patientLastName}`.trim(),
         patientPhone: entry.patientPhone,
         treatment: entry.treatmentName,
-        dentist: dentistName(entry.dentistId ? entry.dentistFirstName : null, entry.dentistLastName),
+        dentist: dentistName(
+          entry.dentistId ? entry.dentistFirstName : null,
+          entry.dentistLastName,
+          entry.dentistTitle,
+        ),
         dayParts: dayPartsText(entry.dayParts),
         weekdays: weekdaysText(entry.weekdays),
         until: formatDate(entry.untilDate),
@@ -219,7 +229,7 @@ export async function staffWaitlistDays(
         .filter((slot) => clinicDate(slot.startsAt) === date)
         .map((slot) => ({
           id: slot.id,
-          dentist: dentistName(slot.dentistFirstName, slot.dentistLastName),
+          dentist: dentistName(slot.dentistFirstName, slot.dentistLastName, slot.dentistTitle),
           date: slot.startsAt.toISOString(),
           time: clinicTime(slot.startsAt),
           reason: reasonLabels[slot.reason] ?? slot.reason,
@@ -352,7 +362,7 @@ export async function adminWaitlistPage(db: Database, now = new Date()) {
     days,
     dentists: dentists.map((dentist) => ({
       id: dentist.id,
-      name: dentistName(dentist.firstName, dentist.lastName),
+      name: dentistName(dentist.firstName, dentist.lastName, dentist.title),
     })),
     entries: entries.map((entry) => ({
       id: entry.id,

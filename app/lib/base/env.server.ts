@@ -22,6 +22,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "debe empezar con postgres:// o postgresql://")
     .optional(),
   SEED_DEMO: booleanFlag,
+  /** Demo mode's staff data (issue 24: a few hundred leads, messages, chats, syncs); on unless "0"/"false". */
+  SEED_DEMO_STAFF: z.enum(["0", "1", "true", "false"]).optional(),
   ALLOW_DEMO_IN_PRODUCTION: booleanFlag,
   PUBLIC_BASE_URL: optionalUrl,
   MEDIA_BASE_URL: z.string().min(1).default("/media"),
@@ -327,6 +329,11 @@ export function whatsAppWebhookSecrets(current: Env = env()): string[] {
   return [current.WHATSAPP_WEBHOOK_SECRET, current.WHATSAPP_WEBHOOK_SECRET_PREVIOUS].filter(
     (secret): secret is string => Boolean(secret),
   );
+}
+
+/** Demo mode seeds the staff side's data (leads over 90 days, messages, chats, syncs) unless SEED_DEMO_STAFF=0. */
+export function seedsDemoStaffData(current: Env = env()) {
+  return isDemoMode(current) && current.SEED_DEMO_STAFF !== "0" && current.SEED_DEMO_STAFF !== "false";
 }
 
 /** Demo mode (demo accounts, sample data, /dev/correos) only with SEED_DEMO=1, on either database. */

@@ -4,6 +4,7 @@ import type { Route } from "./+types/user-detail";
 import { Button } from "~/components/ui/button";
 import { Select } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
+import { professionalTitleOptions } from "~/domain/dentist-name";
 import { ADMIN_ROLES } from "~/domain/roles";
 import { adminActor } from "~/features/admin/admin-actor.server";
 import { actionSuccess, type ActionResult } from "~/lib/base/action-result";
@@ -197,6 +198,38 @@ export default function AdminUserDetail({ loaderData, actionData }: Route.Compon
               </Button>
             </Form>
           </AdminPanel>
+
+          {roles.some((role) => role.name === "dentista") && (
+            <AdminPanel id="user-title" title="Título profesional">
+              <p className="mt-2 text-sm text-slate-700">
+                Cómo el portal, los mensajes y los correos nombran a este dentista:{" "}
+                <strong data-testid="dentist-display-name">{user.dentistName}</strong>
+              </p>
+              <Form method="post" className="mt-3 flex items-end gap-2">
+                <div className="flex-1">
+                  <label htmlFor="professional-title" className="block text-sm font-medium text-slate-800">
+                    Título
+                  </label>
+                  <Select
+                    id="professional-title"
+                    name="title"
+                    className="mt-1.5"
+                    defaultValue={user.professionalTitle}
+                    key={user.professionalTitle}
+                  >
+                    {professionalTitleOptions.map((option) => (
+                      <option key={option.value} value={option.value}>
+                        {option.label}
+                      </option>
+                    ))}
+                  </Select>
+                </div>
+                <Button type="submit" name="intent" value="title" disabled={busy}>
+                  Guardar título
+                </Button>
+              </Form>
+            </AdminPanel>
+          )}
 
           <AdminPanel id="user-status" title="Acceso">
             {isSelf ? (

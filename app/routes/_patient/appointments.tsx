@@ -1,3 +1,4 @@
+import { dentistDisplayName } from "~/domain/dentist-name";
 import { data } from "react-router";
 import type { Route } from "./+types/appointments";
 import { getDb } from "~/db/client.server";
@@ -91,10 +92,6 @@ function dayOption(date: string, today: string): DayOption {
   };
 }
 
-function dentistName(firstName: string, lastName: string) {
-  return `Dr. ${[firstName, lastName].filter(Boolean).join(" ")}`;
-}
-
 /** 'Pagar abono' while the booking is held, 'Reintentar pago' once its hold was released unpaid (ADR 036). */
 function cardPayment(row: AppointmentCardRow, now: Date, online: boolean): CardPayment | null {
   if (!online || row.startsAt.getTime() <= now.getTime()) return null;
@@ -153,7 +150,11 @@ function toCard(
     startsAt: row.startsAt.toISOString(),
     durationMinutes: effectiveDuration(row.durationMinutes, row.treatmentDuration),
     dentistId: row.dentistId,
-    dentistName: dentistName(row.dentistFirstName, row.dentistLastName),
+    dentistName: dentistDisplayName({
+      firstName: row.dentistFirstName,
+      lastName: row.dentistLastName,
+      title: row.dentistTitle,
+    }),
     dentistPhone: row.dentistPhone
       ? { href: `tel:${row.dentistPhone}`, label: formatChileanPhone(row.dentistPhone) }
       : null,
@@ -252,7 +253,7 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
     ),
     dentists: dentists.map((dentist) => ({
       id: dentist.id,
-      name: dentistName(dentist.firstName, dentist.lastName),
+      name: dentistDisplayName(dentist),
     })),
     openDays: openDays(today, OPEN_DAYS_OFFERED, DEFAULT_WEEK).map((date) => dayOption(date, today)),
   };
@@ -273,9 +274,7 @@ export async function action(args: Route.ActionArgs) {
         // The slot is held 'Pendiente de pago': the browser goes on to Webpay (ADR 036).
         if (result.kind === "payment") throw checkoutRedirect(result.paymentId);
         const { booked } = result;
-        const withWhom = booked.dentist
-          ? ` con ${dentistName(booked.dentist.firstName, booked.dentist.lastName)}`
-          : "";
+        const withWhom = booked.dentist ? ` con ${dentistDisplayName(booked.dentist)}` : "";
         message = `Tu cita de ${booked.treatmentName}${withWhom} quedó agendada para el ${formatDateWithWeekday(input.date)} a las ${input.time}.`;
         break;
       }

@@ -39,7 +39,7 @@ export interface AppointmentCardData {
   /** The appointment's own, else the treatment's, else 60. */
   durationMinutes: number;
   dentistId: string;
-  /** "Dr. Nombre Apellido". */
+  /** "Dra. Nombre Apellido" (`dentistDisplayName`). */
   dentistName: string;
   dentistPhone: { href: string; label: string } | null;
   /** "$850.000", if the treatment has a price. */

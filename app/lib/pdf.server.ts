@@ -8,7 +8,7 @@ export type PdfDocument = InstanceType<typeof PDFDocument>;
  * that read the text.
  */
 export function renderPdf(
-  options: { margin: number; info: PDFKit.DocumentInfo; compress?: boolean },
+  options: { margin: number; info: PDFKit.DocumentInfo; compress?: boolean; bufferPages?: boolean },
   draw: (doc: PdfDocument) => void,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -21,6 +21,8 @@ export function renderPdf(
       pdfVersion: "1.7",
       displayTitle: true,
       compress: options.compress ?? true,
+      // Kept in memory until the end, so that page numbers and a table of contents can be drawn afterwards.
+      bufferPages: options.bufferPages ?? false,
     });
     const chunks: Buffer[] = [];
     doc.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { guides } from "~/content/guides";
 import { openLanding } from "./support";
 
 const navLinks = [
@@ -92,11 +93,16 @@ test.describe("landing page", () => {
     const section = page.getByRole("region", { name: "E-books y guías gratuitas" });
     const cards = section.getByRole("listitem");
     await expect(cards).toHaveCount(3);
-    const expected = [
-      { title: "Guía Completa de Implantes Dentales", pages: "45 páginas" },
-      { title: "Estética Facial Avanzada", pages: "38 páginas" },
-      { title: "Carillas y Estética Dental", pages: "32 páginas" },
+    // The spec's titles, with the PDFs' real page counts (issue 24, item 9).
+    const titles = [
+      "Guía Completa de Implantes Dentales",
+      "Estética Facial Avanzada",
+      "Carillas y Estética Dental",
     ];
+    const expected = titles.map((title) => ({
+      title,
+      pages: `${guides.find((guide) => guide.title === title)!.pages} páginas`,
+    }));
     for (const [index, guide] of expected.entries()) {
       const card = cards.nth(index);
       await expect(card.getByRole("heading", { name: guide.title })).toBeVisible();

@@ -1,15 +1,51 @@
 import { describe, expect, it } from "vitest";
+import { defaultClinic } from "~/config/clinic";
 import { parseBlocks, renderGuidePdf } from "./guide-pdf.server";
 
 describe("parseBlocks", () => {
-  it("splits headings, paragraphs and lists", () => {
-    expect(parseBlocks("## Uno\nlínea a\nlínea b\n\n- x\n- y\n\n1. a\n2. b\n### Dos")).toEqual([
+  it("splits chapters, sections, paragraphs, lists, notes and tables, keeping bold, italic and links", () => {
+    const markdown = [
+      "## Uno",
+      "línea a",
+      "línea **b** y [enlace](/blog) *fin*",
+      "",
+      "- x",
+      "- **y**: z",
+      "",
+      "1. a",
+      "2. b",
+      "",
+      "> **Importante:** nota",
+      "",
+      "| Prestación | Rango |",
+      "| --- | --- |",
+      "| Implante | $1 a $2 |",
+      "### Dos",
+    ].join("\n");
+    expect(parseBlocks(markdown)).toEqual([
       { kind: "h2", text: "Uno" },
-      { kind: "p", text: "línea a línea b" },
-      { kind: "ul", items: ["x", "y"] },
-      { kind: "ol", items: ["a", "b"] },
+      {
+        kind: "p",
+        runs: [
+          { text: "línea a línea " },
+          { text: "b", bold: true },
+          { text: " y " },
+          { text: "enlace", href: "/blog" },
+          { text: " " },
+          { text: "fin", italic: true },
+        ],
+      },
+      { kind: "ul", items: [[{ text: "x" }], [{ text: "y", bold: true }, { text: ": z" }]] },
+      { kind: "ol", items: [[{ text: "a" }], [{ text: "b" }]] },
+      { kind: "note", runs: [{ text: "Importante:", bold: true }, { text: " nota" }] },
+      { kind: "table", header: ["Prestación", "Rango"], rows: [["Implante", "$1 a $2"]] },
       { kind: "h3", text: "Dos" },
     ]);
+  });
+
+  it("refuses a block the PDF cannot show, so a mistake in a guide fails its test", () => {
+    expect(() => parseBlocks("## Uno\n\n```\ncódigo\n```")).toThrow(/code/);
+    expect(() => parseBlocks("## Uno\n\n---\n")).toThrow(/hr/);
   });
 });
 
@@ -120,30 +156,49 @@ describe("pdfInfo (test helper)", () => {
   });
 });
 
+const pages = (buffer: Buffer) => buffer.toString("latin1").match(/\/Type\s*\/Page(?![a-z])/g)?.length;
+
 describe("renderGuidePdf", () => {
+  const guide = {
+    slug: "x",
+    title: "Guía de prueba ñandú (2026)",
+    description: "Descripción: implantes y carillas",
+    category: "Estética",
+    pages: 1,
+    image: "i",
+    imageAlt: "a",
+  };
+
   it("produces a PDF document with the guide's title in its metadata", async () => {
-    const guide = {
-      slug: "x",
-      title: "Guía de prueba ñandú (2026)",
-      description: "Descripción: implantes y carillas",
-      category: "Estética",
-      pages: 1,
-      image: "i",
-      imageAlt: "a",
-    };
     const pdf = await renderGuidePdf(
       guide,
       "## Capítulo\nTexto con **negrita** y [enlace](/blog).",
-      "Clínica",
-      "http://localhost",
+      defaultClinic,
     );
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     expect(pdf.length).toBeGreaterThan(1000);
     expect(pdfInfo(pdf)).toMatchObject({
       Title: guide.title,
-      Author: "Clínica",
+      Author: defaultClinic.name,
       Subject: guide.description,
       Keywords: guide.category,
     });
+  });
+
+  it("is a book: cover, contents, one page per short chapter, back cover; an outline and links to each chapter", async () => {
+    const pdf = await renderGuidePdf(guide, "## Uno\nTexto.\n\n## Dos\nMás texto.", defaultClinic);
+    const text = pdf.toString("latin1");
+    expect(pages(pdf)).toBe(5);
+    expect(text).toMatch(/\/PageMode\s*\/UseOutlines/);
+    expect(text).toContain("(capitulo-1)");
+    expect(text).toContain("(capitulo-2)");
+  });
+
+  it("a long chapter flows over several pages, each with its number in the footer", async () => {
+    const long = `## Largo\n${Array.from({ length: 60 }, (_, index) => `Párrafo ${index} ${"palabra ".repeat(60)}`).join("\n\n")}`;
+    const short = await renderGuidePdf(guide, "## Largo\nTexto.", defaultClinic);
+    const pdf = await renderGuidePdf(guide, long, defaultClinic);
+    expect(pages(short)).toBe(4);
+    expect(pages(pdf)).toBeGreaterThan(8);
   });
 });

@@ -60,17 +60,16 @@ export default function Blog() {
               key={guide.slug}
               className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm"
             >
-              <div className="relative">
-                <GuideCover guide={guide} priority={index === 0} />
-                <span className="absolute left-3 top-3 rounded-full bg-accent px-2.5 py-0.5 text-xs font-bold text-white">
-                  GRATIS
-                </span>
-                <span className="absolute right-3 top-3 rounded-full bg-white px-2.5 py-0.5 text-xs font-semibold text-ink">
-                  {guide.pages} páginas
-                </span>
-              </div>
+              <GuideCover guide={guide} priority={index === 0} />
               <div className="flex flex-1 flex-col p-5">
-                <h3 className="text-lg font-semibold">{guide.title}</h3>
+                {/* Beside the cover, never on it: the cover's own title stays readable (issue 24, item 10). */}
+                <p className="flex flex-wrap items-center gap-2 text-xs" data-testid="guide-badges">
+                  <span className="rounded-full bg-accent px-2.5 py-0.5 font-bold text-white">GRATIS</span>
+                  <span className="rounded-full bg-slate-100 px-2.5 py-0.5 font-semibold text-ink ring-1 ring-slate-300">
+                    {guide.pages} páginas
+                  </span>
+                </p>
+                <h3 className="mt-3 text-lg font-semibold">{guide.title}</h3>
                 <p className="mt-2 flex-1 text-sm text-slate-600">{guide.description}</p>
                 <p className="mt-3">
                   <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-medium text-brand-800">

@@ -10,8 +10,7 @@ import { keyedCache } from "~/lib/ttl-cache.server";
 /** Each guide's PDF, rendered once per process (and again after a failed render). */
 const renderedPdf = keyedCache(
   (guide: GuideMeta, _markdown: string, _clinic: ClinicFacts) => guide.slug,
-  (guide: GuideMeta, markdown: string, clinic: ClinicFacts) =>
-    renderGuidePdf(guide, markdown, clinic.name, clinic.siteUrl),
+  (guide: GuideMeta, markdown: string, clinic: ClinicFacts) => renderGuidePdf(guide, markdown, clinic),
 );
 
 /** GET /guias/<slug>.pdf — the free guide as a real PDF, so 'Descargar Gratis' is no dead button. */

@@ -111,8 +111,10 @@ try {
     extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
   });
   const rows = await check.query(
-    `select (select count(*)::int from outbox where kind = 'whatsapp' and status = 'sent') as sent,
-            (select count(*)::int from whatsapp_messages where status = 'accepted') as accepted`,
+    // The bench's own rows only: the demo data has WhatsApp messages of its own.
+    `select (select count(*)::int from outbox where idempotency_key like 'bench:%' and status = 'sent') as sent,
+            (select count(*)::int from whatsapp_messages m join outbox o on o.id = m.id
+              where o.idempotency_key like 'bench:%' and m.status = 'accepted') as accepted`,
   );
   await check.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -130,7 +132,7 @@ try {
     `  boot → all sent:      ${((finishedAt - bootedAt) / 1000).toFixed(1)} s (boot ${((bootedAt - startedAt) / 1000).toFixed(1)} s)`,
   );
   console.log(
-    `  queued → accepted:    p50 ${percentile(50)} ms, p99 ${percentile(99)} ms (all queued at once)`,
+    `  queued → accepted:    p50 ${Math.round(percentile(50))} ms, p99 ${Math.round(percentile(99))} ms (all queued before boot; the worker polls every 2 s)`,
   );
   console.log(`  server CPU:           ${(cpuMs / total).toFixed(2)} ms per message`);
   if (distinct !== total || messages.length !== total || rowsSent !== total || accepted !== total) {
@@ -143,8 +145,8 @@ try {
         min: 200,
       }),
       figure("server CPU per message", Math.round((cpuMs / total) * 100) / 100, "ms"),
-      figure("queued → accepted p50", percentile(50), "ms"),
-      figure("queued → accepted p99", percentile(99), "ms"),
+      figure("queued → accepted p50", Math.round(percentile(50)), "ms"),
+      figure("queued → accepted p99", Math.round(percentile(99)), "ms"),
     ],
     { total, latencyMs },
   );

@@ -1,5 +1,6 @@
 import pino from "pino";
 import { env } from "./env.server";
+import { currentRequestScope } from "./request-context.server";
 
 let instance: pino.Logger | undefined;
 
@@ -7,6 +8,12 @@ function createLogger(): pino.Logger {
   return pino({
     level: env().LOG_LEVEL,
     base: { service: "clinica-portal" },
+    // Every line logged while a request is handled names it as `reqId` (server.mjs opens the scope; issue 25);
+    // `requestId` is already taken by the privacy and callback requests' own ids.
+    mixin() {
+      const scope = currentRequestScope();
+      return scope ? { reqId: scope.requestId } : {};
+    },
     redact: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.phone", "*.email"],
   });
 }

@@ -39,12 +39,14 @@ function leadForm(phone: string) {
 
 /** A form POST whose body the test sends in two pieces, the second one when the test says. */
 function slowPost(port: number, pathname: string, body: string) {
-  let settle: (value: { status: number; body: string }) => void = () => {};
-  let fail: (error: Error) => void = () => {};
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
-  });
+  const {
+    promise: response,
+    resolve: settle,
+    reject: fail,
+  } = Promise.withResolvers<{
+    status: number;
+    body: string;
+  }>();
   response.catch(() => undefined);
   const request = http.request(
     {
@@ -111,7 +113,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("observability of the product
       `Basic ${TOKEN}`,
     ]) {
       const response = await scrape(server, authorization);
-      expect(response.status, String(authorization)).toBe(404);
+      expect({ authorization, status: response.status }).toEqual({ authorization, status: 404 });
       expect(response.body).not.toMatch(/clinica_|process_cpu|# HELP|# TYPE/);
     }
   });
@@ -140,7 +142,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("observability of the product
       "process_cpu_seconds_total",
       "nodejs_eventloop_lag_seconds",
     ]) {
-      expect(response.body, name).toContain(`# TYPE ${name} `);
+      expect(response.body).toContain(`# TYPE ${name} `);
     }
     expect(response.body).toMatch(
       /clinica_http_request_duration_seconds_count\{route="routes\/_public\/blog-article",method="GET",status_class="4xx"\} [1-9]/,

@@ -14,7 +14,20 @@ function createLogger(): pino.Logger {
       const scope = currentRequestScope();
       return scope ? { reqId: scope.requestId } : {};
     },
-    redact: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.phone", "*.email"],
+    // A safety net only: personal data is not passed to the logger in the first place (tests/integration/
+    // log-personal-data.test.ts checks the main flows).
+    redact: [
+      "req.headers.cookie",
+      "req.headers.authorization",
+      "password",
+      "*.password",
+      "phone",
+      "*.phone",
+      "email",
+      "*.email",
+      "rut",
+      "*.rut",
+    ],
   });
 }
 

@@ -1,5 +1,5 @@
 import { logger } from "~/lib/base/logger.server";
-import { jobRunFinished, jobRunStarted, registerJob } from "~/lib/metrics.server";
+import { jobRunFinished, jobRunStarted, jobScheduled, registerJob } from "~/lib/metrics.server";
 
 /** What a run may read: whether the job is stopping (a long run ends early, between units of work). */
 export interface JobRun {
@@ -100,6 +100,7 @@ export function intervalJob(options: IntervalJobOptions): IntervalJob {
       job.stopping = false;
       job.timer = setInterval(() => void runNow(), options.everyMs);
       job.timer.unref();
+      jobScheduled(options.key);
       if (options.runAtStart) void runNow();
     },
     async stop(timeoutMs) {

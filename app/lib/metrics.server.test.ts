@@ -5,6 +5,7 @@ import {
   countRateLimitRefusal,
   jobRunFinished,
   jobRunStarted,
+  jobScheduled,
   metricsText,
   registerJob,
 } from "./metrics.server";
@@ -47,6 +48,15 @@ describe("the registry", () => {
     expect(body).toContain('clinica_job_last_run_duration_seconds{job="unit-test-job"} 0.5');
     expect(body).toMatch(/clinica_job_lag_seconds\{job="unit-test-job"\} 1[34]\d\.\d+/);
     expect(body).toContain('clinica_job_failures{job="unit-test-job"} 1');
+  });
+
+  it("counts a started job that never ran as late from its start, and says nothing of one never started", async () => {
+    registerJob("unit-never-started", 60_000);
+    registerJob("unit-started-idle", 60_000);
+    jobScheduled("unit-started-idle", Date.now() - 90_000);
+    const { body } = await metricsText();
+    expect(body).not.toContain('clinica_job_lag_seconds{job="unit-never-started"}');
+    expect(body).toMatch(/clinica_job_lag_seconds\{job="unit-started-idle"\} (29|30)\./);
   });
 });
 

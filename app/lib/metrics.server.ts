@@ -12,6 +12,8 @@ import { currentRequestScope } from "~/lib/base/request-context.server";
 
 interface JobStats {
   everyMs: number;
+  /** When its timer was started: a job that never ran yet is late from then on. */
+  scheduledAt: number | null;
   lastStartedAt: number | null;
   lastFinishedAt: number | null;
   lastDurationSeconds: number | null;
@@ -65,7 +67,7 @@ function create(): Metrics {
   jobGauge(
     "clinica_job_lag_seconds",
     "How late each background job is: time since its last run beyond its period (0 = on schedule).",
-    (job, now) => jobLagSeconds(job.lastFinishedAt ?? job.lastStartedAt, job.everyMs, now),
+    (job, now) => jobLagSeconds(job.lastFinishedAt ?? job.lastStartedAt ?? job.scheduledAt, job.everyMs, now),
   );
   jobGauge(
     "clinica_job_failures",
@@ -162,11 +164,18 @@ export function registerJob(key: string, everyMs: number): void {
   else
     jobs.set(key, {
       everyMs,
+      scheduledAt: null,
       lastStartedAt: null,
       lastFinishedAt: null,
       lastDurationSeconds: null,
       failures: 0,
     });
+}
+
+/** The job's timer started (IntervalJob.start). */
+export function jobScheduled(key: string, at = Date.now()): void {
+  const job = metrics().jobs.get(key);
+  if (job) job.scheduledAt = at;
 }
 
 export function jobRunStarted(key: string, at = Date.now()): void {

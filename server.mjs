@@ -1,5 +1,6 @@
 // Production server: Express 5 in front of the React Router request handler (DESIGN §2, STACK-NOTES 6).
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -52,14 +53,21 @@ app.use((req, res, next) => {
   const requestId = entry.requestIdFor(req.headers["x-request-id"]);
   res.locals.requestId = requestId;
   res.setHeader("X-Request-Id", requestId);
+  const scope = entry.openRequestScope(requestId);
   const started = process.hrtime.bigint();
   res.on("finish", () => {
     // An event stream's duration is its connection's life, not a response time (clinica_sse_open_connections).
     if (String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream")) return;
     const route = res.locals.routeId ?? (res.locals.staticFile ? "static" : "unmatched");
-    entry.observeRequest(route, req.method, res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    entry.observeRequest(
+      route,
+      req.method,
+      res.statusCode,
+      Number(process.hrtime.bigint() - started) / 1e9,
+      scope.dbSeconds,
+    );
   });
-  entry.withRequestScope(requestId, next);
+  entry.runInRequestScope(scope, next);
 });
 app.use((req, res, next) => {
   inFlight.add(res);
@@ -258,6 +266,26 @@ app.use((error, req, res, _next) => {
 const server = app.listen(port, host, () => {
   console.log(JSON.stringify({ level: 30, msg: `listening on http://localhost:${port}`, port }));
 });
+
+// METRICS_PORT: the Prometheus scrape on a loopback-only listener (no token: only this host reaches it); /metrics on
+// the main port still needs METRICS_TOKEN.
+if (env.METRICS_PORT) {
+  const metricsServer = createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("No encontrado.");
+      return;
+    }
+    entry.scrapeMetrics().then(
+      ({ contentType, body }) => res.writeHead(200, { "Content-Type": contentType }).end(body),
+      (error) => {
+        console.error(JSON.stringify({ level: 50, msg: "metrics scrape failed", err: String(error) }));
+        res.writeHead(500).end();
+      },
+    );
+  });
+  metricsServer.listen(Number(env.METRICS_PORT), "127.0.0.1");
+  metricsServer.unref();
+}
 
 /**
  * SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish (up to DRAIN_MS), stop the jobs,

@@ -17,8 +17,10 @@ import { chooseRequestId } from "~/domain/observability";
 import { observeRequest } from "~/lib/metrics.server";
 
 /** server.mjs opens each request's scope (its id on every log line) and reports each response to /metrics. */
-export { withRequestScope } from "~/lib/base/request-context.server";
+export { openRequestScope, runInRequestScope } from "~/lib/base/request-context.server";
 export { observeRequest };
+/** METRICS_PORT: server.mjs serves the same scrape on a loopback-only listener, without the token. */
+export { scrapeMetrics } from "~/features/operations/metrics-service.server";
 
 /** `npm run retention` reaches the app through the server build (scripts/retention.mjs). */
 export { retentionCommand } from "~/startup/retention-command.server";

@@ -60,7 +60,7 @@ describe("the registry", () => {
   });
 });
 
-describe("METRICS_TOKEN and SHUTDOWN_DELAY_MS", () => {
+describe("METRICS_TOKEN, METRICS_PORT and SHUTDOWN_DELAY_MS", () => {
   it("are optional, and refused in Spanish when unusable", () => {
     const base = { AUTH_SECRET: "0123456789abcdef0123456789abcdef" };
     expect(parseEnv(base)).toMatchObject({ SHUTDOWN_DELAY_MS: 0 });
@@ -75,5 +75,7 @@ describe("METRICS_TOKEN and SHUTDOWN_DELAY_MS", () => {
     );
     expect(() => parseEnv({ ...base, SHUTDOWN_DELAY_MS: "-1" })).toThrow(/negativo/);
     expect(() => parseEnv({ ...base, SHUTDOWN_DELAY_MS: "120000" })).toThrow(/60000/);
+    expect(parseEnv({ ...base, METRICS_PORT: "9464" }).METRICS_PORT).toBe(9464);
+    expect(() => parseEnv({ ...base, METRICS_PORT: "70000" })).toThrow(/entre 1 y 65535/);
   });
 });

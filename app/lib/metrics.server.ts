@@ -24,6 +24,7 @@ interface Metrics {
   registry: client.Registry;
   requestDuration: client.Histogram<"route" | "method" | "status_class">;
   dbQueryDuration: client.Histogram;
+  requestDbTime: client.Histogram<"route">;
   sseOpen: client.Gauge;
   rateLimitRefusals: client.Counter<"rule">;
   payments: client.Counter<"outcome">;
@@ -90,6 +91,13 @@ function create(): Metrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
+    requestDbTime: new client.Histogram({
+      name: "clinica_http_request_db_seconds",
+      help: "Database time per HTTP request (its queries' durations added up), by route id.",
+      labelNames: ["route"],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
     sseOpen: new client.Gauge({
       name: "clinica_sse_open_connections",
       help: "Event streams (chat rooms, staff inbox) open on this instance.",
@@ -120,12 +128,20 @@ export function metrics(): Metrics {
   return (holder.__clinicaMetrics ??= create());
 }
 
-/** One finished HTTP request (server.mjs, through the entry). */
-export function observeRequest(routeId: string, method: string, status: number, seconds: number): void {
-  metrics().requestDuration.observe(
+/** One finished HTTP request (server.mjs, through the entry), with the database time its scope added up. */
+export function observeRequest(
+  routeId: string,
+  method: string,
+  status: number,
+  seconds: number,
+  dbSeconds = 0,
+): void {
+  const all = metrics();
+  all.requestDuration.observe(
     { route: routeId, method: METHODS.has(method) ? method : "OTHER", status_class: statusClass(status) },
     seconds,
   );
+  all.requestDbTime.observe({ route: routeId }, dbSeconds);
 }
 
 /** One database query; its time also adds to the request's, when it runs for one. */

@@ -4,7 +4,14 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniquePhone } from "../setup/clients";
-import { httpForm, httpRequest, projectRoot, startProdServer, type ProdServer } from "../setup/prod-server";
+import {
+  freePort,
+  httpForm,
+  httpRequest,
+  projectRoot,
+  startProdServer,
+  type ProdServer,
+} from "../setup/prod-server";
 
 // Issue 25, Observability: /readyz apart from /healthz (503 as SIGTERM's drain begins), /metrics behind
 // METRICS_TOKEN with route ids (never URLs), and X-Request-Id on every response and every log line of the request.
@@ -74,14 +81,17 @@ function slowPost(port: number, pathname: string, body: string) {
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))("observability of the production server", () => {
   let server: ProdServer;
+  let metricsPort: number;
 
   beforeAll(async () => {
     if (!existsSync(path.join(projectRoot, "build/server/index.js"))) {
       throw new Error("run `npx react-router build` first");
     }
+    metricsPort = await freePort();
     server = await startProdServer({
       DATA_DIR: "memory://",
       LOG_LEVEL: "info",
+      METRICS_PORT: String(metricsPort),
       METRICS_TOKEN: TOKEN,
       SHUTDOWN_DELAY_MS: "4000",
       ...(process.env.TEST_PGLITE_TEMPLATE ? { TEST_PGLITE_TEMPLATE: process.env.TEST_PGLITE_TEMPLATE } : {}),
@@ -153,7 +163,41 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("observability of the product
     expect(response.body).not.toContain(slug);
     expect(response.body).not.toContain('route="/');
     expect(response.body).toMatch(/clinica_db_query_duration_seconds_count [1-9]/);
+    expect(response.body).toMatch(
+      /clinica_http_request_db_seconds_count\{route="routes\/_public\/blog-article"\} [1-9]/,
+    );
     expect(response.body).toMatch(/clinica_job_last_run_timestamp_seconds\{job="reminders"\} \d/);
+  });
+
+  it("METRICS_PORT serves the scrape on 127.0.0.1 only, without the token, and nothing else", async () => {
+    const scraped = await httpRequest(metricsPort, "/metrics");
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain("# TYPE clinica_http_request_duration_seconds histogram");
+    expect((await httpRequest(metricsPort, "/")).status).toBe(404);
+    // Not on another address of this host (none on a machine without one: nothing to try then).
+    const { networkInterfaces } = await import("node:os");
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address && address.family === "IPv4" && !address.internal)
+      .map((address) => address!.address);
+    const reached = await Promise.all(
+      external.map(
+        (host) =>
+          new Promise<boolean>((resolve) => {
+            const probe = http.get({ host, port: metricsPort, path: "/metrics", timeout: 2000 }, () =>
+              resolve(true),
+            );
+            probe.on("error", () => resolve(false));
+            probe.on("timeout", () => {
+              probe.destroy();
+              resolve(false);
+            });
+          }),
+      ),
+    );
+    expect(reached.filter(Boolean)).toEqual([]);
+    // The main port still wants the token.
+    expect((await scrape(server)).status).toBe(404);
   });
 
   it("every response carries X-Request-Id: a safe incoming one is kept, an unsafe one replaced", async () => {

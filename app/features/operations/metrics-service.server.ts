@@ -64,10 +64,15 @@ const NOT_FOUND = () =>
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
 
+/** The scrape itself: for /metrics once the token matched, and for METRICS_PORT's loopback listener (server.mjs). */
+export async function scrapeMetrics(): Promise<{ contentType: string; body: string }> {
+  registerOutboxGauges();
+  return metricsText();
+}
+
 export async function metricsResponse(request: Request): Promise<Response> {
   const token = env().METRICS_TOKEN;
   if (!token || !bearerMatches(request.headers.get("authorization"), token)) return NOT_FOUND();
-  registerOutboxGauges();
-  const { contentType, body } = await metricsText();
+  const { contentType, body } = await scrapeMetrics();
   return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "no-store" } });
 }

@@ -38,6 +38,13 @@ const envSchema = z.object({
     .min(24, "al menos 24 caracteres aleatorios")
     .regex(/^[\x21-\x7e]+$/, "solo caracteres visibles, sin espacios")
     .optional(),
+  /** A second listener on 127.0.0.1 that serves only GET /metrics, without the token (server.mjs reads it). */
+  METRICS_PORT: z.coerce
+    .number({ error: "debe ser un número de puerto" })
+    .int("debe ser un número de puerto")
+    .min(1, "debe estar entre 1 y 65535")
+    .max(65535, "debe estar entre 1 y 65535")
+    .optional(),
   /**
    * After SIGTERM, how long the server keeps accepting connections while /readyz answers 503, so that the proxy
    * takes the instance out before it stops listening (server.mjs reads it; 0 = stop listening at once).

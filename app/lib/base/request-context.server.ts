@@ -10,9 +10,14 @@ export interface RequestScope {
 const holder = globalThis as typeof globalThis & { __clinicaRequestScope?: AsyncLocalStorage<RequestScope> };
 const storage = (holder.__clinicaRequestScope ??= new AsyncLocalStorage<RequestScope>());
 
-/** Runs `fn` (and everything it starts) inside the request's scope: server.mjs wraps each request in one. */
-export function withRequestScope<T>(requestId: string, fn: () => T): T {
-  return storage.run({ requestId, dbSeconds: 0 }, fn);
+/** A request's scope: server.mjs opens one per request, runs the request in it and reads its totals at the end. */
+export function openRequestScope(requestId: string): RequestScope {
+  return { requestId, dbSeconds: 0 };
+}
+
+/** Runs `fn` (and everything it starts) inside the request's scope. */
+export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
+  return storage.run(scope, fn);
 }
 
 /** The scope of the request this code runs for, if any (jobs and boot code run outside one). */

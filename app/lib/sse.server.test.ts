@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { metrics } from "./metrics.server";
-import { sseResponse } from "./sse.server";
+import { sseResponse, type SseSink } from "./sse.server";
 
 async function openStreams(): Promise<number> {
   return (await metrics().sseOpen.get()).values[0]?.value ?? 0;
@@ -15,12 +15,12 @@ describe("sseResponse and clinica_sse_open_connections", () => {
       keepAliveMs: 60_000,
       start: () => undefined,
     });
-    let closeSecond: () => void = () => undefined;
+    let secondSink: SseSink | undefined;
     const second = sseResponse({
       request: new Request("http://clinica.test/"),
       keepAliveMs: 60_000,
       start: (sink) => {
-        closeSecond = () => sink.close();
+        secondSink = sink;
       },
     });
     expect(first.headers.get("content-type")).toContain("text/event-stream");
@@ -29,8 +29,8 @@ describe("sseResponse and clinica_sse_open_connections", () => {
 
     left.abort(); // the client left
     expect(await openStreams()).toBe(before + 1);
-    closeSecond(); // the producer ended it
-    closeSecond();
+    secondSink?.close(); // the producer ended it
+    secondSink?.close();
     expect(await openStreams()).toBe(before);
   });
 

@@ -1,4 +1,5 @@
 import pino from "pino";
+import { loggableError } from "~/domain/loggable-error";
 import { env } from "./env.server";
 import { currentRequestScope } from "./request-context.server";
 
@@ -10,6 +11,8 @@ function createLogger(): pino.Logger {
     base: { service: "clinica-portal" },
     // Every line logged while a request is handled names it as `reqId` (server.mjs opens the scope; issue 25);
     // `requestId` is already taken by the privacy and callback requests' own ids.
+    // A failed query's bound values and PostgreSQL's row detail never reach a line (domain/loggable-error.ts).
+    serializers: { err: loggableError },
     mixin() {
       const scope = currentRequestScope();
       return scope ? { reqId: scope.requestId } : {};

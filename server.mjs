@@ -1,5 +1,6 @@
 // Production server: Express 5 in front of the React Router request handler (DESIGN §2, STACK-NOTES 6).
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -9,6 +10,7 @@ import express from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { createHtmlCache } from "./server/html-cache.mjs";
 import { trustProxySetting, warnOnceOnUntrustedProxy } from "./server/proxy-trust.mjs";
+import { createRouteIdResolver } from "./server/route-id.mjs";
 
 const MAX_BODY_BYTES = 256 * 1024;
 /** How long a SIGTERM waits for the requests in flight before it cuts their connections. */
@@ -30,8 +32,13 @@ const port = Number(env.PORT || 3000);
 const host = env.HOST || "0.0.0.0";
 const handleRequest = createRequestHandler(build, "production");
 const htmlCache = createHtmlCache({ ttlSeconds: Number(env.SSR_CACHE_SECONDS ?? 60), maxEntries: 200 });
+/** After SIGTERM, how long to keep accepting while /readyz answers 503 (the proxy's cue to stop sending traffic). */
+const SHUTDOWN_DELAY_MS = Number(env.SHUTDOWN_DELAY_MS || 0);
+const routeIdFor = createRouteIdResolver(build.routes);
 
 let stopping = false;
+/** Ends SHUTDOWN_DELAY_MS's wait early (a second signal). */
+let skipShutdownDelay;
 /** Set when the drain ends with requests still in flight (deadline or second signal): their connections are cut. */
 let cutOff = false;
 /** Responses not yet finished: on SIGTERM each is told to close its connection once it is sent. */
@@ -39,6 +46,29 @@ const inFlight = new Set();
 
 const app = express();
 app.disable("x-powered-by");
+// Issue 25: every response carries X-Request-Id (the proxy's when it is safe, else a new one) and every log line the
+// app writes while handling it names it (AsyncLocalStorage, app/lib/base/request-context.server.ts); each response
+// is timed into clinica_http_request_duration_seconds under its route id, never its URL.
+app.use((req, res, next) => {
+  const requestId = entry.requestIdFor(req.headers["x-request-id"]);
+  res.locals.requestId = requestId;
+  res.setHeader("X-Request-Id", requestId);
+  const scope = entry.openRequestScope(requestId);
+  const started = process.hrtime.bigint();
+  res.on("finish", () => {
+    // An event stream's duration is its connection's life, not a response time (clinica_sse_open_connections).
+    if (String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream")) return;
+    const route = res.locals.routeId ?? (res.locals.staticFile ? "static" : "unmatched");
+    entry.observeRequest(
+      route,
+      req.method,
+      res.statusCode,
+      Number(process.hrtime.bigint() - started) / 1e9,
+      scope.dbSeconds,
+    );
+  });
+  entry.runInRequestScope(scope, next);
+});
 app.use((req, res, next) => {
   inFlight.add(res);
   res.on("close", () => {
@@ -89,6 +119,10 @@ app.use((req, res, next) => {
   if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   next();
 });
+app.use("/assets", (req, res, next) => {
+  res.locals.staticFile = true;
+  next();
+});
 app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
 // The other public files (favicon, media, robots…) are fixed at build time: list them once, so that a page or a
 // `.data` request does not cost a file-system lookup on every hit.
@@ -103,6 +137,7 @@ const publicFiles = new Set(
 );
 app.use((req, res, next) => {
   if (!publicFiles.has(safeDecode(req.path))) return next();
+  res.locals.staticFile = true;
   serveFile(req, res, next);
 });
 
@@ -143,6 +178,7 @@ function toFetchRequest(req, res) {
   // The client IP as Express resolved it from the trusted proxies; whatever a client sent under this name is
   // overwritten (app/lib/client-ip.server.ts).
   headers.set("x-clinica-client-ip", req.ip ?? "unknown");
+  headers.set("x-request-id", res.locals.requestId);
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     let received = 0;
@@ -187,6 +223,7 @@ async function sendFetchResponse(res, response) {
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 app.all("/{*splat}", async (req, res, next) => {
+  res.locals.routeId = routeIdFor(req.path);
   try {
     if (FETCH_FORBIDDEN_METHODS.has(req.method)) {
       return void res.status(405).type("text/plain; charset=utf-8").send("Método no permitido.");
@@ -214,7 +251,19 @@ app.all("/{*splat}", async (req, res, next) => {
 
 app.use((error, req, res, _next) => {
   const tooLarge = error instanceof Error && error.message === "body too large";
-  if (!tooLarge) console.error(error);
+  if (!tooLarge) {
+    const err =
+      error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : error;
+    console.error(
+      JSON.stringify({
+        level: 50,
+        msg: "request failed",
+        reqId: res.locals.requestId,
+        method: req.method,
+        err,
+      }),
+    );
+  }
   if (res.headersSent) return void res.end();
   res
     .status(tooLarge ? 413 : 500)
@@ -226,6 +275,26 @@ const server = app.listen(port, host, () => {
   console.log(JSON.stringify({ level: 30, msg: `listening on http://localhost:${port}`, port }));
 });
 
+// METRICS_PORT: the Prometheus scrape on a loopback-only listener (no token: only this host reaches it); /metrics on
+// the main port still needs METRICS_TOKEN.
+if (env.METRICS_PORT) {
+  const metricsServer = createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("No encontrado.");
+      return;
+    }
+    entry.scrapeMetrics().then(
+      ({ contentType, body }) => res.writeHead(200, { "Content-Type": contentType }).end(body),
+      (error) => {
+        console.error(JSON.stringify({ level: 50, msg: "metrics scrape failed", err: String(error) }));
+        res.writeHead(500).end();
+      },
+    );
+  });
+  metricsServer.listen(Number(env.METRICS_PORT), "127.0.0.1");
+  metricsServer.unref();
+}
+
 /**
  * SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish (up to DRAIN_MS), stop the jobs,
  * close the database, exit 0. If the drain deadline cuts requests off, or closing fails or hangs, the exit code is 1
@@ -233,18 +302,32 @@ const server = app.listen(port, host, () => {
  */
 async function stop(signal) {
   if (stopping) {
+    skipShutdownDelay?.();
     console.log(JSON.stringify({ level: 40, msg: `${signal} again: closing the remaining connections` }));
     cutOff ||= inFlight.size > 0;
     server.closeAllConnections();
     return;
   }
   stopping = true;
+  // /readyz answers 503 from now on, so that a proxy that still checks it takes this instance out first.
+  entry.beginShutdown();
   console.log(JSON.stringify({ level: 30, msg: `${signal}: shutting down`, inFlight: inFlight.size }));
-  const giveUp = setTimeout(() => {
-    console.error(JSON.stringify({ level: 50, msg: "shutdown did not finish in time; exiting" }));
-    process.exit(1);
-  }, DRAIN_MS + CLOSE_MS);
+  const giveUp = setTimeout(
+    () => {
+      console.error(JSON.stringify({ level: 50, msg: "shutdown did not finish in time; exiting" }));
+      process.exit(1);
+    },
+    SHUTDOWN_DELAY_MS + DRAIN_MS + CLOSE_MS,
+  );
   giveUp.unref();
+  if (SHUTDOWN_DELAY_MS > 0) {
+    // Still listening (each response closes its connection) while the proxy sees /readyz fail; a second signal
+    // ends the wait.
+    await new Promise((resolve) => {
+      skipShutdownDelay = resolve;
+      setTimeout(resolve, SHUTDOWN_DELAY_MS).unref();
+    });
+  }
 
   for (const res of inFlight) {
     // Event streams never finish on their own; their clients reconnect (Last-Event-ID) to an instance that is up.

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
@@ -12,7 +12,15 @@ import { contentSecurityPolicy, formActionFor, frameAncestorsFor } from "~/lib/s
 import { chatAllowedOrigins, env, webpayFormOrigins } from "~/lib/base/env.server";
 import { loggableUrl } from "~/lib/loggable-url";
 import { logger } from "~/lib/base/logger.server";
-import { appReady, appStopped } from "~/startup/app-ready.server";
+import { appDraining, appReady, appStopped } from "~/startup/app-ready.server";
+import { chooseRequestId } from "~/domain/observability";
+import { observeRequest } from "~/lib/metrics.server";
+
+/** server.mjs opens each request's scope (its id on every log line) and reports each response to /metrics. */
+export { openRequestScope, runInRequestScope } from "~/lib/base/request-context.server";
+export { observeRequest };
+/** METRICS_PORT: server.mjs serves the same scrape on a loopback-only listener, without the token. */
+export { scrapeMetrics } from "~/features/operations/metrics-service.server";
 
 /** `npm run retention` reaches the app through the server build (scripts/retention.mjs). */
 export { retentionCommand } from "~/startup/retention-command.server";
@@ -25,6 +33,16 @@ export const streamTimeout = 5_000;
 export async function startup() {
   env();
   await appReady();
+}
+
+/** The request's id: the proxy's X-Request-Id when it is safe (domain/observability.ts), else a new one. */
+export function requestIdFor(incoming: string | string[] | undefined): string {
+  return chooseRequestId(incoming, randomUUID);
+}
+
+/** Called by server.mjs as SIGTERM's drain begins: /readyz answers 503 from then on. */
+export function beginShutdown() {
+  appDraining();
 }
 
 /** Called by server.mjs on SIGTERM/SIGINT once the requests in flight are done. */

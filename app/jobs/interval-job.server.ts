@@ -1,4 +1,5 @@
 import { logger } from "~/lib/base/logger.server";
+import { jobRunFinished, jobRunStarted, jobScheduled, registerJob } from "~/lib/metrics.server";
 
 /** What a run may read: whether the job is stopping (a long run ends early, between units of work). */
 export interface JobRun {
@@ -59,6 +60,8 @@ function stateOf(key: string): JobState {
 /** A job that runs every `everyMs` in this process: the reminders, the rate-limit purge, the outbox worker. */
 export function intervalJob(options: IntervalJobOptions): IntervalJob {
   const state = () => stateOf(options.key);
+  // Its last run, duration and lag go to /metrics (clinica_job_*; issue 25).
+  registerJob(options.key, options.everyMs);
 
   function runNow(): Promise<void> {
     const job = state();
@@ -71,7 +74,14 @@ export function intervalJob(options: IntervalJobOptions): IntervalJob {
       try {
         do {
           job.again = false;
-          await options.run(job);
+          jobRunStarted(options.key);
+          let failed = true;
+          try {
+            await options.run(job);
+            failed = false;
+          } finally {
+            jobRunFinished(options.key, failed);
+          }
         } while (job.again && !job.stopping);
       } catch (error) {
         logger.error({ err: error }, options.failureMessage);
@@ -90,6 +100,7 @@ export function intervalJob(options: IntervalJobOptions): IntervalJob {
       job.stopping = false;
       job.timer = setInterval(() => void runNow(), options.everyMs);
       job.timer.unref();
+      jobScheduled(options.key);
       if (options.runAtStart) void runNow();
     },
     async stop(timeoutMs) {

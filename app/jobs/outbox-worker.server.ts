@@ -30,8 +30,8 @@ export function outboxHandlers(): Record<string, OutboxHandler> {
         ...(secret as Partial<OutgoingEmail> | undefined),
       } as unknown as OutgoingEmail;
       const via = await mailer.send(email);
-      if (via === "dev-outbox")
-        logger.info({ to: email.to, subject: email.subject }, "e-mail kept in the dev outbox");
+      // Never the address (personal data stays out of the logs, issue 25): /dev/correos shows whom it is for.
+      if (via === "dev-outbox") logger.info({ subject: email.subject }, "e-mail kept in the dev outbox");
       return via;
     },
     [WHATSAPP_OUTBOX_KIND]: createWhatsAppOutboxHandler(),

@@ -1,6 +1,7 @@
 import { inArray, lt, sql } from "drizzle-orm";
 import { getDb, type Database } from "~/db/client.server";
 import { rateLimits } from "~/db/schema";
+import { countRateLimitRefusal } from "~/lib/metrics.server";
 
 export interface RateRule {
   /** Window length in seconds. */
@@ -62,7 +63,10 @@ export async function consumeRate(
     })
     .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
   if (!row) throw new Error("rate limit upsert returned nothing");
-  return { ...decide(row.count, row.windowStart, rule, now), count: row.count };
+  const decision = decide(row.count, row.windowStart, rule, now);
+  // clinica_rate_limit_refusals_total, by rule (the key without its subject: domain/observability.ts).
+  if (!decision.allowed) countRateLimitRefusal(key);
+  return { ...decision, count: row.count };
 }
 
 /**
@@ -101,13 +105,18 @@ export async function checkBlocked(
       ),
     );
   let refusal: RateDecision = ALLOWED;
+  let refusingKey: string | null = null;
   for (const row of rows) {
     const { rule } = checks.find((check) => check.key === row.key)!;
     const live = row.windowStart.getTime() > now.getTime() - rule.window * 1000;
     // count + 1: this request would be the next attempt.
     const decision = live ? decide(row.count + 1, row.windowStart, rule, now) : ALLOWED;
-    if (!decision.allowed && (decision.retryAfter ?? 0) > (refusal.retryAfter ?? 0)) refusal = decision;
+    if (!decision.allowed && (decision.retryAfter ?? 0) > (refusal.retryAfter ?? 0)) {
+      refusal = decision;
+      refusingKey = row.key;
+    }
   }
+  if (refusingKey !== null) countRateLimitRefusal(refusingKey);
   return refusal;
 }
 

@@ -3,6 +3,8 @@
  * close path however a stream ends (client gone, body cancelled, the producer done, a failed session check).
  */
 
+import { sseClosed, sseOpened } from "~/lib/metrics.server";
+
 const encoder = new TextEncoder();
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -65,9 +67,12 @@ export function sseResponse(options: SseOptions): Response {
   let stopProducer: (() => void) | void = undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  /** Counted in clinica_sse_open_connections from the moment it produces until it ends (issue 25). */
+  let counted = false;
   const end = () => {
     if (closed) return;
     closed = true;
+    if (counted) sseClosed();
     // Released with the stream (see `request` above).
     void request;
     stopProducer?.();
@@ -101,6 +106,8 @@ export function sseResponse(options: SseOptions): Response {
       // A client that left before the stream started: nothing to produce.
       if (request.signal.aborted) return sink.close();
       controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
+      counted = true;
+      sseOpened();
       stopProducer = options.start(sink);
       // The producer may have closed the stream while starting.
       if (closed) {

@@ -12,6 +12,8 @@ import { startReminderJob, stopReminderJob } from "~/jobs/reminders.server";
 import { startRetentionJob, stopRetentionJob } from "~/jobs/retention.server";
 import { startWaitlistJob, stopWaitlistJob } from "~/jobs/waitlist.server";
 import { env, isDemoMode, seedsDemoStaffData } from "~/lib/base/env.server";
+import { markShuttingDown, markWorkersStarted } from "~/lib/base/lifecycle.server";
+import { instrumentDatabase } from "~/lib/db-metrics.server";
 import { seedDemoAccounts, seedDemoAppointments } from "./demo-accounts.server";
 import { seedDemoStaffData } from "./demo-staff-seed.server";
 
@@ -28,6 +30,8 @@ export function appReady(): Promise<void> {
     const current = env();
     assertWhatsAppTimingFits(current);
     const db = await getDb();
+    // Each query's time goes to /metrics (clinica_db_query_duration_seconds; issue 25).
+    instrumentDatabase(db);
     const auth = await getAuth();
     if (isDemoMode(current)) {
       await seedDemoAccounts(db, auth);
@@ -45,11 +49,18 @@ export function appReady(): Promise<void> {
       startPrivacyDigest();
       startWaitlistJob();
     }
+    // Tests run no workers by design: for /readyz the workers are "started" once they are as configured.
+    markWorkersStarted();
   })().catch((error: unknown) => {
     holder.__clinicaReady = undefined;
     throw error;
   });
   return holder.__clinicaReady;
+}
+
+/** SIGTERM's drain began (server.mjs, through the entry): /readyz answers 503 from now on. */
+export function appDraining(): void {
+  markShuttingDown();
 }
 
 /** Stops the jobs, waits for the work they have in progress (bounded), then closes the database for good. */

@@ -26,6 +26,7 @@ import {
 import { publicBaseUrl } from "~/lib/base/env.server";
 import { AppError } from "~/lib/base/errors";
 import { logger } from "~/lib/base/logger.server";
+import { countPaymentSettled } from "~/lib/metrics.server";
 import { notifyPayment } from "./payment-notifications.server";
 import { requestRefund } from "./refund-service.server";
 
@@ -281,6 +282,7 @@ export async function applyOutcome(
   by: "return" | "reconciliation" | "create",
   error?: string,
 ): Promise<PaymentStatus> {
+  let settled = false;
   const status = await db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
     if (!payment) throw new AppError("NOT_FOUND", NOT_FOUND);
@@ -325,8 +327,11 @@ export async function applyOutcome(
       const others = await openAttempt(tx, charge.id, now);
       if (!others) await releaseHeldBooking(tx, charge.appointmentId, now);
     }
+    settled = true;
     return move.status;
   });
+  // clinica_payments_total, once the outcome is committed (issue 25).
+  if (settled) countPaymentSettled(status);
   logger.info({ paymentId, status, by }, "payment attempt settled");
   kickOutboxWorker();
   return status;

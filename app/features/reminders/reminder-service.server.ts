@@ -31,6 +31,7 @@ import {
   setReminderStepMessage,
   setReminderStepSkipped,
 } from "./reminder-repository.server";
+import { countRemindersQueued } from "~/lib/metrics.server";
 import { reminderSequenceSettings } from "./reminder-settings-service.server";
 
 const HOUR_MS = 3_600_000;
@@ -118,7 +119,7 @@ async function handleSteps(
   now: Date,
   baseUrl: string,
 ): Promise<ReminderPassResult> {
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const outcome: ReminderPassResult = { queued: 0, skipped: 0 };
     const target = await lockReminderTarget(tx, appointmentId);
     if (!target) return outcome;
@@ -158,6 +159,9 @@ async function handleSteps(
     }
     return outcome;
   });
+  // clinica_reminders_queued_total, once the steps are committed (issue 25).
+  countRemindersQueued("whatsapp", result.queued);
+  return result;
 }
 
 type Target = NonNullable<Awaited<ReturnType<typeof lockReminderTarget>>>;

@@ -41,6 +41,29 @@ const envSchema = z.object({
     )
     .optional(),
   SSR_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Bearer token for GET /metrics (Prometheus); unset = /metrics answers 404 to everyone (issue 25). */
+  METRICS_TOKEN: z
+    .string()
+    .min(24, "al menos 24 caracteres aleatorios")
+    .regex(/^[\x21-\x7e]+$/, "solo caracteres visibles, sin espacios")
+    .optional(),
+  /** A second listener on 127.0.0.1 that serves only GET /metrics, without the token (server.mjs reads it). */
+  METRICS_PORT: z.coerce
+    .number({ error: "debe ser un número de puerto" })
+    .int("debe ser un número de puerto")
+    .min(1, "debe estar entre 1 y 65535")
+    .max(65535, "debe estar entre 1 y 65535")
+    .optional(),
+  /**
+   * After SIGTERM, how long the server keeps accepting connections while /readyz answers 503, so that the proxy
+   * takes the instance out before it stops listening (server.mjs reads it; 0 = stop listening at once).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce
+    .number({ error: "debe ser un número de milisegundos" })
+    .int("debe ser un número entero de milisegundos")
+    .min(0, "no puede ser negativo")
+    .max(60_000, "a lo más 60000 ms (un minuto)")
+    .default(0),
   AUTH_SECRET: z.string().min(32, "al menos 32 caracteres aleatorios").optional(),
   AUTH_EMAIL_VERIFICATION: z.enum(["optional", "required"]).default("optional"),
   AUTH_STAFF_2FA: z.enum(["optional", "required"]).optional(),

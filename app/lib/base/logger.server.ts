@@ -1,5 +1,7 @@
 import pino from "pino";
+import { loggableError } from "~/domain/loggable-error";
 import { env } from "./env.server";
+import { currentRequestScope } from "./request-context.server";
 
 let instance: pino.Logger | undefined;
 
@@ -7,7 +9,28 @@ function createLogger(): pino.Logger {
   return pino({
     level: env().LOG_LEVEL,
     base: { service: "clinica-portal" },
-    redact: ["req.headers.cookie", "req.headers.authorization", "*.password", "*.phone", "*.email"],
+    // Every line logged while a request is handled names it as `reqId` (server.mjs opens the scope; issue 25);
+    // `requestId` is already taken by the privacy and callback requests' own ids.
+    // A failed query's bound values and PostgreSQL's row detail never reach a line (domain/loggable-error.ts).
+    serializers: { err: loggableError },
+    mixin() {
+      const scope = currentRequestScope();
+      return scope ? { reqId: scope.requestId } : {};
+    },
+    // A safety net only: personal data is not passed to the logger in the first place (tests/integration/
+    // log-personal-data.test.ts checks the main flows).
+    redact: [
+      "req.headers.cookie",
+      "req.headers.authorization",
+      "password",
+      "*.password",
+      "phone",
+      "*.phone",
+      "email",
+      "*.email",
+      "rut",
+      "*.rut",
+    ],
   });
 }
 

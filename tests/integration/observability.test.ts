@@ -1,0 +1,259 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uniquePhone } from "../setup/clients";
+import {
+  freePort,
+  httpForm,
+  httpRequest,
+  projectRoot,
+  startProdServer,
+  type ProdServer,
+} from "../setup/prod-server";
+
+// Issue 25, Observability: /readyz apart from /healthz (503 as SIGTERM's drain begins), /metrics behind
+// METRICS_TOKEN with route ids (never URLs), and X-Request-Id on every response and every log line of the request.
+
+const TOKEN = "metrics-token-0123456789abcdefghij";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Log lines (JSON) the server wrote so far. */
+function logLines(server: ProdServer): Array<Record<string, unknown>> {
+  return server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+function scrape(server: ProdServer, authorization?: string) {
+  return httpRequest(server.port, "/metrics", { headers: authorization ? { authorization } : {} });
+}
+
+function leadForm(phone: string) {
+  return {
+    submissionId: randomUUID(),
+    name: "Observada",
+    phone,
+    treatment: "implantes",
+    urgency: "inmediato",
+    budget: "alto",
+    consent: "on",
+  };
+}
+
+/** A form POST whose body the test sends in two pieces, the second one when the test says. */
+function slowPost(port: number, pathname: string, body: string) {
+  const {
+    promise: response,
+    resolve: settle,
+    reject: fail,
+  } = Promise.withResolvers<{
+    status: number;
+    body: string;
+  }>();
+  response.catch(() => undefined);
+  const request = http.request(
+    {
+      host: "127.0.0.1",
+      port,
+      path: pathname,
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: `http://127.0.0.1:${port}` },
+    },
+    (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => settle({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    },
+  );
+  request.on("error", fail);
+  const half = Math.floor(body.length / 2);
+  request.write(body.slice(0, half));
+  return {
+    response,
+    finish: () => request.end(body.slice(half)),
+  };
+}
+
+describe.skipIf(Boolean(process.env.DATABASE_URL))("observability of the production server", () => {
+  let server: ProdServer;
+  let metricsPort: number;
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(projectRoot, "build/server/index.js"))) {
+      throw new Error("run `npx react-router build` first");
+    }
+    metricsPort = await freePort();
+    server = await startProdServer({
+      DATA_DIR: "memory://",
+      LOG_LEVEL: "info",
+      METRICS_PORT: String(metricsPort),
+      METRICS_TOKEN: TOKEN,
+      SHUTDOWN_DELAY_MS: "4000",
+      ...(process.env.TEST_PGLITE_TEMPLATE ? { TEST_PGLITE_TEMPLATE: process.env.TEST_PGLITE_TEMPLATE } : {}),
+    });
+  }, 150_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("/readyz answers 200 with each check and nothing secret; /healthz stays the liveness check", async () => {
+    const ready = await httpRequest(server.port, "/readyz");
+    expect(ready.status).toBe(200);
+    expect(ready.headers["cache-control"]).toBe("no-store");
+    expect(JSON.parse(ready.body)).toEqual({
+      status: "ready",
+      checks: { database: true, migrations: true, workers: true, shuttingDown: false },
+    });
+    expect(ready.body).not.toMatch(/secret|token|postgres|memory:/i);
+    expect((await httpRequest(server.port, "/healthz")).status).toBe(200);
+  });
+
+  it("/metrics is a 404 with no metrics for an anonymous or wrong-token request", async () => {
+    for (const authorization of [
+      undefined,
+      "Bearer wrong-token-0123456789abcdefghij",
+      `Bearer ${TOKEN}x`,
+      TOKEN,
+      `Basic ${TOKEN}`,
+    ]) {
+      const response = await scrape(server, authorization);
+      expect({ authorization, status: response.status }).toEqual({ authorization, status: 404 });
+      expect(response.body).not.toMatch(/clinica_|process_cpu|# HELP|# TYPE/);
+    }
+  });
+
+  it("/metrics with the token lists the metrics, a page under its route id and never its URL", async () => {
+    const slug = `articulo-${randomUUID()}`;
+    const page = await httpRequest(server.port, `/blog/${slug}`);
+    expect(page.status).toBe(404);
+    await httpRequest(server.port, "/");
+
+    const response = await scrape(server, `Bearer ${TOKEN}`);
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/plain");
+    expect(response.headers["cache-control"]).toBe("no-store");
+    for (const name of [
+      "clinica_http_request_duration_seconds",
+      "clinica_db_query_duration_seconds",
+      "clinica_outbox_pending",
+      "clinica_outbox_oldest_pending_age_seconds",
+      "clinica_job_last_run_timestamp_seconds",
+      "clinica_job_lag_seconds",
+      "clinica_sse_open_connections",
+      "clinica_rate_limit_refusals_total",
+      "clinica_payments_total",
+      "clinica_reminders_queued_total",
+      "process_cpu_seconds_total",
+      "nodejs_eventloop_lag_seconds",
+    ]) {
+      expect(response.body).toContain(`# TYPE ${name} `);
+    }
+    expect(response.body).toMatch(
+      /clinica_http_request_duration_seconds_count\{route="routes\/_public\/blog-article",method="GET",status_class="4xx"\} [1-9]/,
+    );
+    expect(response.body).toMatch(
+      /clinica_http_request_duration_seconds_count\{route="routes\/_public\/home",method="GET",status_class="2xx"\} [1-9]/,
+    );
+    expect(response.body).not.toContain(slug);
+    expect(response.body).not.toContain('route="/');
+    expect(response.body).toMatch(/clinica_db_query_duration_seconds_count [1-9]/);
+    expect(response.body).toMatch(
+      /clinica_http_request_db_seconds_count\{route="routes\/_public\/blog-article"\} [1-9]/,
+    );
+    expect(response.body).toMatch(/clinica_job_last_run_timestamp_seconds\{job="reminders"\} \d/);
+  });
+
+  it("METRICS_PORT serves the scrape on 127.0.0.1 only, without the token, and nothing else", async () => {
+    const scraped = await httpRequest(metricsPort, "/metrics");
+    expect(scraped.status).toBe(200);
+    expect(scraped.body).toContain("# TYPE clinica_http_request_duration_seconds histogram");
+    expect((await httpRequest(metricsPort, "/")).status).toBe(404);
+    // Not on another address of this host (none on a machine without one: nothing to try then).
+    const { networkInterfaces } = await import("node:os");
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((address) => address && address.family === "IPv4" && !address.internal)
+      .map((address) => address!.address);
+    const reached = await Promise.all(
+      external.map(
+        (host) =>
+          new Promise<boolean>((resolve) => {
+            const probe = http.get({ host, port: metricsPort, path: "/metrics", timeout: 2000 }, () =>
+              resolve(true),
+            );
+            probe.on("error", () => resolve(false));
+            probe.on("timeout", () => {
+              probe.destroy();
+              resolve(false);
+            });
+          }),
+      ),
+    );
+    expect(reached.filter(Boolean)).toEqual([]);
+    // The main port still wants the token.
+    expect((await scrape(server)).status).toBe(404);
+  });
+
+  it("every response carries X-Request-Id: a safe incoming one is kept, an unsafe one replaced", async () => {
+    const plain = await httpRequest(server.port, "/healthz");
+    expect(plain.headers["x-request-id"]).toMatch(/^[A-Za-z0-9._-]{8,64}$/);
+    const kept = await httpRequest(server.port, "/healthz", {
+      headers: { "x-request-id": "proxy-id-12345678" },
+    });
+    expect(kept.headers["x-request-id"]).toBe("proxy-id-12345678");
+    const replaced = await httpRequest(server.port, "/healthz", {
+      headers: { "x-request-id": "ana@example.com injected" },
+    });
+    expect(replaced.headers["x-request-id"]).toMatch(/^[A-Za-z0-9._-]{8,64}$/);
+    expect(replaced.headers["x-request-id"]).not.toContain("ana");
+  });
+
+  it("the request id is on the app's log lines about the request and on its error line", async () => {
+    const leadId = `lead-req-${randomUUID()}`;
+    const lead = await httpForm(server.port, "/?index", leadForm(uniquePhone()), {
+      origin: `http://127.0.0.1:${server.port}`,
+      headers: { "x-request-id": leadId },
+    });
+    expect(lead.status).toBe(200);
+    expect(lead.headers["x-request-id"]).toBe(leadId);
+    await sleep(200);
+    const captured = logLines(server).find((line) => line.msg === "lead captured");
+    expect(captured?.reqId).toBe(leadId);
+
+    // A Host header no URL can be built from fails in server.mjs's bridge: its error line names the request.
+    const errorId = `error-req-${randomUUID()}`;
+    const failed = await httpRequest(server.port, "/", {
+      headers: { host: "no valido", "x-request-id": errorId },
+    });
+    expect(failed.status).toBe(500);
+    expect(failed.headers["x-request-id"]).toBe(errorId);
+    await sleep(200);
+    const errorLine = logLines(server).find((line) => line.level === 50 && line.reqId === errorId);
+    expect(errorLine?.msg).toBe("request failed");
+  });
+
+  it("on SIGTERM /readyz answers 503 at once while a slow request drains, then the process exits 0", async () => {
+    const slow = slowPost(server.port, "/?index", new URLSearchParams(leadForm(uniquePhone())).toString());
+    await sleep(300);
+    server.child.kill("SIGTERM");
+    await sleep(200);
+
+    const draining = await httpRequest(server.port, "/readyz");
+    expect(draining.status).toBe(503);
+    expect(JSON.parse(draining.body)).toMatchObject({ status: "not_ready", checks: { shuttingDown: true } });
+    // Liveness is not readiness: the process still answers.
+    expect((await httpRequest(server.port, "/healthz")).status).toBe(200);
+
+    slow.finish();
+    const answer = await slow.response;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain("Recibimos tu solicitud");
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+});

@@ -120,6 +120,7 @@ export default [
 
   // Technical
   route("healthz", "routes/api/healthz.ts"),
+  route("api/interno/respaldo", "routes/api/backup.ts"),
   route("api/whatsapp/reports", "routes/api/whatsapp-reports.ts"),
   route("api/whatsapp/inbound", "routes/api/whatsapp-inbound.ts"),
   // The guest chat platform the widget calls (answers JSON or SSE; `{detail}` on failure)

@@ -32,21 +32,29 @@ export function seedAppointmentsSql(prefix, from, count) {
     from generate_series(${from}, ${from + count - 1}) as i`;
 }
 
-/** Every table outside PostgreSQL's own schemas, as `schema.table`. */
+/**
+ * Every table outside PostgreSQL's own schemas, as `schema.table`.
+ * @param {(sql: string) => Promise<Record<string, unknown>[]>} query
+ * @returns {Promise<string[]>}
+ */
 export async function listTables(query) {
   const rows = await query(
     `select n.nspname as schema, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema')
        and n.nspname not like 'pg\\_%' order by 1, 2`,
   );
-  return rows.map((row) => `${row.schema}.${row.name}`);
+  return rows.map((row) => `${String(row.schema)}.${String(row.name)}`);
 }
 
 /**
  * Per table: its row count and the md5 of its rows' text, ordered by the rows' own text (a total order that needs no
  * primary key, and the same on both sides of a restore). `where` filters rows (e.g. the rows a write load added).
+ * @param {(sql: string) => Promise<Record<string, unknown>[]>} query
+ * @param {(table: string) => string} [where]
+ * @returns {Promise<Record<string, { rows: number; md5: string }>>}
  */
 export async function tableChecksums(query, where = () => "true") {
+  /** @type {Record<string, { rows: number; md5: string }>} */
   const result = {};
   for (const table of await listTables(query)) {
     const quoted = table
@@ -57,7 +65,7 @@ export async function tableChecksums(query, where = () => "true") {
       `select count(*)::int as rows, coalesce(md5(string_agg(t::text, E'\\n' order by t::text)), '') as md5
        from ${quoted} t where ${where(table)}`,
     );
-    result[table] = { rows: Number(row.rows), md5: row.md5 };
+    result[table] = { rows: Number(row?.rows), md5: String(row?.md5) };
   }
   return result;
 }

@@ -30,16 +30,16 @@ describe("backupFileName / parseBackupName", () => {
   });
 });
 
-describe("backupsToDelete", () => {
-  const daily = (day: number) =>
-    backupFileName("diario", at(`2027-11-${String(day).padStart(2, "0")}T06:00:00Z`), "tar.gz");
+const daily = (day: number) =>
+  backupFileName("diario", at(`2027-11-${String(day).padStart(2, "0")}T06:00:00Z`), "tar.gz");
 
+describe("backupsToDelete", () => {
   it("keeps the newest `keep` daily backups, whatever order the listing has", () => {
     const names = [daily(5), daily(1), daily(3), daily(2), daily(4)];
-    expect(backupsToDelete(names, 3).sort()).toEqual([daily(1), daily(2)]);
+    expect(backupsToDelete(names, 3).toSorted()).toEqual([daily(1), daily(2)]);
     expect(backupsToDelete(names, 5)).toEqual([]);
     expect(backupsToDelete(names, 14)).toEqual([]);
-    expect(backupsToDelete(names, 1).sort()).toEqual([daily(1), daily(2), daily(3), daily(4)]);
+    expect(backupsToDelete(names, 1).toSorted()).toEqual([daily(1), daily(2), daily(3), daily(4)]);
   });
 
   it("never lists manual backups or foreign files, and they do not count towards `keep`", () => {

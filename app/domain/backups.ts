@@ -52,7 +52,7 @@ export function backupsToDelete(names: readonly string[], keep: number): string[
   const daily = names
     .map(parseBackupName)
     .filter((backup): backup is BackupName => backup?.kind === "diario")
-    .sort((a, b) => b.takenAt.getTime() - a.takenAt.getTime() || b.name.localeCompare(a.name));
+    .toSorted((a, b) => b.takenAt.getTime() - a.takenAt.getTime() || b.name.localeCompare(a.name));
   return daily.slice(keep).map((backup) => backup.name);
 }
 

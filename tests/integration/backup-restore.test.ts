@@ -54,16 +54,117 @@ async function appQuery(text: string) {
 }
 
 /** A client on a database of the server at `url`, with its query and close. */
-async function postgresClient(url: string): Promise<{ query: Query; close: () => Promise<void> }> {
+async function postgresClient(url: string): Promise<Opened> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return { query: async (text) => (await client.query(text)).rows, close: () => client.end() };
 }
 
+interface Opened {
+  query: Query;
+  close: () => Promise<void>;
+}
+
+/** What differs between the two layers; the tests below are the same on both. */
+interface Layer {
+  name: string;
+  /** A backup of the app's database, taken the way `npm run backup` takes it. */
+  backup(): Promise<string>;
+  /** The app's database gone: its files (PGlite) or the database itself, re-created empty (PostgreSQL). */
+  wipe(): Promise<void>;
+  restore(file: string, force?: boolean): Promise<unknown>;
+  openRestored(): Promise<Opened>;
+  /** A database of its own migrated with `migrationsFolder`, seeded, backed up and restored into an empty one. */
+  restoreOfAnother(
+    migrationsFolder: string,
+    seed: (query: Query) => Promise<void>,
+  ): Promise<Opened & { migrate: (folder: string) => Promise<void> }>;
+}
+
+const pgliteOpened = (client: Awaited<ReturnType<typeof openPglite>>): Opened => ({
+  query: async (text) => (await client.query<Record<string, unknown>>(text)).rows,
+  close: () => client.close(),
+});
+
+const pgliteLayer: Layer = {
+  name: "PGlite",
+  backup: async () => (await takeEmbeddedBackup("manual")).file,
+  wipe: async () => rmSync(path.join(process.env.DATA_DIR!, "pglite"), { recursive: true, force: true }),
+  restore: (file, force) => restorePglite(file, path.join(process.env.DATA_DIR!, "pglite"), { force }),
+  openRestored: async () => pgliteOpened(await openPglite(path.join(process.env.DATA_DIR!, "pglite"))),
+  async restoreOfAnother(migrationsFolder, seed) {
+    const old = await openPglite(path.join(work, "previous-data"));
+    await migratePglite(drizzlePglite(old), { migrationsFolder });
+    await seed(pgliteOpened(old).query);
+    const file = path.join(work, "previous.tar.gz");
+    await writeFileDurably(file, await dumpPglite(old));
+    await old.close();
+    const dataDir = path.join(work, "restored-previous");
+    mkdirSync(dataDir);
+    await restorePglite(file, dataDir);
+    const client = await openPglite(dataDir);
+    return {
+      ...pgliteOpened(client),
+      migrate: async (folder) => {
+        await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
+      },
+    };
+  },
+};
+
+function postgresLayer(url: string): Layer {
+  const serverUrl = process.env.TEST_DATABASE_URL!;
+  const prefix = process.env.TEST_DATABASE_PREFIX!;
+  return {
+    name: "PostgreSQL",
+    async backup() {
+      const file = path.join(work, "backups", "clinica-manual-prueba.dump");
+      await pgDumpToFile(url, file);
+      return file;
+    },
+    async wipe() {
+      const admin = await postgresClient(serverUrl);
+      const name = new URL(url).pathname.slice(1);
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.query(`create database ${name}`);
+      await admin.close();
+    },
+    restore: (file, force) => pgRestoreFromFile(url, file, { force }),
+    openRestored: () => postgresClient(url),
+    async restoreOfAnother(migrationsFolder, seed) {
+      // Both are dropped with the run's other databases (tests/setup/postgres-global.ts).
+      const old = await createScratchDatabase(serverUrl, prefix);
+      const target = await createScratchDatabase(serverUrl, prefix);
+      const oldClient = new pg.Client({ connectionString: old.url });
+      await oldClient.connect();
+      await migratePg(drizzlePg(oldClient), { migrationsFolder });
+      await seed(async (text) => (await oldClient.query(text)).rows);
+      await oldClient.end();
+      const file = path.join(work, "previous.dump");
+      await pgDumpToFile(old.url, file);
+      await pgRestoreFromFile(target.url, file);
+      const client = new pg.Client({ connectionString: target.url });
+      await client.connect();
+      return {
+        query: async (text) => (await client.query(text)).rows,
+        close: () => client.end(),
+        migrate: async (folder) => {
+          await migratePg(drizzlePg(client), { migrationsFolder: folder });
+        },
+      };
+    },
+  };
+}
+
+const layer = postgresUrl ? postgresLayer(postgresUrl) : pgliteLayer;
+
 const WRITERS = 3;
 const LOAD_PREFIX = "carga-";
+const loadEmail = (writer: number, i: number) =>
+  `${LOAD_PREFIX}${writer}-${String(i).padStart(6, "0")}@leads.example`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe(`backup under write load, wipe, restore (${postgresUrl ? "PostgreSQL" : "PGlite"})`, () => {
+describe(`backup under write load, wipe, restore (${layer.name})`, () => {
   it("restores every table's rows and checksum, and a gap-free prefix of each writer's inserts", async () => {
     await appQuery(seedUsersSql("r"));
     await appQuery(seedLeadsSql("r", 1, 2_000));
@@ -72,17 +173,16 @@ describe(`backup under write load, wipe, restore (${postgresUrl ? "PostgreSQL" :
     expect(before["public.leads"]?.rows).toBe(2_000);
     expect(before["public.appointments"]?.rows).toBe(300);
 
-    // Writers insert leads one after another (each a transaction: the lead and its tally row, by trigger) while
+    // Writers insert leads one after another (each a transaction: the lead and, by trigger, its tally row) while
     // the backup is taken; each counts what was acknowledged.
     const acknowledged = Array.from({ length: WRITERS }, () => 0);
-    let stop = false;
+    const load = { stop: false };
     const writers = acknowledged.map(async (_, writer) => {
-      while (!stop) {
-        const i = acknowledged[writer]!;
+      for (let i = 0; !load.stop; i++) {
         await appQuery(
           seedLeadsSql(`${LOAD_PREFIX}${writer}-${i}`, 0, 1).replace(
             `'${LOAD_PREFIX}${writer}-${i}-' || i || '@leads.example'`,
-            `'${LOAD_PREFIX}${writer}-${String(i).padStart(6, "0")}@leads.example'`,
+            `'${loadEmail(writer, i)}'`,
           ),
         );
         acknowledged[writer] = i + 1;
@@ -91,56 +191,32 @@ describe(`backup under write load, wipe, restore (${postgresUrl ? "PostgreSQL" :
         await new Promise((resolve) => setImmediate(resolve));
       }
     });
-    while (acknowledged.some((count) => count < 20)) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (acknowledged.some((count) => count < 20)) await sleep(5);
 
     const ackedBefore = [...acknowledged];
-    let file: string;
     const started = performance.now();
-    if (postgresUrl) {
-      file = path.join(work, "backups", "clinica-manual-prueba.dump");
-      await pgDumpToFile(postgresUrl, file);
-    } else {
-      file = (await takeEmbeddedBackup("manual")).file;
-    }
+    const file = await layer.backup();
     const backupMs = performance.now() - started;
     const ackedAfter = [...acknowledged];
-    // Writes went on during the backup (PGlite: they waited for the dump, then ran).
-    while (acknowledged.some((count, writer) => count < ackedAfter[writer]! + 10))
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    stop = true;
+    // Writes went on during the backup (PGlite: around its checkpoint, and after its dump).
+    while (acknowledged.some((count, writer) => count < ackedAfter[writer]! + 10)) await sleep(5);
+    load.stop = true;
     await Promise.all(writers);
     console.info(
       `backup under load: ${Math.round(backupMs)} ms; acknowledged before ${ackedBefore}, after ${ackedAfter}`,
     );
 
-    // Wipe: the database is closed and its files (or the database itself) are gone.
     await closeDb();
-    let restored: { query: Query; close: () => Promise<void> };
-    if (postgresUrl) {
-      const admin = await postgresClient(process.env.TEST_DATABASE_URL!);
-      const name = new URL(postgresUrl).pathname.slice(1);
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.query(`create database ${name}`);
-      await admin.close();
-      await pgRestoreFromFile(postgresUrl, file);
-      restored = await postgresClient(postgresUrl);
-    } else {
-      const dataDir = path.join(process.env.DATA_DIR!, "pglite");
-      rmSync(dataDir, { recursive: true, force: true });
-      await restorePglite(file, dataDir);
-      const client = await openPglite(dataDir);
-      restored = {
-        query: async (text) => (await client.query<Record<string, unknown>>(text)).rows,
-        close: () => client.close(),
-      };
-    }
+    await layer.wipe();
+    await layer.restore(file);
+    const restored = await layer.openRestored();
     try {
       const after = await tableChecksums(restored.query, (table) =>
         table === "public.leads" ? `email not like '${LOAD_PREFIX}%'` : "true",
       );
-      expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
-      for (const table of Object.keys(before)) {
-        if (table === "public.lead_tallies") continue; // Counts the load's leads too: checked below.
+      expect(Object.keys(after).toSorted()).toEqual(Object.keys(before).toSorted());
+      // lead_tallies counts the load's leads too: checked against the restored leads below.
+      for (const table of Object.keys(before).filter((name) => name !== "public.lead_tallies")) {
         expect({ table, ...after[table] }).toEqual({ table, ...before[table] });
       }
 
@@ -149,14 +225,10 @@ describe(`backup under write load, wipe, restore (${postgresUrl ? "PostgreSQL" :
         const rows = await restored.query(
           `select email from leads where email like '${LOAD_PREFIX}${writer}-%' order by email`,
         );
-        const k = rows.length;
-        expect(k).toBeGreaterThanOrEqual(ackedBefore[writer]!);
-        expect(k).toBeLessThanOrEqual(ackedAfter[writer]! + 1);
+        expect(rows.length).toBeGreaterThanOrEqual(ackedBefore[writer]!);
+        expect(rows.length).toBeLessThanOrEqual(ackedAfter[writer]! + 1);
         expect(rows.map((row) => row.email)).toEqual(
-          Array.from(
-            { length: k },
-            (_, i) => `${LOAD_PREFIX}${writer}-${String(i).padStart(6, "0")}@leads.example`,
-          ),
+          Array.from({ length: rows.length }, (_, i) => loadEmail(writer, i)),
         );
       }
       // The tallies, kept by a trigger in each insert's transaction, match the leads: no transaction cut in two.
@@ -167,36 +239,32 @@ describe(`backup under write load, wipe, restore (${postgresUrl ? "PostgreSQL" :
         "select level, status, n from lead_tallies where n > 0 order by level, status",
       );
       expect(tallies).toEqual(counted);
-
-      // A second restore into the now non-empty target is refused, and replaces it only when told.
-      if (postgresUrl) {
-        await expect(pgRestoreFromFile(postgresUrl, file)).rejects.toThrow(
-          /no está vacía .*No se restauró nada.*--force/,
-        );
-      }
     } finally {
       await restored.close();
     }
-    if (!postgresUrl) {
-      const dataDir = path.join(process.env.DATA_DIR!, "pglite");
-      await expect(restorePglite(file, dataDir)).rejects.toThrow(
-        /no está vacío.*No se restauró nada.*--force/,
-      );
-      const { movedAside } = await restorePglite(file, dataDir, { force: true });
-      expect(movedAside).toMatch(/pglite\.antes-de-restaurar-/);
-    } else {
-      await pgRestoreFromFile(postgresUrl, file, { force: true });
-      const again = await postgresClient(postgresUrl);
-      const [row] = await again.query(
-        `select count(*)::int as n from leads where email not like '${LOAD_PREFIX}%'`,
-      );
-      await again.close();
-      expect(row?.n).toBe(2_000);
-    }
+
+    // The target is not empty now: a second restore is refused, and replaces it only when told.
+    await expect(layer.restore(file)).rejects.toThrow(/no está vací[oa].*No se restauró nada.*--force/);
+    await layer.restore(file, true);
+    const again = await layer.openRestored();
+    const [row] = await again.query(
+      `select count(*)::int as n from leads where email not like '${LOAD_PREFIX}%'`,
+    );
+    await again.close();
+    expect(row?.n).toBe(2_000);
   }, 120_000);
 });
 
-describe(`a backup of the previous schema version, restored and migrated (${postgresUrl ? "PostgreSQL" : "PGlite"})`, () => {
+async function seedPrevious(query: Query) {
+  await query(seedUsersSql("v"));
+  await query(seedLeadsSql("v", 1, 500));
+  await query(seedAppointmentsSql("v", 1, 50));
+  await query(
+    `insert into outbox (kind, idempotency_key, payload) values ('email', 'respaldo-1', '{"a": 1}'::jsonb)`,
+  );
+}
+
+describe(`a backup of the previous schema version, restored and migrated (${layer.name})`, () => {
   it("brings the restored database to the newest migration with its data", async () => {
     const migrations = path.resolve("app/db/migrations");
     const journal = JSON.parse(readFileSync(path.join(migrations, "meta/_journal.json"), "utf8")) as {
@@ -212,16 +280,12 @@ describe(`a backup of the previous schema version, restored and migrated (${post
     );
     rmSync(path.join(previous, `${newest}.sql`));
 
-    const seed = async (query: Query) => {
-      await query(seedUsersSql("v"));
-      await query(seedLeadsSql("v", 1, 500));
-      await query(seedAppointmentsSql("v", 1, 50));
-      await query(
-        `insert into outbox (kind, idempotency_key, payload) values ('email', 'respaldo-1', '{"a": 1}'::jsonb)`,
-      );
-    };
-    const assertMigrated = async (query: Query) => {
-      const [counts] = await query(
+    const restored = await layer.restoreOfAnother(previous, seedPrevious);
+    try {
+      const count = "select count(*)::int as n from drizzle.__drizzle_migrations";
+      expect((await restored.query(count))[0]?.n).toBe(journal.entries.length - 1);
+      await restored.migrate(migrations);
+      const [counts] = await restored.query(
         `select (select count(*)::int from leads) as leads, (select count(*)::int from appointments) as appointments,
            (select count(*)::int from drizzle.__drizzle_migrations) as migrations,
            (select count(*)::int from information_schema.columns
@@ -235,58 +299,8 @@ describe(`a backup of the previous schema version, restored and migrated (${post
         ordering_key: 1,
         payload: '{"a": 1}',
       });
-    };
-
-    if (postgresUrl) {
-      const serverUrl = process.env.TEST_DATABASE_URL!;
-      const prefix = process.env.TEST_DATABASE_PREFIX!;
-      const old = await createScratchDatabase(serverUrl, prefix);
-      const target = await createScratchDatabase(serverUrl, prefix);
-      try {
-        const oldClient = new pg.Client({ connectionString: old.url });
-        await oldClient.connect();
-        await migratePg(drizzlePg(oldClient), { migrationsFolder: previous });
-        await seed(async (text) => (await oldClient.query(text)).rows);
-        await oldClient.end();
-        const file = path.join(work, "previous.dump");
-        await pgDumpToFile(old.url, file);
-        await pgRestoreFromFile(target.url, file);
-        const client = new pg.Client({ connectionString: target.url });
-        await client.connect();
-        try {
-          const [before] = (await client.query(`select count(*)::int as n from drizzle.__drizzle_migrations`))
-            .rows;
-          expect(before.n).toBe(journal.entries.length - 1);
-          await migratePg(drizzlePg(client), { migrationsFolder: migrations });
-          await assertMigrated(async (text) => (await client.query(text)).rows);
-        } finally {
-          await client.end();
-        }
-      } finally {
-        await old.drop();
-        await target.drop();
-      }
-    } else {
-      const old = await openPglite(path.join(work, "previous-data"));
-      await migratePglite(drizzlePglite(old), { migrationsFolder: previous });
-      await seed(async (text) => (await old.query<Record<string, unknown>>(text)).rows);
-      const file = path.join(work, "previous.tar.gz");
-      await writeFileDurably(file, await dumpPglite(old));
-      await old.close();
-      const dataDir = path.join(work, "restored-previous");
-      mkdirSync(dataDir);
-      await restorePglite(file, dataDir);
-      const client = await openPglite(dataDir);
-      try {
-        const [before] = (
-          await client.query<{ n: number }>(`select count(*)::int as n from drizzle.__drizzle_migrations`)
-        ).rows;
-        expect(before?.n).toBe(journal.entries.length - 1);
-        await migratePglite(drizzlePglite(client), { migrationsFolder: migrations });
-        await assertMigrated(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
-      } finally {
-        await client.close();
-      }
+    } finally {
+      await restored.close();
     }
   }, 120_000);
 });
@@ -295,4 +309,7 @@ it("refuses a backup file that is not there", async () => {
   await expect(
     restorePglite(path.join(work, "no-existe.tar.gz"), path.join(work, "x")),
   ).rejects.toBeInstanceOf(BackupError);
+  await expect(
+    pgRestoreFromFile("postgres://127.0.0.1:1/nada", path.join(work, "no-existe.dump")),
+  ).rejects.toThrow(/No existe el archivo de respaldo/);
 });

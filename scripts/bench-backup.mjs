@@ -64,9 +64,9 @@ async function benchPglite() {
   // A query sent while the backup runs, as a request would: how long the server keeps it waiting.
   const dumping = timed(async () => backup.writeFileDurably(file, await backup.dumpPglite(client)));
   let longestWait = 0;
-  let done = false;
-  void dumping.then(() => (done = true));
-  while (!done) {
+  const state = { done: false };
+  void dumping.then(() => (state.done = true));
+  while (!state.done) {
     const waited = await timed(() => client.query("select 1"));
     longestWait = Math.max(longestWait, waited.ms);
     await new Promise((resolve) => setTimeout(resolve, 10));

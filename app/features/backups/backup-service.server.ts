@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { writeFileDurably } from "~/db/backup.server";
@@ -88,6 +88,7 @@ export function publishBackupControl(current: Env = env()): void {
   if (!embeddedOnDisk(current)) return;
   const token = (holder.__clinicaBackupToken ??= randomBytes(32).toString("base64url"));
   const control: ControlFile = { pid: process.pid, port: current.PORT, token };
+  mkdirSync(path.resolve(current.DATA_DIR), { recursive: true });
   writeFileSync(controlFilePath(current), `${JSON.stringify(control)}\n`, { mode: 0o600 });
 }
 

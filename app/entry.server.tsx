@@ -24,6 +24,8 @@ export { scrapeMetrics } from "~/features/operations/metrics-service.server";
 
 /** `npm run retention` reaches the app through the server build (scripts/retention.mjs). */
 export { retentionCommand } from "~/startup/retention-command.server";
+/** `npm run backup` and `npm run restore` likewise (scripts/backup.mjs, scripts/restore.mjs; ADR 046). */
+export { backupCommand, restoreCommand } from "~/startup/backup-command.server";
 /** Demo mode's "Google (demostración)": server.mjs mounts the local OpenID provider this describes (or nothing). */
 export { googleDemoMount } from "~/startup/google-demo.server";
 

@@ -123,6 +123,7 @@ export default [
   // Readiness and Prometheus metrics (issue 25, docs/operations.md)
   route("readyz", "routes/api/readyz.ts"),
   route("metrics", "routes/api/metrics.ts"),
+  route("api/interno/respaldo", "routes/api/backup.ts"),
   route("api/whatsapp/reports", "routes/api/whatsapp-reports.ts"),
   route("api/whatsapp/inbound", "routes/api/whatsapp-inbound.ts"),
   // The guest chat platform the widget calls (answers JSON or SSE; `{detail}` on failure)

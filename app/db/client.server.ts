@@ -1,10 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
-import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -14,6 +10,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { env, isDemoMode } from "~/lib/base/env.server";
 import { logger } from "~/lib/base/logger.server";
+import { dumpPglite, embeddedDataDir, PGLITE_EXTENSIONS } from "./backup.server";
 import * as schema from "./schema";
 import { seedReferenceData } from "./reference-data.server";
 import { seedDemoData } from "./seed.server";
@@ -26,6 +23,8 @@ interface Handle {
   close: () => Promise<void>;
   /** LISTEN on a channel: PostgreSQL on a dedicated connection, PGlite in-process. Returns the unlisten. */
   listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  /** The embedded database's data directory as a gzipped tar, taken while it serves (ADR 046); PGlite only. */
+  dump?: () => Promise<Uint8Array>;
 }
 
 /** How often the embedded database is vacuumed and analysed (PostgreSQL's autovacuum does it there). */
@@ -91,7 +90,7 @@ async function open(): Promise<Handle> {
     };
   }
   const memory = current.DATA_DIR === "memory://";
-  const dataDir = memory ? undefined : path.resolve(current.DATA_DIR, "pglite");
+  const dataDir = memory ? undefined : embeddedDataDir(current.DATA_DIR);
   // PGlite does not create parent directories; without this its ready promise rejects (STACK-NOTES 7).
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // An in-memory database may start from a migrated dump instead of an empty cluster: creating one runs initdb, which
@@ -104,7 +103,7 @@ async function open(): Promise<Handle> {
     postgresqlconf: ["shared_buffers = 16MB"],
     // The no-overlap constraint on appointments needs btree_gist (migration 0001); the lead list needs pg_trgm,
     // unaccent and btree_gin (migration 0013). PGlite only creates an extension it was given here (STACK-NOTES 15).
-    extensions: { btree_gin, btree_gist, pg_trgm, unaccent },
+    extensions: PGLITE_EXTENSIONS,
   });
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
@@ -132,6 +131,7 @@ async function open(): Promise<Handle> {
       const unlisten = await client.listen(channel, onPayload);
       return () => unlisten();
     },
+    dump: () => dumpPglite(client),
   };
 }
 
@@ -151,6 +151,16 @@ export async function getDb(): Promise<Database> {
 /** LISTEN/NOTIFY (DESIGN decision 17): wakes other instances on PostgreSQL, this one on PGlite. */
 export async function listenToChannel(channel: string, onPayload: (payload: string) => void) {
   return (await handle()).listen(channel, onPayload);
+}
+
+/**
+ * A backup of the embedded database taken by this process, which holds it (ADR 046): PGlite's data directory as a
+ * gzipped tar. Rejects on PostgreSQL, whose backups are pg_dump's.
+ */
+export async function dumpEmbeddedDatabase(): Promise<Uint8Array> {
+  const { dump } = await handle();
+  if (!dump) throw new Error("the database is PostgreSQL: back it up with pg_dump");
+  return dump();
 }
 
 export async function databaseStatus(): Promise<{ ok: boolean; kind?: string; latencyMs?: number }> {

@@ -3,6 +3,8 @@ import { demoLeadSubmissionIds } from "~/db/seed.server";
 import { assignSeededLeads } from "~/features/crm/lead-assignment-service.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { assertWhatsAppTimingFits } from "~/features/messaging/whatsapp-settings.server";
+import { publishBackupControl, withdrawBackupControl } from "~/features/backups/backup-service.server";
+import { startBackupJob, stopBackupJob } from "~/jobs/backups.server";
 import { startDataExportJob, stopDataExportJob } from "~/jobs/data-exports.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/jobs/outbox-worker.server";
 import { startPaymentReconciliation, stopPaymentReconciliation } from "~/jobs/payments-reconciliation.server";
@@ -48,6 +50,8 @@ export function appReady(): Promise<void> {
       startRetentionJob();
       startPrivacyDigest();
       startWaitlistJob();
+      startBackupJob();
+      publishBackupControl(current);
     }
     // Tests run no workers by design: for /readyz the workers are "started" once they are as configured.
     markWorkersStarted();
@@ -74,6 +78,8 @@ export async function appStopped(): Promise<void> {
     stopRetentionJob(),
     stopPrivacyDigest(),
     stopWaitlistJob(),
+    stopBackupJob(),
   ]);
+  withdrawBackupControl();
   await closeDb();
 }

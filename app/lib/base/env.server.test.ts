@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  backupDirectory,
   clinicFacts,
   EnvError,
   googleSettings,
@@ -30,6 +31,26 @@ function bootProblems(source: Record<string, string>) {
 }
 
 describe("parseEnv", () => {
+  it("keeps 14 daily backups by default and refuses a count that is not a positive whole number", () => {
+    expect(parseEnv({ AUTH_SECRET: SECRET }).BACKUP_KEEP).toBe(14);
+    expect(parseEnv({ AUTH_SECRET: SECRET, BACKUP_KEEP: "3" }).BACKUP_KEEP).toBe(3);
+    expect(bootProblems({ BACKUP_KEEP: "0" })).toEqual(["BACKUP_KEEP: al menos 1 respaldo diario"]);
+    expect(bootProblems({ BACKUP_KEEP: "2.5" })).toEqual([
+      "BACKUP_KEEP: debe ser un número entero de respaldos diarios",
+    ]);
+    expect(bootProblems({ BACKUP_KEEP: "muchos" })).toEqual([
+      "BACKUP_KEEP: debe ser un número de respaldos diarios",
+    ]);
+  });
+
+  it("writes backups beside the embedded database unless BACKUP_DIR says where", () => {
+    expect(backupDirectory(parseEnv({ AUTH_SECRET: SECRET, DATA_DIR: "/srv/clinica" }))).toBe(
+      "/srv/clinica/backups",
+    );
+    expect(backupDirectory(parseEnv({ AUTH_SECRET: SECRET, BACKUP_DIR: "/respaldos" }))).toBe("/respaldos");
+    expect(backupDirectory(parseEnv({ AUTH_SECRET: SECRET, DATA_DIR: "memory://" }))).toBeUndefined();
+  });
+
   it("applies the defaults", () => {
     const env = parseEnv({ AUTH_SECRET: SECRET });
     expect(env).toMatchObject({ PORT: 3000, DATA_DIR: "./data", MEDIA_BASE_URL: "/media", SEED_DEMO: false });

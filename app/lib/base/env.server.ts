@@ -1,3 +1,4 @@
+import path from "node:path";
 import { z } from "zod";
 import { defaultClinic, type ClinicFacts } from "~/config/clinic";
 import { parseIpAllowList } from "./ip-allow-list.server";
@@ -15,6 +16,19 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** Where backups go (ADR 046): the daily ones of the embedded database and `npm run backup`'s; default DATA_DIR/backups. */
+  BACKUP_DIR: z
+    .string()
+    .trim()
+    .min(1, "la carpeta de los respaldos, p. ej. /var/respaldos/clinica")
+    .optional(),
+  /** How many daily backups of the embedded database are kept (the oldest beyond it are deleted). */
+  BACKUP_KEEP: z.coerce
+    .number({ error: "debe ser un número de respaldos diarios" })
+    .int("debe ser un número entero de respaldos diarios")
+    .min(1, "al menos 1 respaldo diario")
+    .max(3650, "a lo más 3650 respaldos diarios")
+    .default(14),
   /** Tests only: a PGlite dump (tar) an in-memory database (DATA_DIR=memory://) starts from; ignored otherwise. */
   TEST_PGLITE_TEMPLATE: z.string().min(1).optional(),
   DATABASE_URL: z
@@ -345,6 +359,15 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/**
+ * Where backups are written (ADR 046): BACKUP_DIR, or `backups` beside the embedded database under DATA_DIR; none for
+ * an in-memory database without BACKUP_DIR.
+ */
+export function backupDirectory(current: Env = env()): string | undefined {
+  if (current.BACKUP_DIR) return path.resolve(current.BACKUP_DIR);
+  return current.DATA_DIR === "memory://" ? undefined : path.resolve(current.DATA_DIR, "backups");
 }
 
 /** The secrets a WhatsApp webhook may carry: the current one and, during a rotation, the previous one. */

@@ -1,0 +1,57 @@
+// Runs one of the app's command-line commands (an export of an app/startup/*-command.server.ts module) as
+// scripts/retention.mjs does: through Vite (TypeScript sources) or, where Vite is not installed, the server build
+// (`npm run build`, which re-exports the command from app/entry.server.tsx). Exits with the command's code.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+export async function runAppCommand(modulePath, exportName, argv = process.argv.slice(2)) {
+  process.chdir(root);
+  process.env.LOG_LEVEL ??= "warn";
+
+  async function viaVite() {
+    let createServer;
+    try {
+      ({ createServer } = await import("vite"));
+    } catch {
+      return undefined;
+    }
+    const vite = await createServer({
+      configFile: false,
+      root,
+      logLevel: "error",
+      resolve: { tsconfigPaths: true },
+      server: { middlewareMode: true, hmr: false, watch: null },
+      appType: "custom",
+      optimizeDeps: { noDiscovery: true, include: [] },
+    });
+    const module = await vite.ssrLoadModule(modulePath);
+    return { command: module[exportName], close: () => vite.close() };
+  }
+
+  async function viaBuild() {
+    const built = path.join(root, "build/server/index.js");
+    if (!existsSync(built)) return undefined;
+    const build = await import(pathToFileURL(built).href);
+    const command = build.entry?.module?.[exportName];
+    return command ? { command, close: async () => {} } : undefined;
+  }
+
+  const runner =
+    process.env.APP_COMMAND_VIA === "build" ? await viaBuild() : ((await viaVite()) ?? (await viaBuild()));
+  if (!runner) {
+    console.error("No se encontró Vite ni build/: ejecuta `npm run build` primero.");
+    process.exit(2);
+  }
+  let code = 1;
+  try {
+    code = await runner.command(argv);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+  } finally {
+    await runner.close();
+  }
+  process.exit(code);
+}

@@ -50,6 +50,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "routes/api/healthz.ts": "health check",
   "routes/api/readyz.ts": "readiness check: names each check, no secrets",
   "routes/api/metrics.ts": "Prometheus metrics: 404 unless the bearer token is METRICS_TOKEN",
+  "routes/api/backup.ts":
+    "npm run backup: loopback and the token of DATA_DIR/servidor.json only (ADR 046), tested in backup-endpoint",
   "routes/api/whatsapp-reports.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
   "routes/api/whatsapp-inbound.ts": "provider webhook, guarded by WHATSAPP_WEBHOOK_SECRET (401 without it)",
   "routes/api/chat/guest.ts": "guest chat platform: a guest's owner is its session or its browser cookie",

@@ -1,5 +1,5 @@
-// Runs one of the app's command-line commands (an export of an app/startup/*-command.server.ts module) as
-// scripts/retention.mjs does: through Vite (TypeScript sources) or, where Vite is not installed, the server build
+// Runs one of the app's command-line commands (an export of an app/startup/*-command.server.ts module; retention,
+// backup, restore): through Vite (TypeScript sources) or, where Vite is not installed, the server build
 // (`npm run build`, which re-exports the command from app/entry.server.tsx). Exits with the command's code.
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -24,6 +24,10 @@ describe("the offline virtual dentist", () => {
     expect(predict!.content).toMatch(/hueso/);
     expect(links(predict!.content)).toContain("/paciente/citas");
     expect(predict!.sources.some((source) => /implant/i.test(source.title))).toBe(true);
+    // What it quotes as "nuestra guía" is a guide or an article, never a catalogue entry linked to Mis Citas.
+    expect(
+      predict!.sources.map((source) => source.source).every((kind) => kind === "guide" || kind === "article"),
+    ).toBe(true);
 
     expect(xray!.content).toContain("No puedo analizar radiografías");
     expect(links(xray!.content)).toContain("/blog/inteligencia-artificial-diagnostico-dental");

@@ -102,7 +102,13 @@ async function knowledge(clinic: ClinicFacts): Promise<KnowledgeDb> {
 }
 
 /** The best passages for a question; at most one per page, so a reply cites several sources rather than one twice. */
-export async function retrieve(question: string, clinic: ClinicFacts, limit = 3): Promise<Passage[]> {
+export async function retrieve(
+  question: string,
+  clinic: ClinicFacts,
+  limit = 3,
+  /** Only passages of these kinds (e.g. the guides and articles, for an answer that quotes "our guide"). */
+  kinds?: ReadonlyArray<Passage["source"]>,
+): Promise<Passage[]> {
   const db = await knowledge(clinic);
   const result = await search(db, {
     term: question,
@@ -114,6 +120,7 @@ export async function retrieve(question: string, clinic: ClinicFacts, limit = 3)
   const passages: Passage[] = [];
   for (const hit of result.hits) {
     const doc = hit.document as unknown as Passage;
+    if (kinds && !kinds.includes(doc.source)) continue;
     if (seen.has(doc.url)) continue;
     seen.add(doc.url);
     passages.push(doc);

@@ -229,10 +229,12 @@ async function offlineTurn(input: { text: string; roomId?: string }): Promise<Ag
       };
     }
     case "predict_outcome": {
+      // Quoted as "our guide": the guides and articles only, never a catalogue entry.
       const sources = await retrieve(
         `implantes osteointegración cuidados resultado ${input.text}`,
         clinic,
         2,
+        ["guide", "article"],
       );
       return {
         intent,

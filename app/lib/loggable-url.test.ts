@@ -45,3 +45,9 @@ describe("loggableUrl", () => {
     expect(loggableUrl("no es una url")).toBe("[URL no válida]");
   });
 });
+
+it("hides a chat room link's signed token (?sala=, ADR 043)", () => {
+  expect(loggableUrl("https://clinica.test/paciente?sala=v1.abc.def&open_mode=widget")).toBe(
+    "https://clinica.test/paciente?sala=[oculto]&open_mode=widget",
+  );
+});

@@ -7,26 +7,35 @@ import { pathToFileURL } from "node:url";
 
 const root = path.resolve(import.meta.dirname, "..");
 
+/**
+ * A Vite server (no HTTP, no file watching) that loads the app's TypeScript modules as in development, with its path
+ * aliases: `await vite.ssrLoadModule("/app/…")`; close it when done. Throws ERR_MODULE_NOT_FOUND without Vite.
+ */
+export async function createAppVite() {
+  const { createServer } = await import("vite");
+  return createServer({
+    configFile: false,
+    root,
+    logLevel: "error",
+    resolve: { tsconfigPaths: true },
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: "custom",
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+}
+
 export async function runAppCommand(modulePath, exportName, argv = process.argv.slice(2)) {
   process.chdir(root);
   process.env.LOG_LEVEL ??= "warn";
 
   async function viaVite() {
-    let createServer;
+    let vite;
     try {
-      ({ createServer } = await import("vite"));
-    } catch {
-      return undefined;
+      vite = await createAppVite();
+    } catch (error) {
+      if (error?.code === "ERR_MODULE_NOT_FOUND") return undefined;
+      throw error;
     }
-    const vite = await createServer({
-      configFile: false,
-      root,
-      logLevel: "error",
-      resolve: { tsconfigPaths: true },
-      server: { middlewareMode: true, hmr: false, watch: null },
-      appType: "custom",
-      optimizeDeps: { noDiscovery: true, include: [] },
-    });
     const module = await vite.ssrLoadModule(modulePath);
     return { command: module[exportName], close: () => vite.close() };
   }

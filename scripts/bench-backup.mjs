@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createServer } from "vite";
+import { createAppVite } from "./app-command.mjs";
 import { seedAppointmentsSql, seedLeadsSql, seedUsersSql } from "./backup-data.mjs";
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
@@ -16,15 +16,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const migrationsFolder = path.join(root, "app/db/migrations");
 const work = mkdtempSync(path.join(tmpdir(), "clinica-bench-backup-"));
 
-const vite = await createServer({
-  configFile: false,
-  root,
-  logLevel: "error",
-  resolve: { tsconfigPaths: true },
-  server: { middlewareMode: true, hmr: false, watch: null },
-  appType: "custom",
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
+const vite = await createAppVite();
 const backup = await vite.ssrLoadModule("/app/db/backup.server.ts");
 const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
 const { migrate: migratePglite } = await import("drizzle-orm/pglite/migrator");

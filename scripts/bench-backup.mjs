@@ -9,6 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { createAppVite } from "./app-command.mjs";
 import { seedAppointmentsSql, seedLeadsSql, seedUsersSql } from "./backup-data.mjs";
+import { emitFigures, figure } from "./bench-json.mjs";
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
 const APPOINTMENTS = Number(process.env.BENCH_APPOINTMENTS ?? 10_000);
@@ -143,6 +144,18 @@ try {
     console.error(`Restauración incompleta: se esperaba ${expected}`);
     process.exitCode = 1;
   }
+  emitFigures(
+    "backup",
+    results.flatMap((r) => [
+      figure(`${r.layer} backup`, Math.round(r.backup), "ms"),
+      figure(`${r.layer} restore`, Math.round(r.restore), "ms"),
+      figure(`${r.layer} backup size`, Math.round((r.size / 1024 / 1024) * 10) / 10, "MiB"),
+      ...(r.wait === undefined
+        ? []
+        : [figure(`${r.layer} longest query wait during backup`, Math.round(r.wait), "ms")]),
+    ]),
+    { leads: LEADS, appointments: APPOINTMENTS },
+  );
 } finally {
   await vite.close();
   rmSync(work, { recursive: true, force: true });

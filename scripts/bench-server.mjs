@@ -25,6 +25,9 @@ export async function startBenchServer({ port, env = {}, dataDir: existingDir, k
         // Demo mode: the benches sign in as the demo patient, and without it the server refuses to boot with no
         // AUTH_SECRET. The database is a throw-away one, so the public demo passwords expose nothing.
         SEED_DEMO: "1",
+        // The benches stand in for a proxy on this host: each simulated client sends its own X-Forwarded-For (so
+        // that 500 chat clients are not one address for the rate limits); the server trusts it from loopback only.
+        TRUST_PROXY: "loopback",
         ...env,
       },
       stdio: ["ignore", "inherit", "inherit"],

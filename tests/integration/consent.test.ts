@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { consents, leads, outbox, users, whatsAppMessages } from "~/db/schema";
 import { PROFILING_OBJECTED_LABEL } from "~/domain/consent-rules";
+import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
 import { reminderDueAt } from "~/domain/reminder-schedule";
 import {
   accountSubject,
@@ -128,7 +129,8 @@ describe("reminders follow the ledger", () => {
     const db = await getDb();
     const kept = await createWhatsAppPatient("Clara");
     const withdrawing = await createWhatsAppPatient("Rosa");
-    const startsAt = new Date(Date.now() + 48 * 3_600_000);
+    // At 10:00 on the clinic's clock, so that no step of the sequence falls in quiet hours whatever time the test runs.
+    const startsAt = daytimeInDays(3);
     // Two dentists' chairs at the same time, so both reminders fall due at the same moment.
     const otherDentist = await createTestUser({ roles: ["dentista"], firstName: "Tomás" });
     const keptAppointment = await insertAppointment({
@@ -181,7 +183,7 @@ describe("reminders follow the ledger", () => {
   it("a reminder is not even queued once the consent is withdrawn (also with the opt-in column left set)", async () => {
     const db = await getDb();
     const patient = await createWhatsAppPatient("Marta");
-    const startsAt = new Date(Date.now() + 72 * 3_600_000);
+    const startsAt = daytimeInDays(4);
     await insertAppointment({ patientId: patient.id, dentistId: dentist.id, slug: "limpieza", startsAt });
     await withdrawConsent(db, {
       subject: await accountSubject(db, patient.id),
@@ -195,6 +197,11 @@ describe("reminders follow the ledger", () => {
     );
   });
 });
+
+/** 10:00 on the clinic's clock `days` calendar days from today: in the future and outside quiet hours. */
+function daytimeInDays(days: number): Date {
+  return clinicInstant(addDays(clinicDate(new Date()), days), "10:00");
+}
 
 async function submitLead(fields: Record<string, string>) {
   return unwrap<{ ok: boolean }>(await leadAction(routeArgs(clientForm("/?index", fields))));

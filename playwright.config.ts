@@ -24,6 +24,10 @@ export const webpayFakeUrl = `http://127.0.0.1:${webpayFakePort}`;
 const webpayCommerceCode = "597055555532";
 const webpayKey = "fake-webpay-key-e2e-0123456789";
 const whatsAppWebhookSecret = "e2e-webhook-secret-0123456789";
+// /metrics is served to this token only; the global teardown scrapes it once the suite is over (issue 25).
+const metricsToken = "e2e-metrics-token-0123456789abcdef";
+process.env.E2E_BASE_URL = baseURL;
+process.env.E2E_METRICS_TOKEN = metricsToken;
 
 // Debian's Chromium, never a downloaded browser (STACK-NOTES 5).
 const chromiumArgs = [
@@ -39,6 +43,7 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.e2e.ts",
+  globalTeardown: "./tests/e2e/metrics-scrape.teardown.ts",
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
@@ -118,6 +123,7 @@ export default defineConfig({
         TRANSBANK_ENVIRONMENT: webpayFakeUrl,
         // A data export pauses after each table it reads, so its progress is seen (ADR 037).
         DATA_EXPORT_PACE_MS: "100",
+        METRICS_TOKEN: metricsToken,
       },
       url: `${baseURL}/healthz`,
       reuseExistingServer: false,

@@ -37,6 +37,12 @@ const SHUTDOWN_DELAY_MS = Number(env.SHUTDOWN_DELAY_MS || 0);
 const routeIdFor = createRouteIdResolver(build.routes);
 
 let stopping = false;
+/**
+ * Set once SHUTDOWN_DELAY_MS is over and the listener closes. Only from then on are idle keep-alive connections
+ * closed: before, the proxy may still pick one of its pooled connections to this instance for a new request, and
+ * closing it under that request resets it (the proxy cannot tell whether a POST got through, so it cannot retry).
+ */
+let draining = false;
 /** Ends SHUTDOWN_DELAY_MS's wait early (a second signal). */
 let skipShutdownDelay;
 /** Set when the drain ends with requests still in flight (deadline or second signal): their connections are cut. */
@@ -74,7 +80,7 @@ app.use((req, res, next) => {
   res.on("close", () => {
     inFlight.delete(res);
     // The keep-alive socket this response leaves behind would hold the process for its idle timeout.
-    if (stopping) setImmediate(() => server.closeIdleConnections());
+    if (draining) setImmediate(() => server.closeIdleConnections());
   });
   if (stopping) res.setHeader("Connection", "close");
   next();
@@ -334,6 +340,7 @@ async function stop(signal) {
     if (String(res.getHeader("content-type") ?? "").startsWith("text/event-stream")) res.destroy();
     else if (!res.headersSent) res.setHeader("Connection", "close");
   }
+  draining = true;
   const drained = new Promise((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const deadline = setTimeout(() => {

@@ -260,6 +260,16 @@ describe("test mode", () => {
 describe("against the provider (the fake)", () => {
   it("sends both, accepted, then delivered after the provider's report", async () => {
     const ids = await sentIds(scenario("hot", "0"));
+    // One lane for the two, as a real lead's notices (ADR 020): the advisor's goes out first even with the outbox
+    // delivering in parallel (ADR 047).
+    const db = await app.getDb();
+    const lanes = await db
+      .select({ id: outbox.id, key: outbox.orderingKey })
+      .from(outbox)
+      .where(inArray(outbox.id, ids));
+    expect(lanes).toHaveLength(2);
+    expect(lanes[0]!.key).not.toBeNull();
+    expect(lanes[1]!.key).toBe(lanes[0]!.key);
     await deliverAll();
     expect(fake.sent.map((message) => [message.to, message.messageId])).toEqual([
       [CLINIC_NUMBER, ids[0]],

@@ -13,6 +13,7 @@ import { WhatsAppInputError } from "~/integrations/whatsapp/whatsapp-client.serv
 import { AppError } from "~/lib/base/errors";
 import { clinicFacts, whatsAppTestMode } from "~/lib/base/env.server";
 import { consumeRate } from "~/lib/rate-limit.server";
+import { outboxOrderingKey } from "~/domain/outbox-order";
 import { enqueueWhatsApp } from "./whatsapp-outbox.server";
 import { outboxIdsByKey } from "./whatsapp-log-repository.server";
 import { TEST_PURPOSE } from "./whatsapp-log-service.server";
@@ -80,6 +81,8 @@ export async function queueTestLeadMessages(
     `whatsapp-test:${input.actorId}:${input.attemptKey}:advisor`,
     `whatsapp-test:${input.actorId}:${input.attemptKey}:patient`,
   ] as const;
+  // As a real lead's two notices (ADR 020, ADR 047): one lane, so the advisor's goes out before the patient's.
+  const orderingKey = outboxOrderingKey("lead", `prueba:${input.actorId}:${input.attemptKey}`);
   let queued: Array<string | null>;
   try {
     queued = await db.transaction(async (tx) => [
@@ -90,6 +93,7 @@ export async function queueTestLeadMessages(
         text: advisorLeadMessage(facts),
         template: advisorLeadTemplate(facts),
         idempotencyKey: keys[0],
+        orderingKey,
         testMode,
       }),
       await enqueueWhatsApp(tx, {
@@ -98,6 +102,7 @@ export async function queueTestLeadMessages(
         text: patientLeadMessage(facts),
         template: patientLeadTemplate(facts),
         idempotencyKey: keys[1],
+        orderingKey,
         testMode,
       }),
     ]);

@@ -12,7 +12,7 @@ import { contentSecurityPolicy, formActionFor, frameAncestorsFor } from "~/lib/s
 import { chatAllowedOrigins, env, webpayFormOrigins } from "~/lib/base/env.server";
 import { loggableUrl } from "~/lib/loggable-url";
 import { logger } from "~/lib/base/logger.server";
-import { appDraining, appReady, appStopped } from "~/startup/app-ready.server";
+import { appDraining, appReady, appServing, appStopped } from "~/startup/app-ready.server";
 import { chooseRequestId } from "~/domain/observability";
 import { observeRequest } from "~/lib/metrics.server";
 
@@ -35,6 +35,11 @@ export const streamTimeout = 5_000;
 export async function startup() {
   env();
   await appReady();
+}
+
+/** Called by server.mjs once it listens: the work that must not delay the first answer starts (maintenance). */
+export function serving() {
+  appServing();
 }
 
 /** The request's id: the proxy's X-Request-Id when it is safe (domain/observability.ts), else a new one. */

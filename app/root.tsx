@@ -22,7 +22,7 @@ import { clinicFacts, env } from "~/lib/base/env.server";
 import { useAppData } from "~/lib/app-data";
 import { INVALID_REQUEST_MESSAGE } from "~/lib/request.server";
 import { urlCarriesNul } from "~/domain/nul-character";
-import { appReady } from "~/startup/app-ready.server";
+import { appReady, appServing } from "~/startup/app-ready.server";
 import stylesheetUrl from "./app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -54,6 +54,8 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
   async (args, next) => {
     await appReady();
+    // The dev server has no listen hook: its first request stands for it (server.mjs already called this).
+    appServing();
     const user = await sessionUser(args);
     // One Dentalink deadline for the whole request: its lookup and the record's lists share 5 s (ADR 030).
     const response = await withDentalinkDeadline(next);

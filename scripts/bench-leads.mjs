@@ -119,7 +119,7 @@ function phoneFormats(phone) {
   ];
 }
 
-// 3. Restart on the filled database (the server analyses its tables at boot), sign the demo asesor in.
+// 3. Restart on the filled database (startBenchServer waits for its first VACUUM ANALYZE), sign the demo asesor in.
 server = await startBenchServer({ port, dataDir });
 try {
   const signIn = await fetch(`${server.base}/auth`, {

@@ -25,10 +25,23 @@ interface Handle {
   listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   /** The embedded database's data directory as a gzipped tar, taken while it serves (ADR 046); PGlite only. */
   dump?: () => Promise<Uint8Array>;
+  /** VACUUM ANALYZE, one table at a time (maintainEmbeddedDatabase); PGlite only. */
+  maintain?: (options: MaintenanceOptions) => Promise<MaintenanceResult>;
 }
 
-/** How often the embedded database is vacuumed and analysed (PostgreSQL's autovacuum does it there). */
-const PGLITE_ANALYZE_EVERY_MS = 60 * 60_000;
+export interface MaintenanceOptions {
+  /** The system catalogs too, not only the app's tables (they change only with migrations). */
+  catalogs: boolean;
+  /** Asked before each table: true ends the pass there (shutdown). */
+  shouldStop?: () => boolean;
+}
+
+export interface MaintenanceResult {
+  /** Tables vacuumed and analysed. */
+  tables: number;
+  /** False when shouldStop ended the pass early. */
+  complete: boolean;
+}
 
 const migrationsFolder = path.resolve(process.cwd(), "app/db/migrations");
 
@@ -109,30 +122,53 @@ async function open(): Promise<Handle> {
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   await seedReferenceData(db);
   if (isDemoMode(current)) await seedDemoData(db);
-  // PGlite runs PostgreSQL in single-user mode: no autovacuum, so no table is ever analysed and the planner guesses
-  // (e.g. a hash join over every user where an index lookup would do), dead row versions are never reclaimed, and
-  // the visibility map is never set, so an index-only scan still reads the table for every row (a deep page of the
-  // lead panel: 46 ms before VACUUM, 5 ms after, ADR 027). VACUUM ANALYZE at boot and then periodically.
-  await client.exec("vacuum analyze");
-  const analyse = setInterval(() => {
-    client
-      .exec("vacuum analyze")
-      .catch((error: unknown) => logger.error({ err: error }, "periodic vacuum analyze failed"));
-  }, PGLITE_ANALYZE_EVERY_MS);
-  analyse.unref();
+  // No VACUUM here: that is the database-maintenance job's (maintainEmbeddedDatabase below), which starts once the
+  // server is listening, so that a restart does not wait for it.
   return {
     db,
     kind: "pglite",
-    close: () => {
-      clearInterval(analyse);
-      return client.close();
-    },
+    close: () => client.close(),
     listen: async (channel, onPayload) => {
       const unlisten = await client.listen(channel, onPayload);
       return () => unlisten();
     },
     dump: () => dumpPglite(client),
+    maintain: (options) => maintainPglite(client, options),
   };
+}
+
+/** One turn of the event loop: the requests that arrived meanwhile get the connection and the CPU first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/*
+ * PGlite runs PostgreSQL in single-user mode: no autovacuum, so no table is ever analysed and the planner guesses
+ * (e.g. a hash join over every user where an index lookup would do), dead row versions are never reclaimed, and the
+ * visibility map is never set, so an index-only scan still reads the table for every row (a deep page of the lead
+ * panel: 46 ms before VACUUM, 5 ms after, ADR 027). This is that autovacuum: VACUUM ANALYZE table by table, because
+ * PGlite's one connection runs a statement on the event loop's thread; one VACUUM of the whole database would hold
+ * every request for its length (hundreds of milliseconds with the demo data, more at 100,000 leads); one table holds
+ * them for that table's (the largest demo table: tens of milliseconds).
+ */
+async function maintainPglite(client: PGlite, options: MaintenanceOptions): Promise<MaintenanceResult> {
+  // Ordinary tables and materialised views (a table's TOAST table is vacuumed with it); the app's before the system
+  // catalogs, the smallest first, so that a pass begun as the server starts answering holds its first requests
+  // for a few milliseconds at most.
+  const { rows } = await client.query<{ name: string }>(
+    `select format('%I.%I', n.nspname, c.relname) as name
+       from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'm') and c.relpersistence <> 't'
+        and n.nspname <> 'pg_toast' and ($1 or n.nspname not in ('pg_catalog', 'information_schema'))
+      order by n.nspname in ('pg_catalog', 'information_schema'), c.relpages, 1`,
+    [options.catalogs],
+  );
+  let tables = 0;
+  for (const { name } of rows) {
+    if (options.shouldStop?.()) return { tables, complete: false };
+    await nextTurn();
+    await client.exec(`vacuum (analyze) ${name}`);
+    tables += 1;
+  }
+  return { tables, complete: true };
 }
 
 function handle(): Promise<Handle> {
@@ -151,6 +187,17 @@ export async function getDb(): Promise<Database> {
 /** LISTEN/NOTIFY (DESIGN decision 17): wakes other instances on PostgreSQL, this one on PGlite. */
 export async function listenToChannel(channel: string, onPayload: (payload: string) => void) {
   return (await handle()).listen(channel, onPayload);
+}
+
+/**
+ * The embedded database's VACUUM ANALYZE (PGlite has no autovacuum): one pass over its tables, one at a time, each
+ * after a turn of the event loop so that requests go between them. Null on PostgreSQL, whose autovacuum does it.
+ */
+export async function maintainEmbeddedDatabase(
+  options: MaintenanceOptions,
+): Promise<MaintenanceResult | null> {
+  const { maintain } = await handle();
+  return maintain ? maintain(options) : null;
 }
 
 /**

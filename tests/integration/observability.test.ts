@@ -28,6 +28,9 @@ function logLines(server: ProdServer): Array<Record<string, unknown>> {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The line the embedded database's maintenance job writes when a pass ends. */
+const passDone = (line: Record<string, unknown>) => line.msg === "database maintenance pass done";
+
 function scrape(server: ProdServer, authorization?: string) {
   return httpRequest(server.port, "/metrics", { headers: authorization ? { authorization } : {} });
 }
@@ -236,6 +239,25 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("observability of the product
     await sleep(200);
     const errorLine = logLines(server).find((line) => line.level === 50 && line.reqId === errorId);
     expect(errorLine?.msg).toBe("request failed");
+  });
+
+  it("the embedded database's VACUUM ANALYZE still runs, once the server listens, not before", async () => {
+    // It ran before listening once, and every restart waited for it; /readyz never counted it (database, migrations,
+    // workers, not draining). Now it starts with the listener, table by table between requests.
+    const deadline = Date.now() + 60_000;
+    while (!logLines(server).some(passDone)) {
+      if (Date.now() > deadline) throw new Error(`no maintenance pass logged:\n${server.output()}`);
+      await sleep(100);
+    }
+    const lines = logLines(server);
+    const listening = lines.findIndex((line) => String(line.msg).startsWith("listening on"));
+    const pass = lines.findIndex(passDone);
+    expect(listening).toBeGreaterThanOrEqual(0);
+    expect(pass).toBeGreaterThan(listening);
+    expect(lines[pass]).toMatchObject({ complete: true, tables: expect.any(Number) as number });
+    expect(lines[pass]!.tables).toBeGreaterThan(20);
+    const scraped = await scrape(server, `Bearer ${TOKEN}`);
+    expect(scraped.body).toMatch(/clinica_job_last_run_timestamp_seconds\{job="database-maintenance"\} \d/);
   });
 
   it("on SIGTERM /readyz answers 503 at once while a slow request drains, then the process exits 0", async () => {

@@ -19,8 +19,8 @@ export default async function setup() {
   await migrate(drizzle(client), {
     migrationsFolder: path.resolve(import.meta.dirname, "../../app/db/migrations"),
   });
-  // The app runs VACUUM ANALYZE on every boot (app/db/client.server.ts): done once here, it finds every page already
-  // visible in each file's copy and costs a fraction of its time there.
+  // The app vacuums only in a listening server (app/jobs/database-maintenance.server.ts), never under NODE_ENV=test:
+  // done once here, each file's copy starts with planner statistics and every page visible, as a served one would.
   await client.exec("vacuum analyze");
   await client.exec("checkpoint");
   const dump = await client.dumpDataDir("none");

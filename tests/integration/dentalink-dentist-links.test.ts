@@ -63,10 +63,11 @@ afterAll(async () => {
   await closeDb();
 });
 
-let dayOffset = 5;
+let dayIndex = 0;
+/** A later open weekday per call, never the same twice (today + n for a Saturday and a Sunday: the same Monday). */
 function nextDay() {
-  dayOffset += 1;
-  return openDays(addDays(clinicDate(new Date()), dayOffset), 1, DEFAULT_WEEK)[0]!;
+  dayIndex += 1;
+  return openDays(addDays(clinicDate(new Date()), 6), 40, DEFAULT_WEEK)[dayIndex - 1]!;
 }
 
 async function dentistNamed(firstName: string, lastName: string) {

@@ -54,11 +54,15 @@ afterAll(async () => {
   await closeDb();
 });
 
-let dayOffset = 3;
-/** A later open weekday per test; each test also books its own time, so the fake's agendas never collide. */
+let dayIndex = 0;
+/**
+ * A later open weekday per call, never the same twice (the first open day on or after today + n would give a
+ * Saturday's and a Sunday's n the same Monday); each test also books its own time, so the fake's agendas never
+ * collide.
+ */
 function nextDay() {
-  dayOffset += 1;
-  return openDays(addDays(clinicDate(new Date()), dayOffset), 1, DEFAULT_WEEK)[0]!;
+  dayIndex += 1;
+  return openDays(addDays(clinicDate(new Date()), 4), 40, DEFAULT_WEEK)[dayIndex - 1]!;
 }
 
 function freshClient() {

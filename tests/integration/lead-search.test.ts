@@ -46,7 +46,7 @@ let otherAsesor: TestUser;
 let patient: TestUser;
 let jose: { id: string; phone: string };
 let maria: { id: string };
-let gonzalo: { id: string };
+let gonzalo: { id: string; createdAt: Date };
 let ana: { id: string };
 
 beforeAll(async () => {
@@ -179,7 +179,8 @@ describe("filters and sorting", () => {
     const from = addDays(today, -4);
     const view = await panel(asesor.cookie, `q=${marker}&from=${from}&to=${today}`);
     expect(ids(view)).toEqual([jose.id, maria.id]);
-    const day = clinicDate(new Date(Date.now() - 10 * DAY));
+    // Gonzalo's own creation day (not "ten days before now": midnight may have passed since he was inserted).
+    const day = clinicDate(gonzalo.createdAt);
     expect(ids(await panel(asesor.cookie, `q=${marker}&from=${day}&to=${day}`))).toEqual([gonzalo.id]);
   });
 

@@ -102,10 +102,10 @@ export const SOON_VISIT_MIN_AHEAD_HOURS = 2 + STEP_COVER_HOURS + 0.25;
  * hablar con alguien' links) the reminder job queues at its first run after a fresh demo start (ADR 018, ADR 039):
  * about `aheadHours` after now on a quarter hour, kept inside hours and between `SOON_VISIT_MIN_AHEAD_HOURS` and 24
  * hours ahead (25 across the April change, whose night is an hour longer), so the request is due at once, no 2 h
- * message comes close enough to cover it, and cancelling carries the late fee. After closing it moves back to the day's last start that ends by closing; before opening, to the
- * previous day's last start, or (when that is too close) to the opening of the day. Started in quiet hours, the
- * request waits for 08:00 as every step does, and goes then. It may fall on a Saturday or Sunday: nothing inside
- * hours lies within 24 hours then.
+ * message comes close enough to cover it, and cancelling carries the late fee. After closing it moves back to the
+ * day's last start that ends by closing; before opening, to the previous day's last start, or (when that is too
+ * close) to the opening of the day. Started in quiet hours, the request waits for 08:00 as every step does, and goes
+ * then. It may fall on a Saturday or Sunday: nothing inside hours lies within 24 hours then.
  */
 export function demoSoonVisit(
   now: Date,

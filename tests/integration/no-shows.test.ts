@@ -213,7 +213,7 @@ describe("the day views show each patient's count", () => {
     expect(page.body.noShows.rows.some((item) => item.appointmentId === others.id)).toBe(false);
 
     // The admin's view of every dentist, on each visit's own day (they are a minute apart: midnight may part them).
-    const adminRows = [];
+    const adminRows: NoShowDay["rows"] = [];
     for (const day of new Set([recent, others].map((item) => clinicDate(item.startsAt)))) {
       const adminPage = await settle<{ day: NoShowDay }>(() =>
         adminDayLoader(routeArgs(requestAs(admin.cookie, `/admin/agenda?fecha=${day}`))),

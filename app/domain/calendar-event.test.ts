@@ -63,4 +63,9 @@ describe("the appointment as a calendar event", () => {
     expect(outlook.searchParams.get("location")).toBe(facts(start).clinicAddress);
     expect(calendarFileName(start)).toBe("cita-2026-03-10.ics");
   });
+
+  it("names the file after the clinic's day, also in the evening, when UTC is already on the next day", () => {
+    // 21:30 on 10 March in Santiago (summer, UTC-3) is 00:30 on 11 March in UTC.
+    expect(calendarFileName(new Date("2026-03-11T00:30:00Z"))).toBe("cita-2026-03-10.ics");
+  });
 });

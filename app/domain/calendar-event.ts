@@ -1,4 +1,5 @@
 import { createEvent } from "ics";
+import { clinicDate } from "./clinic-time";
 
 /**
  * 'Agregar al calendario' (issue 23, ADR 039): one appointment as a calendar event — an .ics file (RFC 5545, written
@@ -118,7 +119,7 @@ export function outlookCalendarUrl(event: CalendarEvent): string {
   return `https://outlook.live.com/calendar/0/deeplink/compose?${params.toString()}`;
 }
 
-/** The .ics download's file name. */
+/** The .ics download's file name, with the appointment's clinic day (not UTC's, a day ahead in the evening). */
 export function calendarFileName(startsAt: Date): string {
-  return `cita-${startsAt.toISOString().slice(0, 10)}.ics`;
+  return `cita-${clinicDate(startsAt)}.ics`;
 }

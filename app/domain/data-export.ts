@@ -13,7 +13,7 @@ import { treatmentLabels } from "./lead-labels";
 import { chargeKindLabel, chargeStatusLabel, paymentStatusLabel, refundStatusLabel } from "./payment-labels";
 import {
   personalTables,
-  retainedUntil,
+  retainedUntilDate,
   retentionBases,
   type PersonalTable,
   type PersonalTableName,
@@ -318,7 +318,7 @@ export function exportSummary(input: ExportInput): ExportSummary {
     const map: PersonalTable = personalTables[entry.table];
     if (map.erasure !== "retain" || !map.retention) return [];
     const last = lastTermDate(map, entry.rows) ?? input.generatedAt;
-    const until = formatDate(clinicDate(retainedUntil(map.retention.basis, last)));
+    const until = formatDate(retainedUntilDate(map.retention.basis, last));
     return [`${entry.label}: ${retentionBases[map.retention.basis].reason} Se conserva hasta el ${until}.`];
   });
 

@@ -1,20 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { clinicInstant, isoWeekday, minutesOfDay } from "./clinic-time";
+import { addDays, clinicDate, clinicDayBounds, clinicInstant, isoWeekday, minutesOfDay } from "./clinic-time";
 import {
   demoInProgressVisit,
   demoSoonVisit,
   demoStartedVisit,
   insideClinicHours,
+  SOON_VISIT_MIN_AHEAD_HOURS,
   STARTED_VISIT_MINUTES_AGO,
 } from "./demo-schedule";
+import { defaultReminderSequence, isQuietHour, planReminderSequence, QUIET_UNTIL } from "./reminder-sequence";
 
 const hours = { opens: "09:00", closes: "18:00" };
 const at = (date: string, time: string) => clinicInstant(date, time);
 const instantOf = (visit: { date: string; time: string }) => clinicInstant(visit.date, visit.time).getTime();
 
-/** Every 10 minutes over a week with the April clock change (Chile, 2026-04-05) and a plain November week. */
+/**
+ * Every 10 minutes over the weeks of the April and September clock changes (Chile, 2026-04-05 and 2026-09-06) and a
+ * plain November week.
+ */
 function* nows() {
-  for (const start of ["2026-04-01T00:00:00Z", "2026-11-23T00:00:00Z"]) {
+  for (const start of ["2026-04-01T00:00:00Z", "2026-09-02T00:00:00Z", "2026-11-23T00:00:00Z"]) {
     for (let minutes = 0; minutes < 8 * 24 * 60; minutes += 10) {
       yield new Date(Date.parse(start) + minutes * 60_000);
     }
@@ -43,9 +48,37 @@ describe("the demo's visits stay inside the clinic's hours", () => {
       if (isoWeekday(started.date) > 5) problems.push(`${when}: started visit on a weekend`);
       if (started.date === inProgress.date && minutesOfDay(started.time) + 30 > minutesOfDay(inProgress.time))
         problems.push(`${when}: started visit overlaps the one in progress`);
-      // The reminder's appointment: 3 to 20 hours ahead (the reminder, none under 2 h, goes at once; the late fee applies).
+      // The reminder's appointment: far enough for its 2 h message not to cover the 24 h request, under 24 hours
+      // (25 when the night before it is the April change's, 25 hours long).
       const ahead = (instantOf(soon) - now.getTime()) / 3_600_000;
-      if (ahead < 3 || ahead > 20.25) problems.push(`${when}: soon visit ${ahead} h ahead`);
+      const { start, end } = clinicDayBounds(addDays(soon.date, -1));
+      const most = Math.max(24, (end.getTime() - start.getTime()) / 3_600_000);
+      if (ahead < SOON_VISIT_MIN_AHEAD_HOURS || ahead > most)
+        problems.push(`${when}: soon visit ${ahead} h ahead`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("the demo's reminder", () => {
+  it("is the 24 h request, sent by the job's first run after the start, or at 08:00 when started in quiet hours", () => {
+    const problems: string[] = [];
+    for (const now of nows()) {
+      const soon = demoSoonVisit(now, 45, hours);
+      const appointment = { status: "scheduled", startsAt: clinicInstant(soon.date, soon.time) };
+      // The job's first run comes a few seconds after the start; in quiet hours, the run at the 08:00 that ends them.
+      const firstRun = new Date(now.getTime() + 30_000);
+      const date = clinicDate(firstRun);
+      const run = isQuietHour(firstRun)
+        ? clinicInstant(
+            firstRun.getTime() < clinicInstant(date, QUIET_UNTIL).getTime() ? date : addDays(date, 1),
+            QUIET_UNTIL,
+          )
+        : firstRun;
+      const steps = planReminderSequence(defaultReminderSequence, appointment, run);
+      const request = steps.find((step) => step.step === "24h");
+      if (request?.action !== "send")
+        problems.push(`${now.toISOString()} (run ${run.toISOString()}): ${JSON.stringify(steps)}`);
     }
     expect(problems).toEqual([]);
   });
@@ -108,10 +141,16 @@ describe("demoSoonVisit", () => {
       date: "2026-11-25",
       time: "17:15",
     });
-    // 10:00 + 20 h = 06:00 next day: the evening before, 17:15 today.
-    expect(demoSoonVisit(at("2026-11-25", "10:00"), 45, hours)).toEqual({
+    // 07:00 + 20 h = 03:00 next day: the evening before, 17:15 today (10¼ hours ahead).
+    expect(demoSoonVisit(at("2026-11-25", "07:00"), 45, hours)).toEqual({
       date: "2026-11-25",
       time: "17:15",
+    });
+    // 10:00 + 20 h = 06:00 next day: 17:15 today is too close (its 2 h message, 5¼ hours away, would cover the
+    // 24 h request); the opening of the next day instead, 23 hours ahead.
+    expect(demoSoonVisit(at("2026-11-25", "10:00"), 45, hours)).toEqual({
+      date: "2026-11-26",
+      time: "09:00",
     });
   });
 });

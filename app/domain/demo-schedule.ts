@@ -1,4 +1,13 @@
-import { addDays, clinicDate, clinicTime, isoWeekday, minutesOfDay, timeFromMinutes } from "./clinic-time";
+import {
+  addDays,
+  clinicDate,
+  clinicInstant,
+  clinicTime,
+  isoWeekday,
+  minutesOfDay,
+  timeFromMinutes,
+} from "./clinic-time";
+import { STEP_COVER_HOURS } from "./reminder-sequence";
 
 /**
  * Where the demo's appointments that depend on "now" go (issue 24, item 11): every one inside the clinic's hours
@@ -82,11 +91,21 @@ export function demoStartedVisit(
 }
 
 /**
- * The demo's appointment whose WhatsApp reminder the reminder job queues at its first run (ADR 018): about
- * `aheadHours` after now on a quarter hour, moved back to the last quarter-hour start that ends by closing when that
- * falls outside hours (the same day after closing, the previous day before opening). Always 4 to 20 hours ahead (3
- * across the April clock change), so the reminder (due 24 hours before, none under 2) goes out at once and cancelling
- * carries the late fee. It may fall on a Saturday or Sunday: nothing inside hours lies within 24 hours then.
+ * How close the demo's reminder appointment may be: its 2 h message must come more than `STEP_COVER_HOURS` after
+ * the reminder job's first run, or it would cover (supersede, ADR 039) the 24 h request the demo shows; a quarter of
+ * an hour of margin for that run.
+ */
+export const SOON_VISIT_MIN_AHEAD_HOURS = 2 + STEP_COVER_HOURS + 0.25;
+
+/**
+ * The demo's appointment whose WhatsApp reminder (the 24 h request, with its 'Confirmar', 'Cancelar' and 'Necesito
+ * hablar con alguien' links) the reminder job queues at its first run after a fresh demo start (ADR 018, ADR 039):
+ * about `aheadHours` after now on a quarter hour, kept inside hours and between `SOON_VISIT_MIN_AHEAD_HOURS` and 24
+ * hours ahead (25 across the April change, whose night is an hour longer), so the request is due at once, no 2 h
+ * message comes close enough to cover it, and cancelling carries the late fee. After closing it moves back to the
+ * day's last start that ends by closing; before opening, to the previous day's last start, or (when that is too
+ * close) to the opening of the day. Started in quiet hours, the request waits for 08:00 as every step does, and goes
+ * then. It may fall on a Saturday or Sunday: nothing inside hours lies within 24 hours then.
  */
 export function demoSoonVisit(
   now: Date,
@@ -99,7 +118,8 @@ export function demoSoonVisit(
   const time = clinicTime(candidate);
   if (insideClinicHours(time, durationMinutes, hours)) return { date, time };
   const last = timeFromMinutes(floorTo(minutesOfDay(hours.closes) - durationMinutes, 15));
-  return minutesOfDay(time) < minutesOfDay(hours.opens)
-    ? { date: addDays(date, -1), time: last }
-    : { date, time: last };
+  if (minutesOfDay(time) >= minutesOfDay(hours.opens)) return { date, time: last };
+  const dayBefore = { date: addDays(date, -1), time: last };
+  const ahead = clinicInstant(dayBefore.date, dayBefore.time).getTime() - now.getTime();
+  return ahead >= SOON_VISIT_MIN_AHEAD_HOURS * 3_600_000 ? dayBefore : { date, time: hours.opens };
 }

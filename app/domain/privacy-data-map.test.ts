@@ -4,6 +4,7 @@ import {
   exportedTables,
   personalTables,
   retainedUntil,
+  retainedUntilDate,
   tablesAffectedBy,
   type PersonalTable,
   type PersonalTableName,
@@ -56,5 +57,17 @@ describe("privacy data map", () => {
     ["accountability", "2026-01-01T03:00:00.000Z", "2031-01-01T03:00:00.000Z"],
   ] as const)("a %s row dated %s is kept until %s", (basis, from, until) => {
     expect(retainedUntil(basis, new Date(from)).toISOString()).toBe(until);
+  });
+
+  it.each([
+    // 23:30 on 30 December in Santiago (summer, UTC-3) is already 31 December in UTC: the person is told the 30th.
+    ["clinical", "2026-12-31T02:30:00.000Z", "2041-12-30"],
+    // 21:00 on 31 December in Santiago is New Year in UTC: the year is the clinic's.
+    ["accountability", "2027-01-01T00:00:00.000Z", "2031-12-31"],
+    // Winter (UTC-4): 20:30 on 30 June is 1 July in UTC.
+    ["tax", "2026-07-01T00:30:00.000Z", "2032-06-30"],
+    ["clinical", "2026-11-27T15:00:00.000Z", "2041-11-27"],
+  ] as const)("a %s row dated %s is kept until the clinic day %s", (basis, from, until) => {
+    expect(retainedUntilDate(basis, new Date(from))).toBe(until);
   });
 });

@@ -7,6 +7,7 @@
  * Pure data and rules: the queries that find the rows are in `features/privacy/subject-data.server.ts`.
  */
 
+import { clinicDate } from "./clinic-time";
 import type { PrivacyRight } from "./privacy";
 
 /** What an erasure does to a table's rows about the person. */
@@ -415,4 +416,12 @@ export function retainedUntil(basis: RetentionBasis, from: Date): Date {
   const until = new Date(from.getTime());
   until.setUTCFullYear(until.getUTCFullYear() + retentionBases[basis].years);
   return until;
+}
+
+/**
+ * The same as the clinic calendar date a person is told ("YYYY-MM-DD", America/Santiago, DESIGN decision 8): a row
+ * dated in the clinic's evening is already the next day in UTC, which is not the day it is kept until.
+ */
+export function retainedUntilDate(basis: RetentionBasis, from: Date): string {
+  return clinicDate(retainedUntil(basis, from));
 }

@@ -280,9 +280,10 @@ export async function seedDemoAppointments(db: Database, auth: Auth, now = new D
       status: "scheduled",
     },
   ];
-  // Reminders: an appointment 3 to 20 hours ahead, inside hours, so that its WhatsApp reminder (due 24 h before, sent
-  // at once when booked later than that) is queued by the reminder job's first run after a fresh demo start; the
-  // demo patient agrees to WhatsApp messages. Another dentist's, so no other demo appointment overlaps.
+  // Reminders: an appointment 8¼ to 24 hours ahead, inside hours, so that its WhatsApp reminder (the 24 h request,
+  // sent at once when booked later than that, and not covered by a 2 h message) is queued by the reminder job's first
+  // run after a fresh demo start (at 08:00 when started in quiet hours); the demo patient agrees to WhatsApp
+  // messages. Another dentist's, so no other demo appointment overlaps.
   plan.push({
     patientId: patient.id,
     dentistId: tomas,

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { whatsAppFakeUrl } from "../../playwright.config";
 import { readFile } from "node:fs/promises";
+import { isQuietHour } from "~/domain/reminder-sequence";
 import {
   blockingViolations,
   DEMO_ADMIN,
@@ -10,9 +11,10 @@ import {
   signInByRequest,
 } from "./support";
 
-// ADR 018: the demo patient's appointment about 20 hours after the seed is reminded by the job's first run after the
-// e2e server's fresh demo start; the reminder reaches the fake WhatsApp provider as the `recordatorio_cita`
-// template, and its 'Confirmar', 'Necesito hablar con alguien' (ADR 039) and 'Cancelar' links work without signing in.
+// ADR 018: the demo patient's appointment 8¼ to 24 hours after the seed is reminded by the job's first run after the
+// e2e server's fresh demo start (ADR 039: at 08:00 when the server started in quiet hours); the reminder reaches the
+// fake WhatsApp provider as the `recordatorio_cita` template, and its 'Confirmar', 'Necesito hablar con alguien'
+// (ADR 039) and 'Cancelar' links work without signing in.
 
 /** The demo patient's mobile (+56 9 1111 2222), as the provider takes it. */
 const DEMO_PATIENT_NUMBER = "56911112222";
@@ -24,20 +26,25 @@ interface SentMessage {
   placeholders?: string[];
 }
 
+/** The placeholders of the demo patient's reminder at the fake provider, if it has arrived. */
+async function sentDemoReminder(request: APIRequestContext): Promise<string[] | undefined> {
+  const response = await request.get(`${whatsAppFakeUrl}/__fake/sent`);
+  const { sent } = (await response.json()) as { sent: SentMessage[] };
+  return sent.find(
+    (message) =>
+      message.endpoint === "template" &&
+      message.template === "recordatorio_cita" &&
+      message.to === DEMO_PATIENT_NUMBER,
+  )?.placeholders;
+}
+
 /** Polls the fake provider for the demo patient's reminder (queued at boot, sent by the outbox within seconds). */
 async function demoReminder(request: APIRequestContext): Promise<string[]> {
   let placeholders: string[] | undefined;
   await expect
     .poll(
       async () => {
-        const response = await request.get(`${whatsAppFakeUrl}/__fake/sent`);
-        const { sent } = (await response.json()) as { sent: SentMessage[] };
-        placeholders = sent.find(
-          (message) =>
-            message.endpoint === "template" &&
-            message.template === "recordatorio_cita" &&
-            message.to === DEMO_PATIENT_NUMBER,
-        )?.placeholders;
+        placeholders = await sentDemoReminder(request);
         return placeholders !== undefined;
       },
       { timeout: 45_000, intervals: [500, 1_000, 2_000] },
@@ -57,6 +64,12 @@ test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Necesi
 }) => {
   // Two axe runs and a wait for the reminder on a busy 2-core machine.
   test.slow();
+  // Quiet hours (ADR 039: nothing goes out after 21:00 or before 08:00 on the clinic's clock): a server started in
+  // them holds the reminder until 08:00, so only one sent before 21:00 can be here now.
+  test.skip(
+    isQuietHour(new Date()) && (await sentDemoReminder(request)) === undefined,
+    "quiet hours: the demo reminder waits for 08:00 (ADR 039); its links are covered by tests/integration on this run",
+  );
   const [name, date, time, confirmUrl, cancelUrl, callbackUrl] = await demoReminder(request);
   expect(name).toBe("Catalina");
   expect(time).toMatch(/^\d{2}:\d{2}$/);
@@ -117,7 +130,7 @@ test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Necesi
   await expect(row).toContainText(time!);
   await staff.close();
 
-  // The cancel link still works: about 20 hours ahead, so the page shows the 50% fee before anything is done.
+  // The cancel link still works: less than 24 hours ahead, so the page shows the 50% fee before anything is done.
   await openPage(page, cancelPath);
   await expect(page.getByRole("heading", { level: 1, name: "Cancelar tu cita" })).toBeVisible();
   await expect(page.getByTestId("link-status")).toHaveText("Confirmada");

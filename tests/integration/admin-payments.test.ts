@@ -242,7 +242,8 @@ describe("/admin/pagos.csv", () => {
       checks: 2,
     });
     const paid = await paidDeposit(99_000);
-    const today = clinicDate(new Date());
+    // The attempt's own clinic day (its creation, not a second look at the clock, which midnight may have passed).
+    const today = clinicDate(rejected.createdAt);
     const response = (await csvLoader(
       routeArgs(
         requestAs(

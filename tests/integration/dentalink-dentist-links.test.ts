@@ -18,6 +18,7 @@ import {
 } from "~/features/dentalink-sync/dentalink-writethrough.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import { deliverDue, type OutboxHandler } from "~/features/outbox/outbox.server";
+import { MOCK_APPOINTMENTS } from "~/integrations/dentalink/dentalink-demo-data";
 import { startDentalinkFake, type DentalinkFake } from "~/integrations/dentalink/dentalink-fake";
 import { action as funnelAction, loader as funnelLoader } from "~/routes/_staff/funnel";
 import { postAs, requestAs, uniquePhone } from "../setup/clients";
@@ -63,10 +64,18 @@ afterAll(async () => {
   await closeDb();
 });
 
-let dayOffset = 5;
+let dayIndex = 0;
+/**
+ * A later open weekday per call, never the same twice (the first open day on or after today + n would give a
+ * Saturday's and a Sunday's n the same Monday), and none the fake's agenda already holds (its demo records book
+ * 2026-12-14 at 10:30): each test also books its own time, so the fake's agendas never collide.
+ */
 function nextDay() {
-  dayOffset += 1;
-  return openDays(addDays(clinicDate(new Date()), dayOffset), 1, DEFAULT_WEEK)[0]!;
+  const days = openDays(addDays(clinicDate(new Date()), 6), 60, DEFAULT_WEEK);
+  let day: string;
+  do day = days[dayIndex++]!;
+  while ([...MOCK_APPOINTMENTS, ...fake.state.appointments].some((item) => item.fecha === day));
+  return day;
 }
 
 async function dentistNamed(firstName: string, lastName: string) {

@@ -29,6 +29,7 @@ import {
   whatsAppInboundMessages,
   whatsAppMessages,
 } from "~/db/schema";
+import { addDays, clinicDate, clinicInstant } from "~/domain/clinic-time";
 import { formatChileanPhone } from "~/domain/format";
 import { erasurePlan, personalTables, type PersonalTableName } from "~/domain/privacy-data-map";
 import { formatRut, rutCheckDigit } from "~/domain/rut";
@@ -71,6 +72,8 @@ interface Person {
   rut: string;
   firstName: string;
   lastName: string;
+  /** The clinic date of the person's appointment. */
+  appointmentDate: string;
 }
 
 let dentist: TestUser;
@@ -177,11 +180,13 @@ async function seedPerson(db: Database, daysAhead: number): Promise<Person> {
   }
   await db.insert(advisorMessages).values({ userId: user.id, role: "user", content: `Me llamo ${name}` });
 
-  // Care: an appointment with its reminder, its action link and its WhatsApp messages both ways.
+  // Care: an appointment with its reminder, its action link and its WhatsApp messages both ways. At 21:30 on the
+  // clinic's clock, already the next day in UTC: the erasure report must give the clinic's date, whenever this runs.
+  const appointmentDate = addDays(clinicDate(now), daysAhead);
   const appointment = await insertAppointment({
     patientId: user.id,
     dentistId: dentist.id,
-    startsAt: new Date(now.getTime() + daysAhead * 86_400_000),
+    startsAt: clinicInstant(appointmentDate, "21:30"),
     notes: `Paciente ${name}`,
   });
   await db
@@ -293,7 +298,7 @@ async function seedPerson(db: Database, daysAhead: number): Promise<Person> {
     .insert(privacyRestrictions)
     .values({ kind: "marketing", userId: user.id, email, requestId: request!.id });
 
-  return { user, email, phone, phoneDigits, rut, firstName, lastName };
+  return { user, email, phone, phoneDigits, rut, firstName, lastName, appointmentDate };
 }
 
 /** Every table of the map this test gives the person rows in. */
@@ -503,7 +508,9 @@ describe("the erasure leaves nothing about the person where the law does not mak
       expect(entry.until).toMatch(/^20\d\d-\d\d-\d\d$/);
     }
     const appointments = report.retained.find((entry) => entry.table === "appointments")!;
-    expect(Number(appointments.until.slice(0, 4))).toBe(new Date().getUTCFullYear() + 15);
+    // 15 years after the appointment's clinic date (a 29 February is kept until the 28th), not the year of "now".
+    const [year, monthDay] = [Number(person.appointmentDate.slice(0, 4)), person.appointmentDate.slice(5)];
+    expect(appointments.until).toBe(`${year + 15}-${monthDay === "02-29" ? "02-28" : monthDay}`);
     // The retained rows are still there, still found by the RUT.
     const [access] = rowsOf<{ n: number | string }>(
       await db.execute(sql`select count(*) as n from clinical_record_access where rut = ${person.rut}`),

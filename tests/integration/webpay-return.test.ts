@@ -43,7 +43,7 @@ let webpay: WebpayClient;
 let dentist: TestUser;
 let owner: TestUser;
 let stranger: TestUser;
-let dayOffset = 3;
+let dayIndex = 0;
 
 beforeAll(async () => {
   server = await startWebpayFake();
@@ -71,7 +71,9 @@ afterAll(async () => server?.close());
 
 /** A booking of `patient` held 'Pendiente de pago', with its attempt open on the fake's form. */
 async function heldBooking(patient: TestUser) {
-  const date = openDays(addDays(clinicDate(new Date()), dayOffset++), 1, DEFAULT_WEEK)[0]!;
+  // A fresh open weekday (three days ahead or later) per booking: the first open day on or after today + n would give
+  // a Saturday's and a Sunday's n the same Monday, whose 10:00 the earlier booking still holds.
+  const date = openDays(addDays(clinicDate(new Date()), 3), 40, DEFAULT_WEEK)[dayIndex++]!;
   const result = await bookWithPayment(
     await getDb(),
     patient.id,

@@ -1,11 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { zodFieldErrors } from "~/lib/base/action-result";
-import { addDays, clinicDate } from "~/domain/clinic-time";
+import { addDays, clinicInstant } from "~/domain/clinic-time";
 import { PHONE_ERROR } from "~/lib/validation";
 import { SYNC_PAST_DATE_MESSAGE, SYNC_REQUIRED_MESSAGES } from "./sync-options";
 import { syncActionSchema, syncFormSchema } from "./sync-schema";
 
-const today = clinicDate(new Date());
+// The schema reads the clock for "today": it is fixed here, so that no test runs on another day than `today` (a
+// run across midnight), at 23:30 in Santiago, when UTC is already on the next day.
+const today = "2026-11-27";
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(clinicInstant(today, "23:30"));
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
 
 function validForm(overrides: Record<string, string> = {}) {
   return {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { clinicDate } from "~/domain/clinic-time";
 import { answerText, visibleQuestionIds, type FormAnswers, type FormDefinition } from "~/domain/form-rules";
 import { formatClinicDateTimeSeconds } from "~/domain/format";
 import { renderPdf } from "~/lib/pdf.server";
@@ -15,8 +16,9 @@ export interface FormPdfData {
   supersedesId: string | null;
 }
 
+/** The PDF's file name: the form and the clinic day it was sent (in the evening UTC is already on the next day). */
 export function formPdfFileName(slug: string, submittedAt: Date) {
-  return `${slug.replace(/[^a-z0-9-]/g, "")}-${submittedAt.toISOString().slice(0, 10)}.pdf`;
+  return `${slug.replace(/[^a-z0-9-]/g, "")}-${clinicDate(submittedAt)}.pdf`;
 }
 
 export function sha256Hex(bytes: Uint8Array): string {

@@ -3,7 +3,7 @@ import type { Database } from "~/db/client.server";
 import {
   exportedTables,
   personalTables,
-  retainedUntil,
+  retainedUntilDate,
   retentionBases,
   type PersonalTable,
   type PersonalTableName,
@@ -388,7 +388,7 @@ export async function eraseSubjectData(
           label: entry.label,
           rows,
           reason: retentionBases[entry.retention.basis].reason,
-          until: retainedUntil(entry.retention.basis, last).toISOString().slice(0, 10),
+          until: retainedUntilDate(entry.retention.basis, last),
         });
         continue;
       }

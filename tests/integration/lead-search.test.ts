@@ -352,7 +352,9 @@ describe("CSV export", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     // Named after the clinic's day of the export: the day before or after the request, should midnight pass in it.
-    const fileNames = [dayBefore, clinicDate(new Date())].map((day) => `attachment; filename="leads-${day}.csv"`);
+    const fileNames = [dayBefore, clinicDate(new Date())].map(
+      (day) => `attachment; filename="leads-${day}.csv"`,
+    );
     expect(fileNames).toContain(response.headers.get("content-disposition"));
     expect(response.headers.get("cache-control")).toBe("no-store");
     const bytes = new Uint8Array(await response.arrayBuffer());

@@ -1,11 +1,9 @@
 // Production server: Express 5 in front of the React Router request handler (DESIGN §2, STACK-NOTES 6).
-import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { readdirSync } from "node:fs";
 import { enableCompileCache } from "node:module";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import compression from "compression";
 import express from "express";
 import { createRequestHandler, RouterContextProvider } from "react-router";
@@ -22,7 +20,7 @@ const CLOSE_MS = 10_000;
 // compile cache, in NODE_COMPILE_CACHE or the OS temporary directory; NODE_DISABLE_COMPILE_CACHE=1 turns it off): a
 // restart compiles only what changed (~0.25 s less CPU). It never fails the boot: without it, modules compile as before.
 enableCompileCache();
-const build = await import("./build/server/index.js");
+const build = plainBuild(await import("./build/server/index.js"));
 const entry = build.entry.module;
 
 try {
@@ -178,6 +176,18 @@ if (googleDemo) {
   }
 }
 
+/**
+ * The server build with plain objects where it has module namespaces (the build itself, each route's module, the
+ * entry's): React Router reads route modules' exports on every render (ServerRouter rebuilds its route tree), and a
+ * read from a namespace object takes the slow path. The exports never change once loaded, so copies are the same.
+ */
+function plainBuild(imported) {
+  const routes = {};
+  for (const [id, route] of Object.entries(imported.routes))
+    routes[id] = { ...route, module: { ...route.module } };
+  return { ...imported, routes, entry: { ...imported.entry, module: { ...imported.entry.module } } };
+}
+
 function safeDecode(pathname) {
   try {
     return decodeURIComponent(pathname);
@@ -186,11 +196,26 @@ function safeDecode(pathname) {
   }
 }
 
+/**
+ * The request's absolute URL, or null when its Host header (or a trusted proxy's X-Forwarded-Proto) cannot make one:
+ * `Host: exa mple` is a client's mistake or a probe, answered 400, not a server error.
+ */
+function requestUrl(req) {
+  try {
+    return new URL(req.originalUrl || req.url, `${req.protocol}://${req.get("host") ?? ""}`);
+  } catch {
+    return null;
+  }
+}
+
 /** Express request → Fetch Request, with the body capped at MAX_BODY_BYTES. */
-function toFetchRequest(req, res) {
-  const url = new URL(req.originalUrl || req.url, `${req.protocol}://${req.get("host")}`);
+function toFetchRequest(req, res, url) {
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
+  // Aborted when the client goes away before the response is complete, not after every finished response (an
+  // abort builds a DOMException with its stack trace and runs the signal's listeners: a cost per request).
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((item) => headers.append(name, item));
@@ -231,13 +256,50 @@ async function sendFetchResponse(res, response) {
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
+  await writeBody(response.body, res);
+}
+
+/**
+ * The body's chunks written to the response as they come, waiting for 'drain' when the client reads slowly; when the
+ * visitor goes away mid-response the body is cancelled (the render or event stream behind it stops) and nothing is
+ * reported. A loop over the reader rather than stream.pipeline(Readable.fromWeb(…)): two stream adapters and an
+ * AbortController per response fewer (issue 25's profile).
+ */
+async function writeBody(body, res) {
+  const reader = body.getReader();
+  let gone = false;
+  let wake = null;
+  const onClose = () => {
+    if (res.writableFinished) return;
+    gone = true;
+    wake?.();
+    reader.cancel().catch(() => {});
+  };
+  res.on("close", onClose);
   try {
-    await pipeline(Readable.fromWeb(response.body), res);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!res.write(value) && !gone) {
+        await new Promise((resolve) => {
+          wake = resolve;
+          res.once("drain", resolve);
+        });
+        res.off("drain", wake);
+        wake = null;
+        if (gone) break;
+      }
+    }
   } catch (error) {
-    // The visitor went away mid-response: nothing to report.
-    if (error?.code !== "ERR_STREAM_PREMATURE_CLOSE" && error?.code !== "ERR_STREAM_UNABLE_TO_PIPE")
-      throw error;
+    if (gone) return;
+    // The body failed midway (headers are sent): cut the connection so the client sees an incomplete response.
+    res.destroy();
+    throw error;
+  } finally {
+    res.off("close", onClose);
+    reader.releaseLock();
   }
+  if (!gone && !res.destroyed) res.end();
 }
 
 /** Methods a Fetch Request cannot carry: without this answer they would fail the bridge with a 500. */
@@ -246,6 +308,20 @@ const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 app.all("/{*splat}", async (req, res, next) => {
   res.locals.routeId = routeIdFor(req.path);
   try {
+    const url = requestUrl(req);
+    if (!url) {
+      // One warning line, no stack: nothing failed on our side.
+      console.warn(
+        JSON.stringify({
+          level: 40,
+          msg: "invalid Host header",
+          reqId: res.locals.requestId,
+          method: req.method,
+          host: String(req.get("host") ?? "").slice(0, 100),
+        }),
+      );
+      return void res.status(400).type("text/plain; charset=utf-8").send("La solicitud no es válida.");
+    }
     if (FETCH_FORBIDDEN_METHODS.has(req.method)) {
       return void res.status(405).type("text/plain; charset=utf-8").send("Método no permitido.");
     }
@@ -254,15 +330,15 @@ app.all("/{*splat}", async (req, res, next) => {
     }
     const cacheKey = htmlCache.keyFor(req);
     const hit = cacheKey && htmlCache.get(cacheKey);
-    if (hit) return void htmlCache.send(res, hit, randomBytes(16).toString("base64url"));
+    if (hit) return void htmlCache.send(res, hit, entry.cspNonce());
 
-    const response = await handleRequest(toFetchRequest(req, res), new RouterContextProvider());
+    const response = await handleRequest(toFetchRequest(req, res, url), new RouterContextProvider());
     if (res.locals.bodyTooLarge) {
       return void res.status(413).type("text/plain; charset=utf-8").send("La solicitud es demasiado grande.");
     }
     if (cacheKey && htmlCache.cacheable(response)) {
       const stored = await htmlCache.store(cacheKey, response);
-      return void htmlCache.send(res, stored, randomBytes(16).toString("base64url"));
+      return void htmlCache.send(res, stored, entry.cspNonce());
     }
     await sendFetchResponse(res, response);
   } catch (error) {

@@ -1,14 +1,19 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
+import { randomUUID } from "node:crypto";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
+import { HtmlBody } from "~/lib/html-body.server";
 import { NonceContext } from "~/lib/nonce";
-import { contentSecurityPolicy, formActionFor, frameAncestorsFor } from "~/lib/security-headers.server";
+import {
+  contentSecurityPolicy,
+  cspNonce,
+  formActionFor,
+  FRAMEABLE_PATH,
+  frameAncestorsFor,
+} from "~/lib/security-headers.server";
 import { chatAllowedOrigins, env, webpayFormOrigins } from "~/lib/base/env.server";
 import { loggableUrl } from "~/lib/loggable-url";
 import { logger } from "~/lib/base/logger.server";
@@ -19,6 +24,8 @@ import { observeRequest } from "~/lib/metrics.server";
 /** server.mjs opens each request's scope (its id on every log line) and reports each response to /metrics. */
 export { openRequestScope, runInRequestScope } from "~/lib/base/request-context.server";
 export { observeRequest };
+/** server.mjs swaps a cached page's nonce for a fresh one of these. */
+export { cspNonce };
 /** METRICS_PORT: server.mjs serves the same scrape on a loopback-only listener, without the token. */
 export { scrapeMetrics } from "~/features/operations/metrics-service.server";
 
@@ -72,9 +79,13 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   // A fresh nonce per document; server.mjs swaps it again when it serves a cached copy.
-  const nonce = randomBytes(16).toString("base64url");
+  const nonce = cspNonce();
   const pathname = new URL(request.url).pathname;
-  const frameAncestors = frameAncestorsFor(pathname, chatAllowedOrigins());
+  // The chat room page alone may be framed: only it needs CHAT_ALLOWED_ORIGINS parsed.
+  const frameAncestors = frameAncestorsFor(
+    pathname,
+    FRAMEABLE_PATH.test(pathname) ? chatAllowedOrigins() : [],
+  );
   responseHeaders.set(
     "Content-Security-Policy",
     contentSecurityPolicy(
@@ -103,23 +114,15 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
+          // The dev server's own scripts (HMR, React Refresh) must run as Vite wrote them: batching only there.
+          const rewrite = modulesAfterFirstPaint({ passThrough: import.meta.env.DEV });
+          const html = new HtmlBody(rewrite, () => {
+            clearTimeout(timeoutId);
+            timeoutId = undefined;
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // Production only: the dev server's own scripts (HMR, React Refresh) must run as Vite wrote them.
-          if (import.meta.env.DEV) pipe(body);
-          else pipe(modulesAfterFirstPaint()).pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          pipe(html as unknown as NodeJS.WritableStream);
+          resolve(new Response(html.body, { headers: responseHeaders, status: responseStatusCode }));
         },
         onShellError(error: unknown) {
           reject(error);

@@ -91,9 +91,19 @@ function parseIsoDate(isoDate: string): Date {
   return new Date(`${isoDate}T00:00:00Z`);
 }
 
+/** formatDate's answers: Intl formatting costs tens of microseconds, and pages show the same dates on every render. */
+const longDates = new Map<string, string>();
+const LONG_DATES_KEPT = 1000;
+
 /** A calendar date ("2024-01-15") → "15 de enero de 2024". Calendar dates carry no zone, so none shifts them. */
 export function formatDate(isoDate: string): string {
-  return longDateFormatter.format(parseIsoDate(isoDate));
+  let text = longDates.get(isoDate);
+  if (text === undefined) {
+    text = longDateFormatter.format(parseIsoDate(isoDate));
+    if (longDates.size >= LONG_DATES_KEPT) longDates.clear();
+    longDates.set(isoDate, text);
+  }
+  return text;
 }
 
 /** A calendar date → "lunes, 15 de enero de 2024". */

@@ -14,12 +14,21 @@ import { setOutboxKick } from "~/features/outbox/outbox-worker.server";
 import { createMailer, type OutgoingEmail } from "~/integrations/smtp/mailer.server";
 import { env } from "~/lib/base/env.server";
 import { logger } from "~/lib/base/logger.server";
+import { declareOutboxKinds } from "~/lib/metrics.server";
 import { intervalJob } from "./interval-job.server";
 
 const POLL_MS = 2_000;
 
+/** The kinds of outbox row there are (their backlog gauges read 0 from the first scrape; issue 25). */
+export const OUTBOX_KINDS = [
+  "email",
+  WHATSAPP_OUTBOX_KIND,
+  DENTALINK_APPOINTMENT_KIND,
+  WEBPAY_REFUND_KIND,
+] as const;
+
 /** How each kind of outbox row is delivered: e-mail, WhatsApp, the Dentalink write-through, Webpay refunds. */
-export function outboxHandlers(): Record<string, OutboxHandler> {
+export function outboxHandlers(): Record<(typeof OUTBOX_KINDS)[number], OutboxHandler> {
   const current = env();
   const mailer = createMailer({ smtpUrl: current.SMTP_URL, from: current.MAIL_FROM });
   return {
@@ -61,6 +70,7 @@ const outboxWorker = intervalJob({
 });
 
 export function startOutboxWorker() {
+  declareOutboxKinds(OUTBOX_KINDS);
   outboxWorker.start();
   setOutboxKick(() => outboxWorker.runSoon());
 }

@@ -1,11 +1,35 @@
-import { Readable } from "node:stream";
-import { text } from "node:stream/consumers";
 import { runInNewContext } from "node:vm";
 import { expect, it } from "vitest";
 import { MODULES_AFTER_PAINT_ID, modulesAfterFirstPaint } from "./head-rewrite.server";
+import { HtmlBody } from "./html-body.server";
 
-const rewrite = (chunks: string[]) =>
-  text(Readable.from(chunks.map((chunk) => Buffer.from(chunk))).pipe(modulesAfterFirstPaint()));
+/**
+ * What the response's body holds when React writes `batches` into it (each batch's pieces, then its flush()), and
+ * the body's chunks. Pieces are bytes, as React writes them (`string` pieces are encoded first).
+ */
+async function throughBody(batches: Array<Array<string | Uint8Array>>, options = { passThrough: false }) {
+  let ended = false;
+  const html = new HtmlBody(modulesAfterFirstPaint(options), () => (ended = true));
+  for (const batch of batches) {
+    for (const piece of batch) html.write(typeof piece === "string" ? Buffer.from(piece) : piece);
+    html.flush();
+  }
+  html.end();
+  expect(ended).toBe(true);
+  const chunks: Buffer[] = [];
+  for await (const chunk of html.body) chunks.push(Buffer.from(chunk));
+  return { text: Buffer.concat(chunks).toString("utf8"), chunks: chunks.length };
+}
+
+/** The document written in `pieces` with no flush() between them (everything comes out at the end). */
+const rewrite = async (pieces: string[]) => {
+  let ended = false;
+  const html = new HtmlBody(modulesAfterFirstPaint(), () => (ended = true));
+  for (const piece of pieces) html.write(Buffer.from(piece));
+  html.end();
+  expect(ended).toBe(true);
+  return new Response(html.body).text();
+};
 
 const moduleScript = 'import * as route0 from "/assets/root.js";\nimport("/assets/entry.js");';
 
@@ -139,4 +163,34 @@ it("gives the same document whatever the chunking, down to one character at a ti
     const chunks = whole.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!;
     expect(await rewrite(chunks)).toBe(expected);
   }
+});
+
+it("sends each of React's batches as one chunk when it flushes, rewritten as when it is sent all at once", async () => {
+  const whole = documentChunks.join("");
+  const expected = await rewrite([whole]);
+  // React's shell in pieces, then a streamed boundary in its own batch, then the end of the document.
+  const shell = documentChunks.slice(0, 4);
+  const boundary = ['<div hidden id="S:1"><script nonce="abc">$RC("B:1","S:1")</script></div>'];
+  const { text, chunks } = await throughBody([shell, boundary, ["</body></html>"]]);
+  expect(text).toBe(expected.replace("</body></html>", `${boundary[0]}</body></html>`));
+  expect(chunks).toBe(3);
+});
+
+it("gives the same document when React's batches end anywhere, even inside a tag or a character", async () => {
+  const whole = documentChunks.join("").replace("<main>hola</main>", "<main>¡hola, señor Muñoz! ✓</main>");
+  const expected = await rewrite([whole]);
+  const bytes = Buffer.from(whole);
+  for (const size of [3, 7, 64]) {
+    const batches: Uint8Array[][] = [];
+    for (let at = 0; at < bytes.length; at += size) batches.push([bytes.subarray(at, at + size)]);
+    expect((await throughBody(batches)).text).toBe(expected);
+  }
+});
+
+it("passes the document through unchanged when told to (the dev server), still one chunk per batch", async () => {
+  const { text, chunks } = await throughBody([documentChunks.slice(0, 4), documentChunks.slice(4)], {
+    passThrough: true,
+  });
+  expect(text).toBe(documentChunks.join(""));
+  expect(chunks).toBe(2);
 });

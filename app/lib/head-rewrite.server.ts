@@ -1,5 +1,3 @@
-import { Transform } from "node:stream";
-
 /** The id of the inline script that starts the app's modules; `scripts/bench-web.mjs` reads its module list. */
 export const MODULES_AFTER_PAINT_ID = "modules-after-paint";
 
@@ -28,6 +26,31 @@ const BOOTSTRAP = [
 /** A JSON value that is safe inside an inline <script> (no `</script>`, no `<!--`). */
 const inlineJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
+const EMPTY: Buffer = Buffer.alloc(0);
+const HEAD_END = "</head>";
+const SCRIPT_OPEN = "<script";
+const SCRIPT_CLOSE = "</script>";
+/** A whole script element (from "<script" to its first "</script>") that is the router's inline module script. */
+const WHOLE_MODULE_SCRIPT = new RegExp(`^${MODULE_SCRIPT.source}$`);
+
+/** Whether the byte after "<script" at `at` ends the tag name (so it is not "<scriptx"); undefined: not here yet. */
+function scriptTagAt(bytes: Buffer, at: number): boolean | undefined {
+  const next = bytes[at + SCRIPT_OPEN.length];
+  if (next === undefined) return undefined;
+  // ">", "/", or whitespace (space, tab, line feed, form feed, carriage return).
+  return next === 0x3e || next === 0x2f || next === 0x20 || (next >= 0x09 && next <= 0x0d);
+}
+
+/** One document's rewrite: React's pieces go in as it writes them, each complete batch comes out as one chunk. */
+export interface HtmlRewrite {
+  /** A piece React wrote (kept until its batch is complete; React never writes into a piece it handed over). */
+  hold(piece: Uint8Array): void;
+  /** React finished a batch (its `flush()`): what to send now, if anything. */
+  release(): Buffer | undefined;
+  /** The document is complete: everything still kept. */
+  finish(): Buffer | undefined;
+}
+
 /**
  * Starts the page's JavaScript after its first paint (ADR 022). React Router puts a module preload for every
  * module of the matched routes in <head> and one inline module script that imports them; both start fetching at
@@ -36,11 +59,21 @@ const inlineJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\
  * unchanged, once the priority image has arrived and a frame has been painted. The server-rendered page works
  * without JavaScript (ADR 022), so until then links and forms behave as they do before hydration.
  * Only the document's head and the first module script are rewritten; the rest streams through untouched.
+ *
+ * React writes a document in 4 KiB pieces and calls its destination's `flush()` after each batch (the shell, then
+ * each Suspense boundary that completes): the pieces are held until then and go on as one chunk
+ * (lib/html-body.server.ts), so the response moves one chunk per batch rather than some fifteen (issue 25's
+ * profile: a tenth of a request was spent moving the pieces). Only the head and the script elements are decoded to
+ * text; the rest stays bytes. `passThrough`: no rewrite (the dev server's scripts must run as Vite wrote them), the
+ * batching only.
  */
-export function modulesAfterFirstPaint(): Transform {
-  let pending = "";
-  let stage: "head" | "body" | "done" = "head";
+export function modulesAfterFirstPaint({ passThrough = false } = {}): HtmlRewrite {
+  /** Bytes received but not sent: the head until it is complete, or a script element that may still be cut. */
+  let pending: Buffer = EMPTY;
+  let stage: "head" | "body" | "done" = passThrough ? "done" : "head";
   const preloads: string[] = [];
+  let held: Uint8Array[] = [];
+  let heldBytes = 0;
 
   function rewriteHead(head: string) {
     return head.replace(MODULE_PRELOAD, (link) => {
@@ -51,47 +84,94 @@ export function modulesAfterFirstPaint(): Transform {
     });
   }
 
-  function rewriteBody(body: string): string | null {
-    const match = MODULE_SCRIPT.exec(body);
+  /** The bootstrap script that stands for the module script `element` (a whole element), or null if it is not one. */
+  function bootstrapFor(element: string): string | null {
+    const match = WHOLE_MODULE_SCRIPT.exec(element);
     if (!match) return null;
-    const [script, attributes = "", code = ""] = match;
+    const [, attributes = "", code = ""] = match;
     const nonce = NONCE.exec(attributes)?.[1];
     const open = `<script${nonce === undefined ? "" : ` nonce="${nonce}"`} id="${MODULES_AFTER_PAINT_ID}">`;
-    const call = `${BOOTSTRAP}(${inlineJson(preloads)},${inlineJson(code)})`;
-    return body.replace(script, () => `${open}${call}</script>`);
+    return `${open}${BOOTSTRAP}(${inlineJson(preloads)},${inlineJson(code)})</script>`;
   }
 
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      if (stage === "done") return callback(null, chunk);
-      pending += chunk.toString("utf8");
-      let out = "";
-      if (stage === "head") {
-        const end = pending.indexOf("</head>");
-        if (end === -1) return callback();
-        out = rewriteHead(pending.slice(0, end));
-        pending = pending.slice(end);
-        stage = "body";
+  /** What to send for the bytes received so far (`pending` keeps what cannot be decided yet). */
+  function rewrite(bytes: Buffer): Buffer[] {
+    let text: Buffer = pending.length === 0 ? bytes : Buffer.concat([pending, bytes]);
+    pending = EMPTY;
+    const out: Buffer[] = [];
+    if (stage === "head") {
+      const end = text.indexOf(HEAD_END);
+      if (end === -1) {
+        pending = text;
+        return out;
       }
-      // The module script comes last in the body: only a chunk that closes a script can complete it, and only the
-      // text from the last "<script" on can still belong to it, so the rest goes out at once. (Matching the whole
-      // body so far on every chunk cost a tenth of a render.)
-      const body = pending.includes("</script>") ? rewriteBody(pending) : null;
-      if (body !== null) {
+      out.push(Buffer.from(rewriteHead(text.toString("utf8", 0, end))));
+      text = text.subarray(end);
+      stage = "body";
+    }
+    // The module script comes last in the body. Script elements are looked at one by one, whole; React escapes
+    // "<" in text and React Router in its inline JSON, so "<script" only ever starts a tag.
+    let from = 0;
+    for (;;) {
+      const open = text.indexOf(SCRIPT_OPEN, from);
+      if (open === -1) {
+        // Keep a tail as long as "<script" minus one: the tag may be split between batches.
+        const cut = Math.max(from, text.length - (SCRIPT_OPEN.length - 1));
+        out.push(text.subarray(0, cut));
+        pending = text.subarray(cut);
+        return out;
+      }
+      const isScript = scriptTagAt(text, open);
+      const close = isScript ? text.indexOf(SCRIPT_CLOSE, open) : -1;
+      if (isScript === undefined || (isScript && close === -1)) {
+        // Not complete yet: send what comes before it and wait for the next batch.
+        out.push(text.subarray(0, open));
+        pending = text.subarray(open);
+        return out;
+      }
+      if (!isScript) {
+        from = open + SCRIPT_OPEN.length;
+        continue;
+      }
+      const end = close + SCRIPT_CLOSE.length;
+      const bootstrap = bootstrapFor(text.toString("utf8", open, end));
+      if (bootstrap !== null) {
         stage = "done";
-        out += body;
-        pending = "";
-      } else {
-        const open = pending.lastIndexOf("<script");
-        // Without one, keep a tail as long as "<script" minus one: the tag may be split across chunks.
-        const cut = open === -1 ? Math.max(0, pending.length - 6) : open;
-        out += pending.slice(0, cut);
-        pending = pending.slice(cut);
+        out.push(text.subarray(0, open), Buffer.from(bootstrap), text.subarray(end));
+        return out;
       }
-      callback(null, out || undefined);
+      from = end;
+    }
+  }
+
+  function release(): Buffer | undefined {
+    if (heldBytes === 0) return undefined;
+    const first = held[0]!;
+    const bytes =
+      held.length === 1
+        ? Buffer.from(first.buffer, first.byteOffset, first.byteLength)
+        : Buffer.concat(held, heldBytes);
+    held = [];
+    heldBytes = 0;
+    if (stage === "done") return bytes;
+    const pieces = rewrite(bytes).filter((piece) => piece.length > 0);
+    if (pieces.length === 0) return undefined;
+    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+  }
+
+  return {
+    hold(piece) {
+      if (piece.byteLength === 0) return;
+      held.push(piece);
+      heldBytes += piece.byteLength;
     },
-    flush(callback) {
-      callback(null, pending || undefined);
+    release,
+    finish() {
+      const last = release();
+      const rest = pending;
+      pending = EMPTY;
+      if (rest.length === 0) return last;
+      return last ? Buffer.concat([last, rest]) : rest;
     },
-  });
+  };
 }

@@ -50,13 +50,33 @@ describe("the registry", () => {
     expect(body).toContain('clinica_job_failures{job="unit-test-job"} 1');
   });
 
-  it("counts a started job that never ran as late from its start, and says nothing of one never started", async () => {
+  it("counts a started job that never ran as late from its start, and reads 0 for one never started", async () => {
     registerJob("unit-never-started", 60_000);
     registerJob("unit-started-idle", 60_000);
-    jobScheduled("unit-started-idle", Date.now() - 90_000);
+    const scheduled = Date.now() - 90_000;
+    jobScheduled("unit-started-idle", scheduled);
     const { body } = await metricsText();
-    expect(body).not.toContain('clinica_job_lag_seconds{job="unit-never-started"}');
-    expect(body).toMatch(/clinica_job_lag_seconds\{job="unit-started-idle"\} (29|30)\./);
+    const scraped = Date.now();
+    // Every declared job has each series from the first scrape (an alert sees 0, not nothing).
+    for (const name of [
+      "clinica_job_lag_seconds",
+      "clinica_job_last_run_timestamp_seconds",
+      "clinica_job_last_run_duration_seconds",
+      "clinica_job_failures",
+    ]) {
+      expect(body).toContain(`${name}{job="unit-never-started"} 0\n`);
+    }
+    // 30 s late when it was scheduled (90 s ago, every 60 s), plus however long the scrape took on a busy machine.
+    const lag = Number(/clinica_job_lag_seconds\{job="unit-started-idle"\} (\S+)/.exec(body)?.[1]);
+    expect(lag).toBeGreaterThanOrEqual(30);
+    expect(lag).toBeLessThanOrEqual((scraped - scheduled - 60_000) / 1000);
+  });
+
+  it("reports the open event streams and both reminder channels as 0 before anything happened", async () => {
+    const { body } = await metricsText();
+    expect(body).toContain("clinica_sse_open_connections 0\n");
+    expect(body).toContain('clinica_reminders_queued_total{channel="whatsapp"} 0\n');
+    expect(body).toContain('clinica_reminders_queued_total{channel="email"} 0\n');
   });
 });
 

@@ -30,11 +30,14 @@ interface Metrics {
   payments: client.Counter<"outcome">;
   remindersQueued: client.Counter<"channel">;
   jobs: Map<string, JobStats>;
+  /** The outbox's kinds (its worker declares them): each has a backlog series from the first scrape, 0 when empty. */
+  outboxKinds: Set<string>;
 }
 
 const holder = globalThis as typeof globalThis & { __clinicaMetrics?: Metrics };
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const REMINDER_CHANNELS = ["whatsapp", "email"] as const;
 
 function create(): Metrics {
   const registry = new client.Registry();
@@ -49,10 +52,9 @@ function create(): Metrics {
       collect() {
         this.reset();
         const now = Date.now();
-        for (const [key, job] of jobs) {
-          const value = read(job, now);
-          if (value !== null) this.set({ job: key }, value);
-        }
+        // Every declared job has its series from the first scrape: 0 until there is something to tell (a job that
+        // never finished a run has last run 0, duration 0; one whose timer has not started is not late yet).
+        for (const [key, job] of jobs) this.set({ job: key }, read(job, now) ?? 0);
       },
     });
   jobGauge(
@@ -75,9 +77,19 @@ function create(): Metrics {
     "Runs of each background job that threw, since the process started.",
     (job) => job.failures,
   );
+  const remindersQueued = new client.Counter({
+    name: "clinica_reminders_queued_total",
+    help: "Appointment reminders queued for delivery, by channel.",
+    labelNames: ["channel"],
+    registers: [registry],
+  });
+  // Both channels have a series from the first scrape, so that rate() sees their first reminder.
+  for (const channel of REMINDER_CHANNELS) remindersQueued.inc({ channel }, 0);
   return {
     registry,
     jobs,
+    outboxKinds: new Set(),
+    remindersQueued,
     requestDuration: new client.Histogram({
       name: "clinica_http_request_duration_seconds",
       help: "HTTP request duration by React Router route id (not URL), method and status class.",
@@ -115,17 +127,14 @@ function create(): Metrics {
       labelNames: ["outcome"],
       registers: [registry],
     }),
-    remindersQueued: new client.Counter({
-      name: "clinica_reminders_queued_total",
-      help: "Appointment reminders queued for delivery, by channel.",
-      labelNames: ["channel"],
-      registers: [registry],
-    }),
   };
 }
 
 export function metrics(): Metrics {
-  return (holder.__clinicaMetrics ??= create());
+  const all = (holder.__clinicaMetrics ??= create());
+  // A registry made by an older copy of this module (a dev server's reload) has no outbox kinds yet.
+  all.outboxKinds ??= new Set();
+  return all;
 }
 
 /** One finished HTTP request (server.mjs, through the entry), with the database time its scope added up. */
@@ -168,8 +177,14 @@ export function countPaymentSettled(status: string): void {
   metrics().payments.inc({ outcome: status });
 }
 
-export function countRemindersQueued(channel: "whatsapp" | "email", count = 1): void {
+export function countRemindersQueued(channel: (typeof REMINDER_CHANNELS)[number], count = 1): void {
   if (count > 0) metrics().remindersQueued.inc({ channel }, count);
+}
+
+/** The outbox worker declares the kinds it delivers: their backlog gauges read 0 until something waits. */
+export function declareOutboxKinds(kinds: Iterable<string>): void {
+  const known = metrics().outboxKinds;
+  for (const kind of kinds) known.add(kind);
 }
 
 /** A background job (jobs/interval-job.server.ts) declares itself, with its period, so that its lag can be told. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
+import { findSessionByToken } from "~/db/session-lookup.server";
 import { openRequestScope, runInRequestScope } from "~/lib/base/request-context.server";
 import { instrumentDatabase } from "~/lib/db-metrics.server";
 import { metrics, metricsText } from "~/lib/metrics.server";
@@ -42,6 +43,17 @@ describe("database query time", () => {
     const outside = openRequestScope("scope-test-0002");
     await db.execute(sql`select 1`);
     expect(outside.dbSeconds).toBe(0);
+  });
+
+  it("times the session look-up, which runs as a prepared statement on the embedded database", async () => {
+    const db = await getDb();
+    instrumentDatabase(db);
+    await findSessionByToken(db, "warm-up-token-that-matches-no-session");
+    const before = await queryCount();
+    const scope = openRequestScope("scope-test-0003");
+    await runInRequestScope(scope, () => findSessionByToken(db, "token-that-matches-no-session"));
+    expect((await queryCount()) - before).toBe(1);
+    expect(scope.dbSeconds).toBeGreaterThan(0);
   });
 });
 

@@ -536,6 +536,32 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("production server security",
       });
     });
 
+    it("answers 400 with a short Spanish text to a Host header no URL can be made of, logging one warning", async () => {
+      for (const host of ["exa mple", "exa|mple", "[::1", "localhost:99999"]) {
+        for (const pathname of ["/", "/paciente.data", "/api/auth/get-session"]) {
+          const before = site.output().length;
+          const response = await httpRequest(site.port, pathname, { headers: { host }, from: "127.0.0.16" });
+          expect({ host, pathname, status: response.status, body: response.body }).toEqual({
+            host,
+            pathname,
+            status: 400,
+            body: "La solicitud no es válida.",
+          });
+          const requestId = String(response.headers["x-request-id"]);
+          // The server writes the line before it answers; the pipe from its process may deliver it a little later.
+          await expect.poll(() => site.output().slice(before), { timeout: 10_000 }).toContain(requestId);
+          const lines = site
+            .output()
+            .slice(before)
+            .split("\n")
+            .filter((line) => line.includes(requestId));
+          expect(lines).toHaveLength(1);
+          expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, msg: "invalid Host header" });
+          expect(site.output().slice(before)).not.toMatch(/request failed|Invalid URL|"stack"/);
+        }
+      }
+    });
+
     it("refuses a cross-site form post", async () => {
       const response = await siteAuthPost(
         "127.0.0.17",

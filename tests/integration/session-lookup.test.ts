@@ -1,9 +1,10 @@
 import { makeSignature } from "better-auth/crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
-import { activeRoleNames } from "~/db/accounts.server";
+import { activeRoleNames, grantRole, revokeRole } from "~/db/accounts.server";
+import { findSessionById, findSessionByToken } from "~/db/session-lookup.server";
 import { getAuth } from "~/features/auth/auth-instance.server";
 import { authCookieName } from "~/lib/auth/auth.server";
 import { loadSessionUser } from "~/lib/auth/session.server";
@@ -80,6 +81,22 @@ describe("a valid session", () => {
     expect(roles.toSorted()).toEqual(["dentista", "paciente"]);
   });
 
+  it("reads the same row by token (a prepared statement on the embedded database) as by id (Drizzle's query)", async () => {
+    const user = await createTestUser({ roles: ["paciente", "admin"], firstName: "O'Higgins" });
+    const db = await getDb();
+    await db.update(users).set({ lastName: "D'Alembert", deactivatedAt: null }).where(eq(users.id, user.id));
+    const byToken = await findSessionByToken(db, tokenOf(user.cookie));
+    expect(byToken).not.toBeNull();
+    const byId = await findSessionById(db, byToken!.sessionId);
+    expect(byToken).toEqual(byId);
+    expect(byToken).toMatchObject({ userId: user.id, firstName: "O'Higgins", lastName: "D'Alembert" });
+    expect(byToken!.expiresAt).toBeInstanceOf(Date);
+    expect(byToken!.roles.toSorted()).toEqual(["admin", "paciente"]);
+    // A token of other characters (never one Better Auth makes) takes the parameterised path and finds nothing.
+    expect(await findSessionByToken(db, `${tokenOf(user.cookie)}'; select 1; --`)).toBeNull();
+    expect(await findSessionByToken(db, "no-such-token")).toBeNull();
+  });
+
   it("reads the cookie Better Auth sets, under the name Better Auth gives it", async () => {
     const context = await (await getAuth()).$context;
     expect(context.authCookies.sessionToken.name).toBe(authCookieName("session_token"));
@@ -102,7 +119,7 @@ describe("a valid session", () => {
   });
 });
 
-describe("revocation is immediate (no cache)", () => {
+describe("revocation is immediate (the embedded database keeps the row between requests, and forgets it at any write)", () => {
   it("refuses a session signed out on another device on the very next request", async () => {
     const user = await createTestUser();
     const phone = await signInCookie(user.email, user.password);
@@ -133,6 +150,78 @@ describe("revocation is immediate (no cache)", () => {
     const db = await getDb();
     await db.update(users).set({ deactivatedAt: new Date() }).where(eq(users.id, user.id));
     expect(await load(user.cookie)).toBeNull();
+  });
+});
+
+describe("the kept session row (embedded database) never outlives a change", () => {
+  it("sees a role revoked, a role granted and a renamed user on the very next request", async () => {
+    const user = await createTestUser({ roles: ["paciente", "dentista"] });
+    expect((await load(user.cookie))?.roles.toSorted()).toEqual(["dentista", "paciente"]);
+    expect((await load(user.cookie))?.roles.toSorted()).toEqual(["dentista", "paciente"]);
+    const db = await getDb();
+    await revokeRole(db, user.id, "dentista");
+    expect((await load(user.cookie))?.roles).toEqual(["paciente"]);
+    await grantRole(db, user.id, "admin");
+    expect((await load(user.cookie))?.roles.toSorted()).toEqual(["admin", "paciente"]);
+    await db.execute(sql`update users set first_name = 'Renombrada' where id = ${user.id}`);
+    expect((await load(user.cookie))?.firstName).toBe("Renombrada");
+  });
+
+  it("sees a session deleted by raw SQL, and one deleted inside a transaction once it commits", async () => {
+    const [a, b] = [await createTestUser(), await createTestUser()];
+    expect((await load(a.cookie))?.id).toBe(a.id);
+    expect((await load(b.cookie))?.id).toBe(b.id);
+    const db = await getDb();
+    await db.execute(sql`delete from sessions where token = ${tokenOf(a.cookie)}`);
+    expect(await load(a.cookie)).toBeNull();
+    expect((await load(b.cookie))?.id).toBe(b.id);
+    await db.transaction(async (tx) => {
+      await tx.delete(sessions).where(eq(sessions.token, tokenOf(b.cookie)));
+    });
+    expect(await load(b.cookie)).toBeNull();
+  });
+
+  // PostgreSQL keeps no row between requests (and its pool has no `exec` to watch).
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    "serves no row a deletion has removed, though the look-up was under way when the deletion was issued",
+    async () => {
+      const user = await createTestUser();
+      const db = await getDb();
+      const token = tokenOf(user.cookie);
+      await findSessionByToken(db, "warm-up-token-of-no-session");
+      // The deletion is issued the moment the look-up's statement is: PGlite runs the look-up first (it reads the row),
+      // then the deletion. Once both are done the row must never be served again.
+      const client = (db as unknown as { $client: { exec: (...args: unknown[]) => Promise<unknown> } })
+        .$client;
+      const exec = client.exec;
+      let deletion: Promise<unknown> | undefined;
+      client.exec = function (this: unknown, ...args: unknown[]) {
+        const result = exec.apply(this, args);
+        if (!deletion && String(args[0]).startsWith("execute ")) {
+          deletion = db.delete(sessions).where(eq(sessions.token, token)).execute();
+        }
+        return result;
+      };
+      try {
+        expect((await findSessionByToken(db, token))?.userId).toBe(user.id);
+        await deletion;
+      } finally {
+        client.exec = exec;
+      }
+      expect(deletion).toBeDefined();
+      expect(await findSessionByToken(db, token)).toBeNull();
+      expect(await load(user.cookie)).toBeNull();
+    },
+  );
+
+  it("hands each request its own copy: changing one does not change the next", async () => {
+    const user = await createTestUser({ roles: ["paciente"] });
+    const first = await load(user.cookie);
+    first!.roles.push("admin");
+    first!.firstName = "Cambiada";
+    const second = await load(user.cookie);
+    expect(second?.roles).toEqual(["paciente"]);
+    expect(second?.firstName).not.toBe("Cambiada");
   });
 });
 

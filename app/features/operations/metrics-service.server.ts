@@ -15,7 +15,7 @@ const holder = globalThis as typeof globalThis & { __clinicaOutboxGauges?: clien
 
 function registerOutboxGauges(): void {
   if (holder.__clinicaOutboxGauges) return;
-  const { registry } = metrics();
+  const { registry, outboxKinds } = metrics();
   let last: Promise<Array<{ kind: string; pending: number; oldest: number }>> | undefined;
   // Both gauges come from one query per scrape.
   const read = () =>
@@ -35,24 +35,30 @@ function registerOutboxGauges(): void {
         setImmediate(() => (last = undefined));
       }
     })());
+  // Each kind the worker delivers reads 0 when nothing of it waits (a series from the first scrape, so that an
+  // alert on it sees a value rather than nothing); a kind found waiting that it does not know is shown too.
   const pending = new client.Gauge({
     name: "clinica_outbox_pending",
-    help: "Outbox items waiting for delivery, by kind.",
+    help: "Outbox items waiting for delivery, by kind (0 for a kind with none).",
     labelNames: ["kind"],
     registers: [registry],
     async collect() {
+      const rows = await read();
       this.reset();
-      for (const row of await read()) this.set({ kind: row.kind }, Number(row.pending));
+      for (const kind of outboxKinds) this.set({ kind }, 0);
+      for (const row of rows) this.set({ kind: row.kind }, Number(row.pending));
     },
   });
   const oldest = new client.Gauge({
     name: "clinica_outbox_oldest_pending_age_seconds",
-    help: "Age of the oldest outbox item still waiting, by kind.",
+    help: "Age of the oldest outbox item still waiting, by kind (0 for a kind with none).",
     labelNames: ["kind"],
     registers: [registry],
     async collect() {
+      const rows = await read();
       this.reset();
-      for (const row of await read()) this.set({ kind: row.kind }, Math.max(0, Number(row.oldest)));
+      for (const kind of outboxKinds) this.set({ kind }, 0);
+      for (const row of rows) this.set({ kind: row.kind }, Math.max(0, Number(row.oldest)));
     },
   });
   holder.__clinicaOutboxGauges = [pending, oldest];

@@ -62,3 +62,23 @@ describe("the session cookie is read and verified as Better Auth's getSession do
     ]);
   });
 });
+
+describe("a value found good is remembered for its secret only", async () => {
+  const OTHER = "another-secret-0123456789abcdef-0123";
+  const good = `${TOKEN}.${await makeSignature(TOKEN, SECRET)}`;
+
+  it("stays good for its secret and is refused under another one, however often it is checked", () => {
+    for (let round = 0; round < 3; round++) {
+      expect(verifySignedCookie(good, SECRET)).toBe(TOKEN);
+      expect(verifySignedCookie(good, OTHER)).toBeNull();
+    }
+  });
+
+  it("never remembers a forged value as good", async () => {
+    const forged = `${TOKEN}.${await makeSignature(TOKEN, OTHER)}`;
+    expect(verifySignedCookie(forged, SECRET)).toBeNull();
+    expect(verifySignedCookie(forged, SECRET)).toBeNull();
+    expect(verifySignedCookie(forged, OTHER)).toBe(TOKEN);
+    expect(verifySignedCookie(forged, SECRET)).toBeNull();
+  });
+});

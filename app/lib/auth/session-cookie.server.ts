@@ -44,6 +44,33 @@ function decode(value: string): string {
  * rather than WebCrypto: a portal request checks one cookie, and the async job cost more than the hash itself.
  */
 export function verifySignedCookie(value: string, secret: string): string | null {
+  const known = verifiedValues.get(secret)?.get(value);
+  if (known !== undefined) return known;
+  const token = checkSignature(value, secret);
+  if (token !== null) remember(secret, value, token);
+  return token;
+}
+
+/*
+ * Values whose signature was checked and held, per secret: a signed-in person's every request carries the same
+ * cookie, and an HMAC per request was a measurable share of one (issue 25). Only good values are kept (a forged one
+ * costs its HMAC each time, as before), at most VERIFIED_KEPT per secret. What the token is worth is still the
+ * database's to say on every request: a revoked session's cookie verifies but finds no session.
+ */
+const verifiedValues = new Map<string, Map<string, string>>();
+const VERIFIED_KEPT = 2000;
+
+function remember(secret: string, value: string, token: string): void {
+  let values = verifiedValues.get(secret);
+  if (!values) {
+    values = new Map();
+    verifiedValues.set(secret, values);
+  }
+  if (values.size >= VERIFIED_KEPT) values.clear();
+  values.set(value, token);
+}
+
+function checkSignature(value: string, secret: string): string | null {
   const dot = value.lastIndexOf(".");
   if (dot < 1) return null;
   const token = value.slice(0, dot);

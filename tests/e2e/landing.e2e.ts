@@ -197,6 +197,15 @@ test.describe("mobile menu (375 px)", () => {
       "false",
     );
 
+    // Keyboard: Tab from the button goes into the menu; Escape closes it and gives focus back to the button.
+    await header.getByRole("button", { name: "Abrir menú" }).click();
+    await expect(menu).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(menu.getByRole("link", { name: navLinks[0]!.name, exact: true })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menu).toBeHidden();
+    await expect(header.getByRole("button", { name: "Abrir menú" })).toBeFocused();
+
     // A link navigates to its anchor and closes the menu.
     await header.getByRole("button", { name: "Abrir menú" }).click();
     await menu.getByRole("link", { name: "Contacto", exact: true }).click();

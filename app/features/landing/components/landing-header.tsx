@@ -1,10 +1,11 @@
 import { Menu, Stethoscope, X } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
 
 export function LandingHeader() {
   const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
   const { clinic, user } = useAppData();
   const t = useT();
   const links = [
@@ -18,7 +19,15 @@ export function LandingHeader() {
     : { to: "/auth", label: t("nav.portal") };
 
   return (
-    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
+    <header
+      className="sticky top-0 z-40 border-b border-slate-200 bg-white"
+      // Escape closes the phone menu and gives focus back to its button, wherever focus is inside the header.
+      onKeyDown={(event) => {
+        if (event.key !== "Escape" || !open) return;
+        setOpen(false);
+        toggle.current?.focus();
+      }}
+    >
       <a
         href="#contenido"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2"
@@ -49,6 +58,7 @@ export function LandingHeader() {
             {portal.label}
           </Link>
           <button
+            ref={toggle}
             type="button"
             className="inline-flex size-11 items-center justify-center rounded-lg text-ink hover:bg-slate-100 md:hidden"
             aria-expanded={open}

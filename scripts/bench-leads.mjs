@@ -15,7 +15,7 @@ import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { emitFigures, figure } from "./bench-json.mjs";
 import { percentile } from "./open-loop.mjs";
-import { startBenchServer } from "./bench-server.mjs";
+import { signInCookie, startBenchServer } from "./bench-server.mjs";
 
 const total = Number(process.env.BENCH_LEADS ?? 100_000);
 const requests = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -122,21 +122,7 @@ function phoneFormats(phone) {
 // 3. Restart on the filled database (startBenchServer waits for its first VACUUM ANALYZE), sign the demo asesor in.
 server = await startBenchServer({ port, dataDir });
 try {
-  const signIn = await fetch(`${server.base}/auth`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.base },
-    body: new URLSearchParams({
-      intent: "signin",
-      email: "asesor@clinica.example",
-      password: "clinica-demo-2026",
-    }),
-  });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-  if (signIn.status !== 302 || !cookie) throw new Error(`sign-in failed: ${signIn.status}`);
+  const cookie = await signInCookie(server.base, "asesor@clinica.example");
 
   const types = [
     {

@@ -12,7 +12,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { emitFigures, figure } from "./bench-json.mjs";
 import { openLoop } from "./open-loop.mjs";
-import { startBenchServer } from "./bench-server.mjs";
+import { signInCookie, startBenchServer } from "./bench-server.mjs";
 
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const duration = Number(process.env.BENCH_SECONDS ?? 15);
@@ -85,21 +85,7 @@ await db.close();
 // 3. Restart on the filled database, sign the demo patient in, and load each page at the fixed rate in turn.
 server = await startBenchServer({ port, dataDir });
 try {
-  const signIn = await fetch(`${server.base}/auth`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.base },
-    body: new URLSearchParams({
-      intent: "signin",
-      email: "paciente@clinica.example",
-      password: "clinica-demo-2026",
-    }),
-  });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-  if (signIn.status !== 302 || !cookie) throw new Error(`sign-in failed: ${signIn.status}`);
+  const cookie = await signInCookie(server.base, "paciente@clinica.example");
   const rows = {};
   const figures = [];
   for (const page of pages) {

@@ -124,3 +124,19 @@ async function bootBackupWritten(dir) {
   }
   console.warn(`no backup in ${dir} after a minute: measuring anyway`);
 }
+
+/** Signs a demo account in (password clinica-demo-2026) and answers its session cookie header. */
+export async function signInCookie(base, email) {
+  const signIn = await fetch(`${base}/auth`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
+    body: new URLSearchParams({ intent: "signin", email, password: "clinica-demo-2026" }),
+  });
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  if (signIn.status !== 302 || !cookie) throw new Error(`sign-in failed: ${signIn.status}`);
+  return cookie;
+}

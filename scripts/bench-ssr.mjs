@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import { emitFigures, figure } from "./bench-json.mjs";
-import { startBenchServer } from "./bench-server.mjs";
+import { signInCookie, startBenchServer } from "./bench-server.mjs";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -36,21 +36,7 @@ async function measure(server, url, extraHeaders = {}) {
 
 /** Signs the demo patient in (SEED_DEMO=1 on the bench server) and returns the Cookie header to send. */
 async function demoPatientCookie(base) {
-  const signIn = await fetch(`${base}/auth`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base },
-    body: new URLSearchParams({
-      intent: "signin",
-      email: "paciente@clinica.example",
-      password: "clinica-demo-2026",
-    }),
-  });
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-  if (signIn.status !== 302 || !cookie) throw new Error(`sign-in failed: ${signIn.status}`);
+  const cookie = await signInCookie(base, "paciente@clinica.example");
   // A page for a signed-in person is never cached by anyone (root middleware): proof that the row renders it.
   const check = await fetch(`${base}/`, { headers: { ...headers, cookie } });
   await check.arrayBuffer();

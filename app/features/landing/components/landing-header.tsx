@@ -1,11 +1,22 @@
 import { Menu, Stethoscope, X } from "lucide-react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
 
 export function LandingHeader() {
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
+  // Escape closes the phone menu and gives focus back to its button.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [open]);
   const { clinic, user } = useAppData();
   const t = useT();
   const links = [
@@ -19,15 +30,7 @@ export function LandingHeader() {
     : { to: "/auth", label: t("nav.portal") };
 
   return (
-    <header
-      className="sticky top-0 z-40 border-b border-slate-200 bg-white"
-      // Escape closes the phone menu and gives focus back to its button, wherever focus is inside the header.
-      onKeyDown={(event) => {
-        if (event.key !== "Escape" || !open) return;
-        setOpen(false);
-        toggle.current?.focus();
-      }}
-    >
+    <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
       <a
         href="#contenido"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2"

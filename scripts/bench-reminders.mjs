@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { emitFigures, figure } from "./bench-json.mjs";
+import { createAppVite } from "./app-command.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -28,16 +29,7 @@ const options = {
 const PASS_BUDGET_MS = 2_000;
 const round = (value) => Math.round(value * 10) / 10;
 
-const { createServer } = await import("vite");
-const vite = await createServer({
-  configFile: false,
-  root,
-  logLevel: "error",
-  resolve: { tsconfigPaths: true },
-  server: { middlewareMode: true, hmr: false, watch: null },
-  appType: "custom",
-  optimizeDeps: { noDiscovery: true, include: [] },
-});
+const vite = await createAppVite();
 let code = 0;
 try {
   const { benchRemindersPasses } = await vite.ssrLoadModule("/app/startup/bench-reminders.server.ts");

@@ -36,8 +36,42 @@ function clientChunks(): Plugin {
   };
 }
 
+/**
+ * Dependencies bundled into the production server build instead of being imported from node_modules at start. Node
+ * resolves and loads each external module on its own (a package.json lookup, a file read, a compile): the ~1,800
+ * modules of these packages cost ~1 s of every restart (ADR 050). Only pure ES-module packages with no files of their
+ * own to read at run time are listed; React, React DOM and React Router stay external (server.mjs shares their single
+ * copy), as do CommonJS packages, the database drivers and anything loading wasm or worker files.
+ */
+const SERVER_INLINE = [
+  /^kysely/,
+  /^drizzle-orm/,
+  /^better-auth/,
+  /^@better-auth\//,
+  /^better-call/,
+  /^zod/,
+  /^d3-/,
+  /^@visx\//,
+  /^jose/,
+  /^@opentelemetry\/api/,
+  /^@orama\//,
+  /^@noble\//,
+  /^ics/,
+  /^@remix-run\//,
+];
+
+function serverBundle(): Plugin {
+  return {
+    name: "server-bundle",
+    configEnvironment(name, _config, { command }) {
+      if (name !== "ssr" || command !== "build") return;
+      return { resolve: { noExternal: SERVER_INLINE } };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), clientChunks()],
+  plugins: [tailwindcss(), reactRouter(), clientChunks(), serverBundle()],
   resolve: { tsconfigPaths: true },
   server: { port: 3000 },
 });

@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import type PDFDocument from "pdfkit";
 
 export type PdfDocument = InstanceType<typeof PDFDocument>;
 
@@ -7,13 +7,15 @@ export type PdfDocument = InstanceType<typeof PDFDocument>;
  * the guides, the payment receipts and the data export's summary all start here. `compress: false` only for tests
  * that read the text.
  */
-export function renderPdf(
+export async function renderPdf(
   options: { margin: number; info: PDFKit.DocumentInfo; compress?: boolean; bufferPages?: boolean },
   draw: (doc: PdfDocument) => void,
 ): Promise<Buffer> {
+  // pdfkit and its fonts (~80 modules) load at the first PDF, not at start (ADR 050).
+  const { default: Pdf } = await import("pdfkit");
   return new Promise((resolve, reject) => {
     const { margin } = options;
-    const doc = new PDFDocument({
+    const doc = new Pdf({
       size: "A4",
       margins: { top: margin, bottom: margin, left: margin, right: margin },
       info: options.info,

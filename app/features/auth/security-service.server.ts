@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import { rateLimitIp } from "~/lib/client-ip.server";
 import { getAuth } from "./auth-instance.server";
 import { AppError } from "~/lib/base/errors";
@@ -60,6 +59,7 @@ export function startTwoFactor(request: Request, userId: string, password: strin
     async (response): Promise<SecurityOutcome> => {
       const body = (await response.json()) as { totpURI: string; backupCodes: string[] };
       const secret = new URL(body.totpURI).searchParams.get("secret") ?? "";
+      const { default: QRCode } = await import("qrcode");
       const qrSvg = await QRCode.toString(body.totpURI, { type: "svg", margin: 1, width: 200 });
       return { kind: "enrol", qrSvg, secret, backupCodes: body.backupCodes };
     },

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 /** What a mail says; the templates that write it live with the feature that sends it. */
 export interface EmailContent {
   subject: string;
@@ -27,22 +27,32 @@ export function createMailer({
 }): Mailer {
   if (!smtpUrl) return { send: async () => "dev-outbox" };
   const url = new URL(smtpUrl);
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: Number(url.port || (url.protocol === "smtps:" ? 465 : 587)),
-    secure: url.protocol === "smtps:",
-    auth: url.username
-      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
-      : undefined,
-    // A local or test server without TLS must still work; real servers upgrade with STARTTLS when they offer it.
-    ignoreTLS: url.searchParams.get("ignoreTLS") === "true",
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  // nodemailer (~40 modules) loads at the first mail, not at start (ADR 050).
+  let transport: Promise<Transporter> | undefined;
+  const open = async () =>
+    (await import("nodemailer")).default.createTransport({
+      host: url.hostname,
+      port: Number(url.port || (url.protocol === "smtps:" ? 465 : 587)),
+      secure: url.protocol === "smtps:",
+      auth: url.username
+        ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+        : undefined,
+      // A local or test server without TLS must still work; real servers upgrade with STARTTLS when they offer it.
+      ignoreTLS: url.searchParams.get("ignoreTLS") === "true",
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
   return {
     async send(email) {
-      await transport.sendMail({
+      // A failed start is not kept: the next mail tries again.
+      transport ??= open().catch((error: unknown) => {
+        transport = undefined;
+        throw error;
+      });
+      await (
+        await transport
+      ).sendMail({
         from,
         to: email.to,
         subject: email.subject,

@@ -1,4 +1,4 @@
-import { Environment, Options, WebpayPlus } from "transbank-sdk";
+import type { WebpayPlus } from "transbank-sdk";
 import type { z } from "zod";
 import { createCircuitBreaker, type CircuitBreaker } from "../circuit-breaker";
 import {
@@ -107,10 +107,19 @@ export interface WebpayClientConfig {
 
 const SYSTEM = "webpay";
 
-/** Transbank's hosts by name (the SDK's own constants); anything else is taken as a URL (a fake). */
+/**
+ * Transbank's hosts: the SDK's `Environment` constants, written here so that the SDK loads only at the first payment
+ * (ADR 050); `webpay-schemas.test.ts` checks they still equal the SDK's.
+ */
+export const WEBPAY_HOSTS = {
+  production: "https://webpay3g.transbank.cl",
+  integration: "https://webpay3gint.transbank.cl",
+} as const;
+
+/** Transbank's hosts by name; anything else is taken as a URL (a fake). */
 export function webpayEnvironmentUrl(environment: string): string {
-  if (environment === "production") return Environment.Production;
-  if (environment === "integration") return Environment.Integration;
+  if (environment === "production") return WEBPAY_HOSTS.production;
+  if (environment === "integration") return WEBPAY_HOSTS.integration;
   return environment.replace(/\/+$/, "");
 }
 
@@ -234,8 +243,13 @@ export function createWebpayClient(config: WebpayClientConfig): WebpayClient {
   if (!/^\d{12}$/.test(commerceCode)) throw new Error("webpay: the commerce code has 12 digits");
   if (!apiKey) throw new Error("webpay: an API key is required");
   const environment = webpayEnvironmentUrl(config.baseUrl);
-  // The SDK's timeout (axios) frees the socket; withDeadline bounds the call. Both use the same figure.
-  const transaction = new WebpayPlus.Transaction(new Options(commerceCode, apiKey, environment, timeoutMs));
+  // The SDK's timeout (axios) frees the socket; withDeadline bounds the call. Both use the same figure. The SDK (~100
+  // modules with axios) is loaded at the first call, not at start (ADR 050).
+  let sdkTransaction: Promise<InstanceType<typeof WebpayPlus.Transaction>> | undefined;
+  const transaction = () =>
+    (sdkTransaction ??= import("transbank-sdk").then(
+      (sdk) => new sdk.WebpayPlus.Transaction(new sdk.Options(commerceCode, apiKey, environment, timeoutMs)),
+    ));
   // ADR 017's breaker, on the calls that move no money (create, status): while Transbank is down a patient hears
   // so at once instead of after a timeout. commit and refund always reach Transbank when asked.
   const breaker: CircuitBreaker = createCircuitBreaker({
@@ -283,7 +297,8 @@ export function createWebpayClient(config: WebpayClientConfig): WebpayClient {
         return await breaker.run(() =>
           call(
             "create",
-            () => transaction.create(input.buyOrder, input.sessionId, input.amount, input.returnUrl),
+            async () =>
+              (await transaction()).create(input.buyOrder, input.sessionId, input.amount, input.returnUrl),
             (body) => parse("create", webpayCreateResponseSchema, body),
           ),
         );
@@ -296,7 +311,7 @@ export function createWebpayClient(config: WebpayClientConfig): WebpayClient {
       checkToken("commit", token);
       return call(
         "commit",
-        () => transaction.commit(token),
+        async () => (await transaction()).commit(token),
         (body) => toWebpayTransaction(parse("commit", webpayTransactionResponseSchema, body)),
       );
     },
@@ -308,7 +323,7 @@ export function createWebpayClient(config: WebpayClientConfig): WebpayClient {
           return await breaker.run(() =>
             call(
               "status",
-              () => transaction.status(token),
+              async () => (await transaction()).status(token),
               (body) => toWebpayTransaction(parse("status", webpayTransactionResponseSchema, body)),
             ),
           );
@@ -326,7 +341,7 @@ export function createWebpayClient(config: WebpayClientConfig): WebpayClient {
       checkPesos("refund", "amount", amount);
       return call(
         "refund",
-        () => transaction.refund(token, amount),
+        async () => (await transaction()).refund(token, amount),
         (body) => toWebpayRefund(parse("refund", webpayRefundResponseSchema, body)),
       );
     },

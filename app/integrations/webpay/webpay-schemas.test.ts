@@ -192,7 +192,7 @@ describe("reading the SDK's errors", () => {
 describe("configuration", () => {
   it("names Transbank's hosts and takes any other value as a URL", () => {
     expect(webpayEnvironmentUrl("production")).toBe(Environment.Production);
-    expect(webpayEnvironmentUrl("integration")).toBe("https://webpay3gint.transbank.cl");
+    expect(webpayEnvironmentUrl("integration")).toBe(Environment.Integration);
     expect(webpayEnvironmentUrl("http://127.0.0.1:3296/")).toBe("http://127.0.0.1:3296");
   });
 

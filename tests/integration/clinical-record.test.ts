@@ -1,7 +1,14 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, getDb } from "~/db/client.server";
-import { clinicalRecordAccess, clinicalRecordBindings, outbox, users, whatsAppMessages } from "~/db/schema";
+import {
+  clinicalRecordAccess,
+  clinicalRecordBindings,
+  dentalinkDentistLinks,
+  outbox,
+  users,
+  whatsAppMessages,
+} from "~/db/schema";
 import { RECORD_CODE_SENT_MESSAGE, RECORD_CODE_TTL_MS } from "~/domain/record-code";
 import { setDentalinkReader } from "~/features/clinical-record/dentalink-reader.server";
 import type { PatientRecordPage } from "~/features/clinical-record/record-schema";
@@ -236,6 +243,27 @@ describe("bound patients", () => {
     expect(record.treatments.items.map((item) => item.progress)).toEqual([40, 100]);
     expect(record.documents.ok && record.documents.items[0]?.href).toBe("/paciente/ficha/archivo/9001");
     expect(JSON.stringify(record)).not.toContain("dentalink.invalid");
+  });
+
+  it("names a Dentalink dentist linked to one of ours with our title (Dra.); an unlinked one as Dentalink does", async () => {
+    // Issue 24 item 11: the title is recorded on our side (users.professional_title), never guessed from a name.
+    const db = await getDb();
+    const isidora = await createTestUser({ firstName: "Isidora", roles: ["dentista"] });
+    await db
+      .update(users)
+      .set({ lastName: "Campos", professionalTitle: "dra" })
+      .where(eq(users.id, isidora.id));
+    await db
+      .insert(dentalinkDentistLinks)
+      .values({ dentistId: isidora.id, dentalinkDentistId: "dr-campos", source: "admin" });
+    const result = await page(jorge);
+    if (result.body.view !== "record") throw new Error(`unexpected view ${result.body.view}`);
+    const { appointments } = result.body.record;
+    if (!appointments.ok) throw new Error("appointments");
+    const doctorOf = (treatment: string) =>
+      appointments.items.find((item) => item.treatment === treatment)?.doctor;
+    expect(doctorOf("Endodoncia pieza 46")).toBe("Dra. Isidora Campos");
+    expect(doctorOf("Control")).toBe("Andrés Morales");
   });
 
   it("writes a register row for every read, in the same request", async () => {

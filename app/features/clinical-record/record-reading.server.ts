@@ -3,6 +3,7 @@ import { formatCLP, formatDate } from "~/domain/format";
 import { balanceLeftToPay } from "~/domain/payments";
 import { appointmentBadgeStatus, badgeTone, progressPercent, statusLabel } from "~/domain/record-badges";
 import { formatRut } from "~/domain/rut";
+import { namesOfLinkedDentists } from "~/features/dentalink-sync/dentalink-dentist-links.server";
 import { balanceTakenOnline } from "~/features/payments/balance-payment-service.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import type {
@@ -44,13 +45,20 @@ export const STAFF_NOT_FOUND_MESSAGE = "No encontramos un paciente con ese RUT e
 
 const dateOrDash = (value: string | null) => (value ? formatDate(value) : "—");
 
-function appointmentItem(item: DentalinkAppointment): RecordAppointment {
+/**
+ * One appointment of the record. `dentistNames`: our name (with its title) for each Dentalink dentist linked to one
+ * of our dentists; an unlinked dentist keeps the name Dentalink sends.
+ */
+function appointmentItem(
+  item: DentalinkAppointment,
+  dentistNames: ReadonlyMap<string, string>,
+): RecordAppointment {
   return {
     id: item.id,
     date: formatDate(item.date),
     time: item.time,
     treatment: item.treatment ?? "Consulta",
-    doctor: item.dentist ?? "—",
+    doctor: (item.dentistId ? dentistNames.get(item.dentistId) : undefined) ?? item.dentist ?? "—",
     office: item.office,
     status: {
       label: item.status ?? "Sin estado",
@@ -169,6 +177,12 @@ async function readRecord(
     entry({ resource: "documentos", outcome: outcome(files), resourceId: null }),
     entry({ resource: "radiografias", outcome: outcome(files), resourceId: null }),
   ]);
+  const dentistNames =
+    appointments.status === "fulfilled"
+      ? await namesOfLinkedDentists(db, [
+          ...new Set(appointments.value.flatMap((item) => (item.dentistId ? [item.dentistId] : []))),
+        ])
+      : new Map<string, string>();
   const documents: Settled<DentalinkDocument[]> =
     files.status === "fulfilled" ? { status: "fulfilled", value: files.value.documents } : files;
   const xrays: Settled<DentalinkDocument[]> =
@@ -180,7 +194,7 @@ async function readRecord(
       email: patient.email,
       phone: patient.phone,
     },
-    appointments: listOf(appointments, appointmentItem),
+    appointments: listOf(appointments, (item) => appointmentItem(item, dentistNames)),
     payments: listOf(payments, paymentItem),
     treatments: listOf(treatments, treatmentItem),
     documents: listOf(documents, (item) => fileItem(item, fileHref)),

@@ -15,6 +15,7 @@ import {
   requeueWriteThrough,
   saveAdminLink,
   dentistNames,
+  linkedDentistNames,
 } from "./dentalink-dentist-links-repository.server";
 import type { DentistLinkView } from "./sync-dto";
 
@@ -178,4 +179,9 @@ export async function retryWriteThrough(
   if (!(await requeueWriteThrough(db, input.outboxId, input.actor))) {
     throw new AppError("NOT_FOUND", "Ese envío ya no está pendiente de reintento.");
   }
+}
+
+/** Our names (with their titles) of the Dentalink dentists linked to our dentists, by Dentalink id (Mi Ficha). */
+export function namesOfLinkedDentists(db: Database, dentalinkDentistIds: string[]) {
+  return linkedDentistNames(db, dentalinkDentistIds);
 }

@@ -245,7 +245,7 @@ describe("bound patients", () => {
     expect(JSON.stringify(record)).not.toContain("dentalink.invalid");
   });
 
-  it("names a Dentalink dentist linked to one of ours with our title (Dra.); an unlinked one as Dentalink does", async () => {
+  it("names a Dentalink dentist who is one of ours with our title (Dra.), linked or by name; any other as Dentalink does", async () => {
     // Issue 24 item 11: the title is recorded on our side (users.professional_title), never guessed from a name.
     const db = await getDb();
     const isidora = await createTestUser({ firstName: "Isidora", roles: ["dentista"] });
@@ -264,6 +264,23 @@ describe("bound patients", () => {
       appointments.items.find((item) => item.treatment === treatment)?.doctor;
     expect(doctorOf("Endodoncia pieza 46")).toBe("Dra. Isidora Campos");
     expect(doctorOf("Control")).toBe("Andrés Morales");
+
+    // One of ours by the same name, not linked yet (mock mode, a clinic before its first sync): named as ours,
+    // and reading the record links nobody (links are made where bookings are written through).
+    const andres = await createTestUser({ firstName: "Andrés", roles: ["dentista"] });
+    await db
+      .update(users)
+      .set({ lastName: "Morales", professionalTitle: "dr" })
+      .where(eq(users.id, andres.id));
+    const again = await page(jorge);
+    if (again.body.view !== "record" || !again.body.record.appointments.ok) throw new Error("appointments");
+    const control = again.body.record.appointments.items.filter((item) => item.treatment === "Control");
+    expect(control.map((item) => item.doctor)).toEqual(["Dr. Andrés Morales"]);
+    const linksOfAndres = await db
+      .select()
+      .from(dentalinkDentistLinks)
+      .where(eq(dentalinkDentistLinks.dentistId, andres.id));
+    expect(linksOfAndres).toEqual([]);
   });
 
   it("writes a register row for every read, in the same request", async () => {

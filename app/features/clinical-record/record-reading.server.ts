@@ -3,7 +3,7 @@ import { formatCLP, formatDate } from "~/domain/format";
 import { balanceLeftToPay } from "~/domain/payments";
 import { appointmentBadgeStatus, badgeTone, progressPercent, statusLabel } from "~/domain/record-badges";
 import { formatRut } from "~/domain/rut";
-import { namesOfLinkedDentists } from "~/features/dentalink-sync/dentalink-dentist-links.server";
+import { namesOfRecordDentists } from "~/features/dentalink-sync/dentalink-dentist-links.server";
 import { balanceTakenOnline } from "~/features/payments/balance-payment-service.server";
 import type { DentalinkClient } from "~/integrations/dentalink/dentalink-client.server";
 import type {
@@ -46,8 +46,8 @@ export const STAFF_NOT_FOUND_MESSAGE = "No encontramos un paciente con ese RUT e
 const dateOrDash = (value: string | null) => (value ? formatDate(value) : "—");
 
 /**
- * One appointment of the record. `dentistNames`: our name (with its title) for each Dentalink dentist linked to one
- * of our dentists; an unlinked dentist keeps the name Dentalink sends.
+ * One appointment of the record. `dentistNames`: our name (with its title) for each Dentalink dentist that is one of
+ * our dentists (namesOfRecordDentists); any other keeps the name Dentalink sends.
  */
 function appointmentItem(
   item: DentalinkAppointment,
@@ -179,9 +179,12 @@ async function readRecord(
   ]);
   const dentistNames =
     appointments.status === "fulfilled"
-      ? await namesOfLinkedDentists(db, [
-          ...new Set(appointments.value.flatMap((item) => (item.dentistId ? [item.dentistId] : []))),
-        ])
+      ? await namesOfRecordDentists(
+          db,
+          appointments.value.flatMap((item) =>
+            item.dentistId ? [{ id: item.dentistId, name: item.dentist }] : [],
+          ),
+        )
       : new Map<string, string>();
   const documents: Settled<DentalinkDocument[]> =
     files.status === "fulfilled" ? { status: "fulfilled", value: files.value.documents } : files;

@@ -181,7 +181,37 @@ export async function retryWriteThrough(
   }
 }
 
-/** Our names (with their titles) of the Dentalink dentists linked to our dentists, by Dentalink id (Mi Ficha). */
-export function namesOfLinkedDentists(db: Database, dentalinkDentistIds: string[]) {
-  return linkedDentistNames(db, dentalinkDentistIds);
+/**
+ * How Mi Ficha names the dentists of a Dentalink record (issue 24 item 11): by Dentalink dentist id, our name with
+ * its recorded title ("Dra. Isidora Campos") for a dentist linked to one of ours, or, read-only, for one whose name
+ * is exactly one of our not-yet-linked dentists' (mock mode and a clinic before its first sync have no links). An id
+ * absent from the answer keeps the name Dentalink sends. Nothing is written: links are made where bookings are.
+ */
+export async function namesOfRecordDentists(
+  db: Database,
+  dentists: ReadonlyArray<{ id: string; name: string | null }>,
+): Promise<Map<string, string>> {
+  const ids = [...new Set(dentists.map((dentist) => dentist.id))];
+  if (ids.length === 0) return new Map();
+  const [names, ours, links] = await Promise.all([
+    linkedDentistNames(db, ids),
+    portalDentists(db),
+    dentistLinks(db),
+  ]);
+  const known = new Set(links.map((link) => link.dentistId));
+  const taken = new Set(links.flatMap((link) => (link.dentalinkDentistId ? [link.dentalinkDentistId] : [])));
+  const unlinked = ours.filter((dentist) => !known.has(dentist.id));
+  const pairs = matchDentistsByName(
+    unlinked.map((dentist) => ({ id: dentist.id, name: fullName(dentist) })),
+    // Once per Dentalink dentist: a name listed twice would read as two dentists sharing it, and match nobody.
+    [...new Map(dentists.map((dentist) => [dentist.id, dentist.name])).entries()].flatMap(([id, name]) =>
+      name && !names.has(id) ? [{ id, name, active: true }] : [],
+    ),
+    taken,
+  );
+  for (const [ourId, dentalinkId] of pairs) {
+    const dentist = unlinked.find((item) => item.id === ourId);
+    if (dentist) names.set(dentalinkId, dentistDisplayName(dentist));
+  }
+  return names;
 }

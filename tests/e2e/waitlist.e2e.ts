@@ -85,14 +85,7 @@ test.beforeEach(async ({ context }) => {
   await useOwnClientIp(context);
 });
 
-// FIXME (stop 32; issue 25's note): in the full CI suite this failed twice in a row (23:45 Santiago). Cause, read
-// from the trace: another test had already freed the same 09:00 time, so a `freed_slots` row was open and its first
-// batch had gone (to phone-layout.e2e's waitlist patient), with the next batch 10 minutes later. B then booked that
-// time directly (the open row stayed open) and cancelled: `recordFreedSlot` adds nothing for a time already open
-// (onConflictDoNothing), so A's offer waits for that next batch, beyond this test's minute. The product fix: a
-// booking of an open freed time closes its row, or a new freeing brings `next_batch_at` forward (with the new
-// freer excluded); then un-fixme this. It passes alone and after phone-layout.e2e.
-test.fixme("join the waitlist, another patient frees a slot, claim it from the offer's link", async ({
+test("join the waitlist, another patient frees a slot, claim it from the offer's link", async ({
   browser,
   page,
   mailReader,

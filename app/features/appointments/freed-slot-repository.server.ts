@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { freedSlots } from "~/db/schema";
 import { isFarEnoughToOffer, type FreedSlotReason } from "~/domain/waitlist";
@@ -15,8 +16,11 @@ export interface FreedSlotInput {
 /**
  * Records a slot that has just become free, in the transaction that frees it (issue 23, ADR 040), for the waitlist
  * job to offer. Only a slot still far enough ahead to be offered is recorded; one open row per dentist and start
- * (the partial unique index `freed_slots_one_open`): a second freeing of the same time while it is still open adds
- * nothing. Answers whether a row was written.
+ * (the partial unique index `freed_slots_one_open`). A time freed again while its row is still open (it was booked
+ * the ordinary way before the job's next look, then freed once more) is a new freeing of that row: its next batch
+ * is due at once, its freer is the new one (never offered it), its end, reason and source are the new freeing's;
+ * who was already offered it stays offered (their links still work, and the booking decides between claims).
+ * Answers whether a row was written.
  */
 export async function recordFreedSlot(
   tx: Pick<Database, "insert">,
@@ -24,7 +28,7 @@ export async function recordFreedSlot(
   now: Date = new Date(),
 ): Promise<boolean> {
   if (!isFarEnoughToOffer(slot.startsAt, now)) return false;
-  const inserted = await tx
+  const written = await tx
     .insert(freedSlots)
     .values({
       dentistId: slot.dentistId,
@@ -35,7 +39,18 @@ export async function recordFreedSlot(
       freedByPatientId: slot.freedByPatientId,
       nextBatchAt: now,
     })
-    .onConflictDoNothing()
+    .onConflictDoUpdate({
+      target: [freedSlots.dentistId, freedSlots.startsAt],
+      // The index's own predicate (schema/waitlist.ts), so that PostgreSQL infers `freed_slots_one_open`.
+      targetWhere: sql`${freedSlots.status} = 'abierta'`,
+      set: {
+        endsAt: sql`excluded.ends_at`,
+        reason: sql`excluded.reason`,
+        sourceAppointmentId: sql`excluded.source_appointment_id`,
+        freedByPatientId: sql`excluded.freed_by_patient_id`,
+        nextBatchAt: sql`least(${freedSlots.nextBatchAt}, excluded.next_batch_at)`,
+      },
+    })
     .returning({ id: freedSlots.id });
-  return inserted.length > 0;
+  return written.length > 0;
 }

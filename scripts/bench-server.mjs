@@ -16,9 +16,7 @@ export async function startBenchServer({
   keepData = false,
   settle = false,
 }) {
-  if (!existsSync("build/server/index.js")) {
-    execFileSync(process.execPath, ["node_modules/.bin/react-router", "build"], { stdio: "ignore" });
-  }
+  ensureBuild();
   const dataDir = existingDir ?? mkdtempSync(path.join(tmpdir(), "clinica-bench-"));
   const metricsPort = await freePort();
   const child = spawn(
@@ -95,6 +93,16 @@ export async function startBenchServer({
       if (!keepData && !existingDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Builds the app when there is no build yet (a fresh clone). A bench that writes into build/ before it starts the
+ * server calls this first: the build empties build/.
+ */
+export function ensureBuild() {
+  if (!existsSync("build/server/index.js")) {
+    execFileSync(process.execPath, ["node_modules/.bin/react-router", "build"], { stdio: "ignore" });
+  }
 }
 
 /** A free TCP port on 127.0.0.1 (asked from the OS, then released). */

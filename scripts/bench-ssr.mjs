@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import { emitFigures, figure } from "./bench-json.mjs";
-import { signInCookie, startBenchServer } from "./bench-server.mjs";
+import { ensureBuild, signInCookie, startBenchServer } from "./bench-server.mjs";
 
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -60,7 +60,9 @@ const figures = [];
 const loadBefore = loadavg()[0];
 
 // The server lists its public files once at boot (server.mjs): the static copy's path must exist before it starts;
-// its content, the page's HTML, is written once the server can render it.
+// its content, the page's HTML, is written once the server can render it. On a fresh clone the build comes first
+// (it empties build/, the copy's folder with it).
+ensureBuild();
 mkdirSync("build/client/__bench", { recursive: true });
 writeFileSync("build/client/__bench/index.html", "");
 let server = await startBenchServer({ port: 3311, env: { SSR_CACHE_SECONDS: "0" }, settle: true });

@@ -153,27 +153,3 @@ export async function dentistNames(db: Reader, ids: string[]) {
     .where(inArray(users.id, ids));
   return new Map(rows.map((row) => [row.id, dentistDisplayName(row)]));
 }
-
-/**
- * How the portal names the Dentalink dentists linked to one of ours ("Dra. Isidora Campos", with the title recorded
- * on our side; issue 24 item 11), by Dentalink dentist id. An unlinked id is absent: its name stays Dentalink's.
- */
-export async function linkedDentistNames(db: Reader, dentalinkDentistIds: string[]) {
-  if (dentalinkDentistIds.length === 0) return new Map<string, string>();
-  const rows = await db
-    .select({
-      dentalinkDentistId: dentalinkDentistLinks.dentalinkDentistId,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      title: users.professionalTitle,
-    })
-    .from(dentalinkDentistLinks)
-    .innerJoin(users, eq(users.id, dentalinkDentistLinks.dentistId))
-    .where(inArray(dentalinkDentistLinks.dentalinkDentistId, dentalinkDentistIds));
-  const names = new Map<string, string>();
-  for (const row of rows) {
-    const name = dentistDisplayName(row);
-    if (row.dentalinkDentistId && name) names.set(row.dentalinkDentistId, name);
-  }
-  return names;
-}

@@ -15,7 +15,6 @@ import {
   requeueWriteThrough,
   saveAdminLink,
   dentistNames,
-  linkedDentistNames,
 } from "./dentalink-dentist-links-repository.server";
 import type { DentistLinkView } from "./sync-dto";
 
@@ -191,13 +190,20 @@ export async function namesOfRecordDentists(
   db: Database,
   dentists: ReadonlyArray<{ id: string; name: string | null }>,
 ): Promise<Map<string, string>> {
-  const ids = [...new Set(dentists.map((dentist) => dentist.id))];
-  if (ids.length === 0) return new Map();
-  const [names, ours, links] = await Promise.all([
-    linkedDentistNames(db, ids),
-    portalDentists(db),
-    dentistLinks(db),
-  ]);
+  const ids = new Set(dentists.map((dentist) => dentist.id));
+  if (ids.size === 0) return new Map();
+  const [ours, links] = await Promise.all([portalDentists(db), dentistLinks(db)]);
+  const linked = links.filter((link) => link.dentalinkDentistId !== null && ids.has(link.dentalinkDentistId));
+  // Linked: named as the user they are linked to (a deactivated dentist's past visits keep the title too).
+  const byUser = await dentistNames(
+    db,
+    linked.map((link) => link.dentistId),
+  );
+  const names = new Map<string, string>();
+  for (const link of linked) {
+    const name = byUser.get(link.dentistId);
+    if (name && link.dentalinkDentistId) names.set(link.dentalinkDentistId, name);
+  }
   const known = new Set(links.map((link) => link.dentistId));
   const taken = new Set(links.flatMap((link) => (link.dentalinkDentistId ? [link.dentalinkDentistId] : [])));
   const unlinked = ours.filter((dentist) => !known.has(dentist.id));

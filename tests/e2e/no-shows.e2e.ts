@@ -35,8 +35,14 @@ async function openDayOf(page: Page, name: string) {
   for (let back = 0; back < 4; back++) {
     await expect(panel).toBeVisible();
     if ((await panel.getByTestId("no-show-row").filter({ hasText: name }).count()) > 0) return;
-    await page.getByRole("link", { name: "Día anterior", exact: true }).click();
-    await expect(page).toHaveURL(/fecha=\d{4}-\d{2}-\d{2}/);
+    // Waits for the day it asked for (its heading's id carries the date): the URL changes before the panel
+    // re-renders, and a count of the previous day's rows would skip a day.
+    const previous = page.getByRole("link", { name: "Día anterior", exact: true });
+    const date = /fecha=(\d{4}-\d{2}-\d{2})/.exec((await previous.getAttribute("href")) ?? "")?.[1];
+    expect(date, "the 'Día anterior' link names a day").toBeTruthy();
+    await previous.click();
+    await expect(page).toHaveURL(new RegExp(`fecha=${date}`));
+    await expect(panel.locator(`h2#asistencia-${date}`)).toBeVisible();
   }
   await expect(panel.getByTestId("no-show-row").filter({ hasText: name }).first()).toBeVisible();
 }

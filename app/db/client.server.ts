@@ -11,6 +11,7 @@ import pg from "pg";
 import { env, isDemoMode } from "~/lib/base/env.server";
 import { logger } from "~/lib/base/logger.server";
 import { dumpPglite, embeddedDataDir, PGLITE_EXTENSIONS } from "./backup.server";
+import { withInstanceParsers } from "./pglite-parsers.server";
 import * as schema from "./schema";
 import { seedReferenceData } from "./reference-data.server";
 import { seedDemoData } from "./seed.server";
@@ -118,6 +119,8 @@ async function open(): Promise<Handle> {
     // unaccent and btree_gin (migration 0013). PGlite only creates an extension it was given here (STACK-NOTES 15).
     extensions: PGLITE_EXTENSIONS,
   });
+  // Drizzle's per-statement parsers, given to the instance once (ADR 051).
+  withInstanceParsers(client);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(drizzlePglite(client), { migrationsFolder });
   await seedReferenceData(db);

@@ -3,6 +3,7 @@ import { eq, Placeholder, sql } from "drizzle-orm";
 import { accountColumns, activeRoleNamesJson } from "./accounts.server";
 import type { Database } from "./client.server";
 import { sessions, users } from "./schema";
+import { PGLITE_DEFAULT_PARSERS } from "./pglite-parsers.server";
 
 export interface SessionRow {
   sessionId: string;
@@ -197,7 +198,11 @@ async function executeLookup(db: Database, client: PGlite, token: string): Promi
   const { fieldNames, args } = await statement;
   // sqlLiteral quotes it as any text; the caller has already checked it holds none of the characters that matter.
   const values = args.map((arg) => arg ?? sqlLiteral(token)).join(", ");
-  const results = await client.exec(`execute ${PGLITE_STATEMENT}(${values})`, { rowMode: "array" });
+  // PGlite's own parsers for dates (the instance reads them as text for Drizzle, ADR 051).
+  const results = await client.exec(`execute ${PGLITE_STATEMENT}(${values})`, {
+    rowMode: "array",
+    parsers: PGLITE_DEFAULT_PARSERS,
+  });
   const row = results.at(-1)?.rows[0] as unknown[] | undefined;
   if (!row) return null;
   // PGlite's own parsers give what Drizzle's columns give here: Date for timestamptz, boolean, parsed json.

@@ -100,6 +100,11 @@ try {
   const times = messages.map((message) => new Date(message.at).getTime()).toSorted((a, b) => a - b);
   const sendingSeconds = (times.at(-1) - times[0]) / 1000;
   const rate = (total - 1) / sendingSeconds;
+  // The worker's first seconds share the one database connection with the start-up jobs (the maintenance pass):
+  // the halves show how much of the window that was.
+  const half = Math.floor(times.length / 2);
+  const halfRate = (from, to) => (to - from) / ((times[to] - times[from]) / 1000);
+  const halves = [halfRate(0, half), halfRate(half, times.length - 1)];
   const distinct = new Set(messages.map((message) => message.messageId)).size;
   // From the moment the rows are there for a running worker (the server is up: the rows were queued before it started)
   // to the provider's acceptance of each message.
@@ -127,6 +132,9 @@ try {
   console.log(`  rows sent / accepted: ${rowsSent} / ${accepted}`);
   console.log(
     `  rate:                 ${rate.toFixed(1)} messages/s (first to last send, ${sendingSeconds.toFixed(1)} s)`,
+  );
+  console.log(
+    `  by half:              ${halves.map((value) => value.toFixed(1)).join(" then ")} messages/s`,
   );
   console.log(
     `  boot → all sent:      ${((finishedAt - bootedAt) / 1000).toFixed(1)} s (boot ${((bootedAt - startedAt) / 1000).toFixed(1)} s)`,

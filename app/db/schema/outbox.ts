@@ -34,6 +34,11 @@ export const outbox = pgTable(
   },
   (table) => [
     index("outbox_due_idx").on(table.status, table.nextAttemptAt),
+    // The claim's order (due time, then insertion): walked in order, the claim stops at its first heads instead of
+    // checking and sorting every pending row (10 ms per claim with 1,000 pending, growing with the backlog; ADR 051).
+    index("outbox_pending_due_seq_idx")
+      .on(table.nextAttemptAt, table.seq)
+      .where(sql`${table.status} = 'pending'`),
     // The Overview's backlog line: the oldest pending item (ADR 026).
     index("outbox_pending_created_idx")
       .on(table.createdAt)

@@ -22,6 +22,7 @@ import {
   WhatsAppInputError,
   type WhatsAppClient,
 } from "~/integrations/whatsapp/whatsapp-client.server";
+import { groupCommit } from "~/lib/base/group-commit";
 import { logger } from "~/lib/base/logger.server";
 import {
   advanceStatus,
@@ -29,6 +30,7 @@ import {
   insertQueuedMessage,
   recordAccepted,
   recordSendKind,
+  type AcceptedMessage,
 } from "./whatsapp-repository.server";
 import { mayContactOnWhatsApp } from "./whatsapp-consent.server";
 import type { WhatsAppPurposeName } from "./whatsapp-labels";
@@ -154,6 +156,16 @@ export function createWhatsAppOutboxHandler(
       retries: settings.retries,
       notifyUrl: settings.notifyUrl,
     });
+  // Sends that end together are recorded as accepted in one statement; each waits for its own row (ADR 051).
+  const accepting = new WeakMap<Database, (message: AcceptedMessage) => Promise<void>>();
+  const acceptedIn = (db: Database) => {
+    let record = accepting.get(db);
+    if (!record) {
+      record = groupCommit((messages: AcceptedMessage[]) => recordAccepted(db, messages));
+      accepting.set(db, record);
+    }
+    return record;
+  };
   // A message queued in test mode (`payload.testMode`) never reaches the provider, whatever the clinic's mode.
   const clientFor = (testMode: boolean) =>
     testMode ? (clients.test ??= create(true)) : (clients.live ??= create(settings.testMode));
@@ -222,7 +234,8 @@ export function createWhatsAppOutboxHandler(
               messageId: id,
               callbackData: message.purpose,
             });
-      await recordAccepted(db, id, {
+      await acceptedIn(db)({
+        id,
         providerMessageId: result.messageId,
         testMode: result.testMode,
         at: new Date(),

@@ -31,24 +31,36 @@ export async function findMessageForSend(
   return row ? { message: row.message, lastInboundAt: row.lastInboundAt ?? null } : undefined;
 }
 
+/** A message the provider accepted: our id, the provider's, whether it was test mode, and when. */
+export interface AcceptedMessage {
+  id: string;
+  providerMessageId: string;
+  testMode: boolean;
+  at: Date;
+}
+
 /**
- * Accepted by the provider. Also when a report got here first (the id is ours, so a delivery report can arrive
- * before the send's answer is recorded): the provider's id and the time are kept, the status only moves forward.
+ * Accepted by the provider, several messages in one statement (the outbox's deliveries that end together, ADR 051).
+ * Also when a report got here first (the id is ours, so a delivery report can arrive before the send's answer is
+ * recorded): the provider's id and the time are kept, the status only moves forward.
  */
-export async function recordAccepted(
-  db: Database,
-  id: string,
-  accepted: { providerMessageId: string; testMode: boolean; at: Date },
-) {
-  await db
-    .update(whatsAppMessages)
-    .set({
-      providerMessageId: accepted.providerMessageId,
-      testMode: accepted.testMode,
-      acceptedAt: sql`coalesce(${whatsAppMessages.acceptedAt}, ${accepted.at.toISOString()}::timestamptz)`,
-      status: sql`case when ${whatsAppMessages.status} = 'queued' then 'accepted' else ${whatsAppMessages.status} end`,
-    })
-    .where(eq(whatsAppMessages.id, id));
+export async function recordAccepted(db: Database, accepted: readonly AcceptedMessage[]) {
+  if (accepted.length === 0) return;
+  const rows = sql.join(
+    accepted.map(
+      (message) =>
+        sql`(${message.id}::uuid, ${message.providerMessageId}::text, ${message.testMode}::boolean, ${message.at.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`
+    update whatsapp_messages set
+      provider_message_id = accepted.provider_message_id,
+      test_mode = accepted.test_mode,
+      accepted_at = coalesce(whatsapp_messages.accepted_at, accepted.at),
+      status = case when whatsapp_messages.status = 'queued' then 'accepted' else whatsapp_messages.status end
+    from (values ${rows}) as accepted (id, provider_message_id, test_mode, at)
+    where whatsapp_messages.id = accepted.id`);
 }
 
 /** The report's messageId is ours (the row's id) or, for a message sent some other way, the provider's. */

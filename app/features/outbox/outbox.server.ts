@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { outbox } from "~/db/schema";
 import { outboxOrderingKey, runBounded } from "~/domain/outbox-order";
 import { isIntegrationError } from "~/integrations/http.server";
+import { groupCommit } from "~/lib/base/group-commit";
 import { logger } from "~/lib/base/logger.server";
 import { seal, unseal } from "~/lib/sealed.server";
 
@@ -46,7 +47,7 @@ export const OUTBOX_MAX_ATTEMPTS = 8;
  * Deliveries in flight at once per instance (issue 25): lanes of different recipients go out side by side. One claim
  * takes at most this many rows (each the head of its ordering key, or a row without one), all sent at once.
  */
-export const OUTBOX_CONCURRENCY = 16;
+export const OUTBOX_CONCURRENCY = 32;
 /** A lane hands its key back after this many rows in a row, so one busy recipient cannot hold a lane forever. */
 const LANE_MAX_ROWS = 50;
 /**
@@ -182,6 +183,34 @@ async function claim(
 
 type Outcome = "sent" | "failed" | "retry";
 
+/** A delivered row's record: how it went out, and whether its sealed secret stays (a dev-outbox e-mail). */
+interface SentRecord {
+  id: string;
+  via: string;
+  sentAt: Date;
+}
+
+/** Marks delivered rows sent in one statement; a sent row keeps no sealed secret unless it is its own delivery. */
+async function markSent(db: Database, records: readonly SentRecord[]): Promise<void> {
+  const rows = sql.join(
+    records.map(
+      (record) => sql`(${record.id}::uuid, ${record.via}::text, ${record.sentAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  // The key only orders what is pending; a sent row keeps no trace of its recipient in it.
+  await db.execute(sql`
+    update outbox set
+      status = 'sent',
+      sent_at = delivered.sent_at,
+      delivered_via = delivered.via,
+      last_error = null,
+      ordering_key = null,
+      payload = case when delivered.via = ${KEPT_IN_THE_ROW} then outbox.payload else outbox.payload - ${SEALED} end
+    from (values ${rows}) as delivered (id, via, sent_at)
+    where outbox.id = delivered.id`);
+}
+
 type ClaimedRow = OutboxRow & { hasNext: boolean };
 
 /**
@@ -192,6 +221,7 @@ async function deliverOne(
   db: Database,
   handlers: Record<string, OutboxHandler>,
   row: OutboxRow,
+  recordSent: (record: SentRecord) => Promise<void>,
 ): Promise<Outcome> {
   const attempts = row.attempts + 1;
   const stillOurs = and(eq(outbox.id, row.id), eq(outbox.status, "pending"), eq(outbox.attempts, attempts));
@@ -202,18 +232,7 @@ async function deliverOne(
   try {
     const { payload, secret } = openedForDelivery(row);
     const via = await handlers[row.kind]!(payload, { id: row.id, attempts, secret });
-    await db
-      .update(outbox)
-      .set({
-        status: "sent",
-        sentAt: new Date(),
-        deliveredVia: via,
-        lastError: null,
-        // The key only orders what is pending; a sent row keeps no trace of its recipient in it.
-        orderingKey: null,
-        ...(via === KEPT_IN_THE_ROW ? {} : { payload: withoutSealed }),
-      })
-      .where(eq(outbox.id, row.id));
+    await recordSent({ id: row.id, via, sentAt: new Date() });
     return "sent";
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -256,10 +275,12 @@ export async function deliverDue(
   const concurrency = Math.max(1, options.concurrency ?? OUTBOX_CONCURRENCY);
   const heads = await claim(db, kinds, now, concurrency);
   let claimed = heads.length;
+  // Deliveries that end together are recorded in one statement; each still waits for its own row (ADR 051).
+  const recordSent = groupCommit((records: SentRecord[]) => markSent(db, records));
   await runBounded(heads, concurrency, async (head) => {
     let row: ClaimedRow | undefined = head;
     for (let delivered = 0; row; delivered += 1) {
-      const outcome = await deliverOne(db, handlers, row);
+      const outcome = await deliverOne(db, handlers, row, recordSent);
       if (outcome === "retry" || !row.hasNext || row.orderingKey === null) return;
       if (delivered + 1 >= LANE_MAX_ROWS) return;
       [row] = await claim(db, kinds, now, 1, row.orderingKey);

@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_pending_due_seq_idx" ON "outbox" USING btree ("next_attempt_at","seq") WHERE "outbox"."status" = 'pending';

@@ -133,9 +133,7 @@ try {
   console.log(
     `  rate:                 ${rate.toFixed(1)} messages/s (first to last send, ${sendingSeconds.toFixed(1)} s)`,
   );
-  console.log(
-    `  by half:              ${halves.map((value) => value.toFixed(1)).join(" then ")} messages/s`,
-  );
+  console.log(`  by half:              ${halves.map((value) => value.toFixed(1)).join(" then ")} messages/s`);
   console.log(
     `  boot → all sent:      ${((finishedAt - bootedAt) / 1000).toFixed(1)} s (boot ${((bootedAt - startedAt) / 1000).toFixed(1)} s)`,
   );

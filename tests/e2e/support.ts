@@ -1,8 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
-/** In the page: every element React rendered carries React's props (see `waitForHydration`). */
-const allHydrated = () => {
+/**
+ * In the page: the elements React rendered that do not carry React's props yet (see `waitForHydration`), described
+ * (tag, id, test id, classes; at most five), so that a page that never hydrates says where.
+ */
+const notHydrated = () => {
   // This function runs in the page, so its helpers must live inside it.
   // oxlint-disable-next-line unicorn/consistent-function-scoping
   const propsOf = (element: Element) => {
@@ -24,7 +27,15 @@ const allHydrated = () => {
     return false;
   };
   const elements = [...document.body.querySelectorAll("*")];
-  return elements.length > 0 && elements.every(hydrated);
+  if (elements.length === 0) return ["(empty body)"];
+  return elements
+    .filter((element) => !hydrated(element))
+    .slice(0, 5)
+    .map((element) => {
+      const testId = element.getAttribute("data-testid");
+      const classes = element.getAttribute("class")?.split(" ").slice(0, 3).join(".");
+      return `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${testId ? `[data-testid=${testId}]` : ""}${classes ? `.${classes}` : ""}`;
+    });
 };
 
 /** In the page: scrolls through the document half a screen at a time, then back to the top. */
@@ -50,13 +61,20 @@ async function scrollThrough() {
  */
 export async function waitForHydration(page: Page) {
   if ((await page.locator('[data-hydrate="when-near"]').count()) === 0) {
-    await page.waitForFunction(allHydrated);
+    await expect
+      .poll(() => page.evaluate(notHydrated), {
+        message: "elements not hydrated",
+        timeout: 30_000,
+        intervals: [50, 100, 250],
+      })
+      .toEqual([]);
     return;
   }
   await expect(async () => {
-    if (await page.evaluate(allHydrated)) return;
+    if ((await page.evaluate(notHydrated)).length === 0) return;
     await page.evaluate(scrollThrough);
-    expect(await page.evaluate(allHydrated)).toBe(true);
+    // On failure, the message names the elements still without React (ADR 022's deferred part, or any other).
+    expect(await page.evaluate(notHydrated), "elements not hydrated").toEqual([]);
   }).toPass({ timeout: 30_000 });
 }
 

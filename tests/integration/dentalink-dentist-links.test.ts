@@ -45,7 +45,7 @@ let asesor: TestUser;
 beforeAll(async () => {
   fake = await startDentalinkFake({ apiKey: API_KEY });
   client = buildDentalinkClient(
-    { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 400, mockDelays: false },
+    { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 5_000, mockDelays: false },
     { client: { retries: 0, backoff: { baseMs: 5, maxMs: 10 } } },
   );
   // The routes read the process's one client: this one, against the fake.

@@ -43,7 +43,7 @@ const HOUR = 3_600_000;
 beforeAll(async () => {
   fake = await startDentalinkFake({ apiKey: API_KEY });
   const client = buildDentalinkClient(
-    { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 400, mockDelays: false },
+    { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 5_000, mockDelays: false },
     { client: { retries: 0, backoff: { baseMs: 5, maxMs: 10 } } },
   );
   handlers = { [DENTALINK_APPOINTMENT_KIND]: createDentalinkWriteThroughHandler({ client: () => client }) };
@@ -70,7 +70,7 @@ function nextDay() {
 }
 
 function freshClient() {
-  return buildDentalinkClient({ apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 400, mockDelays: false });
+  return buildDentalinkClient({ apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 5_000, mockDelays: false });
 }
 
 async function people(
@@ -309,7 +309,7 @@ describe("portal bookings written through to Dentalink", () => {
     // Listed on the staff's Dentalink tab.
     const tab = await loadSyncTab(db, {
       client,
-      settings: { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 400, mockDelays: false },
+      settings: { apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 5_000, mockDelays: false },
       leadId: null,
     });
     expect(tab.failedWriteThroughs.map((item) => item.appointmentId)).toContain(booked.id);
@@ -324,7 +324,7 @@ describe("portal bookings written through to Dentalink", () => {
     await queueDentalinkWriteThrough(
       db,
       { appointmentId, action: "book", startsAt, endsAt: new Date(startsAt.getTime() + HOUR) },
-      { apiKey: undefined, baseUrl: fake.url, timeoutMs: 400, mockDelays: false },
+      { apiKey: undefined, baseUrl: fake.url, timeoutMs: 5_000, mockDelays: false },
     );
     expect(await rowsOf(appointmentId)).toHaveLength(0);
   });

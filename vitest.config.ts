@@ -25,6 +25,9 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.ts", "app/**/*.test.tsx", "server/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // The unit tests run beside the typecheck, the build and lint on 2 cores (scripts/test-all.sh): a CPU-bound
+          // check that takes 2 s alone took 5 s there, past Vitest's default limit. Nothing here waits on a timer.
+          testTimeout: 20_000,
         },
       },
       {

@@ -41,50 +41,79 @@ export function whatsappNumber(e164: string): string {
   return e164.replace(/\D/g, "");
 }
 
-const clpFormatter = new Intl.NumberFormat("es-CL", {
-  style: "currency",
-  currency: "CLP",
-  maximumFractionDigits: 0,
-});
+/**
+ * An Intl formatter made at its first use, not when the module loads: each costs about a millisecond to create (more
+ * on a phone), and a page that imports this module for one of them should not pay for all of them at hydration.
+ */
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const clpFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.NumberFormat("es-CL", {
+      style: "currency",
+      currency: "CLP",
+      maximumFractionDigits: 0,
+    }),
+);
 
 /** 1500000 → "$1.500.000". */
 export function formatCLP(amount: number): string {
-  return clpFormatter.format(Math.round(amount));
+  return clpFormatter().format(Math.round(amount));
 }
 
-const longDateFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
+const longDateFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    }),
+);
 
-const weekdayDateFormatter = new Intl.DateTimeFormat("es-CL", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
+const weekdayDateFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    }),
+);
 
-const weekdayShortFormatter = new Intl.DateTimeFormat("es-CL", { weekday: "short", timeZone: "UTC" });
-const shortDayFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
-const shortDateFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const dayHeadingFormatter = new Intl.DateTimeFormat("es-CL", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  timeZone: "UTC",
-});
+const weekdayShortFormatter = /* @__PURE__ */ lazy(
+  () => new Intl.DateTimeFormat("es-CL", { weekday: "short", timeZone: "UTC" }),
+);
+const shortDayFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "numeric",
+      month: "short",
+      timeZone: "UTC",
+    }),
+);
+const shortDateFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      timeZone: "UTC",
+    }),
+);
+const dayHeadingFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      timeZone: "UTC",
+    }),
+);
 
 function parseIsoDate(isoDate: string): Date {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) throw new RangeError(`Fecha inválida: ${isoDate}`);
@@ -99,7 +128,7 @@ const LONG_DATES_KEPT = 1000;
 export function formatDate(isoDate: string): string {
   let text = longDates.get(isoDate);
   if (text === undefined) {
-    text = longDateFormatter.format(parseIsoDate(isoDate));
+    text = longDateFormatter().format(parseIsoDate(isoDate));
     if (longDates.size >= LONG_DATES_KEPT) longDates.clear();
     longDates.set(isoDate, text);
   }
@@ -108,100 +137,115 @@ export function formatDate(isoDate: string): string {
 
 /** A calendar date → "lunes, 15 de enero de 2024". */
 export function formatDateWithWeekday(isoDate: string): string {
-  return weekdayDateFormatter.format(parseIsoDate(isoDate));
+  return weekdayDateFormatter().format(parseIsoDate(isoDate));
 }
 
 /** A calendar date → "lunes, 24 de noviembre" (a day's heading, without the year). */
 export function formatDayHeading(isoDate: string): string {
-  return dayHeadingFormatter.format(parseIsoDate(isoDate));
+  return dayHeadingFormatter().format(parseIsoDate(isoDate));
 }
 
 /** A calendar date → "lun" (Intl may add a final period, "lun."; callers that show it bare strip it). */
 export function formatWeekdayShort(isoDate: string): string {
-  return weekdayShortFormatter.format(parseIsoDate(isoDate));
+  return weekdayShortFormatter().format(parseIsoDate(isoDate));
 }
 
 /** A calendar date → "3 nov" (a chart's axis, a day chip). */
 export function formatShortDay(isoDate: string): string {
-  return shortDayFormatter.format(parseIsoDate(isoDate));
+  return shortDayFormatter().format(parseIsoDate(isoDate));
 }
 
 /** A calendar date → "26 oct 2026". */
 export function formatShortDate(isoDate: string): string {
-  return shortDateFormatter.format(parseIsoDate(isoDate));
+  return shortDateFormatter().format(parseIsoDate(isoDate));
 }
 
-const timeFormatter = new Intl.DateTimeFormat("es-CL", {
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: CLINIC_TIME_ZONE,
-});
+const timeFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: CLINIC_TIME_ZONE,
+    }),
+);
 
 /** An instant → "HH:mm" on the clinic's clock. */
 export function formatClinicTime(instant: Date): string {
-  return timeFormatter.format(instant);
+  return timeFormatter().format(instant);
 }
 
-const dateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: CLINIC_TIME_ZONE,
-});
+const dateTimeFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: CLINIC_TIME_ZONE,
+    }),
+);
 
 /** An instant → "15 de enero de 2024 a las 09:30" on the clinic's clock. */
 export function formatClinicDateTime(instant: Date): string {
-  return dateTimeFormatter.format(instant);
+  return dateTimeFormatter().format(instant);
 }
 
-const numericDateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-  timeZone: CLINIC_TIME_ZONE,
-});
+const numericDateTimeFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: CLINIC_TIME_ZONE,
+    }),
+);
 
 /** An instant → "15-01-2024, 09:30" on the clinic's clock (tables). */
 export function formatClinicDateTimeNumeric(instant: Date): string {
-  return numericDateTimeFormatter.format(instant);
+  return numericDateTimeFormatter().format(instant);
 }
 
-const numericDateTimeSecondsFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-  timeZone: CLINIC_TIME_ZONE,
-});
+const numericDateTimeSecondsFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZone: CLINIC_TIME_ZONE,
+    }),
+);
 
 /** An instant → "25-11-2026, 01:52:36" on the clinic's clock (logs, where seconds matter). */
 export function formatClinicDateTimeSeconds(instant: Date): string {
-  return numericDateTimeSecondsFormatter.format(instant);
+  return numericDateTimeSecondsFormatter().format(instant);
 }
 
-const localeDateTimeFormatter = new Intl.DateTimeFormat("es-CL", {
-  day: "numeric",
-  month: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "numeric",
-  second: "numeric",
-  timeZone: CLINIC_TIME_ZONE,
-});
+const localeDateTimeFormatter = /* @__PURE__ */ lazy(
+  () =>
+    new Intl.DateTimeFormat("es-CL", {
+      day: "numeric",
+      month: "numeric",
+      year: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+      timeZone: CLINIC_TIME_ZONE,
+    }),
+);
 
 /** An instant → "25-11-2026, 1:52:36 a. m." on the clinic's clock (es-CL's default date and time). */
 export function formatClinicTimestamp(instant: Date): string {
-  return localeDateTimeFormatter.format(instant);
+  return localeDateTimeFormatter().format(instant);
 }
 
 /**

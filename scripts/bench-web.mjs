@@ -61,13 +61,22 @@ try {
   for (const path of paths) {
     const scores = [];
     const metrics = { lcp: [], tbt: [], cls: [], fcp: [], cpu: [] };
-    for (let run = 0; run < runs; run += 1) {
+    const failures = [];
+    while (scores.length < runs) {
       const { lhr } = await lighthouse(`${server.base}${path}`, {
         port: chrome.port,
         output: "json",
         onlyCategories: ["performance"],
         logLevel: "error",
       });
+      // A run Lighthouse could not complete (its page load timed out on an overloaded machine, say) has no score: it
+      // is reported and run again, not counted as a 0 in the median. Three such failures on one page end the bench.
+      if (lhr.categories.performance.score === null) {
+        failures.push(lhr.runtimeError?.code ?? "no score");
+        console.warn(`Lighthouse could not measure ${path}: ${lhr.runtimeError?.message ?? "no score"}`);
+        if (failures.length === 3) throw new Error(`Lighthouse failed three times on ${path}`);
+        continue;
+      }
       scores.push(Math.round(lhr.categories.performance.score * 100));
       metrics.lcp.push(lhr.audits["largest-contentful-paint"].numericValue);
       metrics.fcp.push(lhr.audits["first-contentful-paint"].numericValue);
@@ -80,6 +89,7 @@ try {
     rows[path] = {
       "performance (median)": median(scores),
       "all runs": scores.join(" "),
+      "failed runs": failures.join(" ") || "none",
       "FCP ms": Math.round(median(metrics.fcp)),
       "LCP ms": Math.round(median(metrics.lcp)),
       "TBT ms": Math.round(median(metrics.tbt)),

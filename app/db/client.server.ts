@@ -64,6 +64,12 @@ async function open(): Promise<Handle> {
   const current = env();
   if (current.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: current.DATABASE_URL, max: 10 });
+    // An idle pooled connection that the server ends (a restart, a failover, pg_terminate_backend) makes the pool emit
+    // "error"; with no listener Node throws it and the whole process exits. The pool drops that connection by itself
+    // and the next query opens a new one: log it and go on.
+    pool.on("error", (error) =>
+      logger.warn({ err: error }, "an idle database connection was closed by the server"),
+    );
     // Instances starting together would run the same migrations at once (CREATE TABLE fails in the second): one
     // session-level advisory lock makes them take turns; the later ones find nothing left to do.
     const connection = await pool.connect();

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import { getDb, maintainEmbeddedDatabase } from "~/db/client.server";
 import { maintainDatabaseOnce } from "~/jobs/database-maintenance.server";
 
@@ -91,5 +92,45 @@ describe.runIf(!embedded)("maintenance on PostgreSQL", () => {
   it("is autovacuum's: the pass does nothing", async () => {
     expect(await maintainEmbeddedDatabase({ catalogs: true })).toBeNull();
     expect(await maintainDatabaseOnce()).toBeNull();
+  });
+});
+
+describe.runIf(!embedded)("the PostgreSQL pool when the server ends its connections", () => {
+  it("attack: a restart or pg_terminate_backend of the pool's idle connections does not end the process; queries go on", async () => {
+    const db = await getDb();
+    // Several idle connections in the pool: queries at once make the pool open more than one.
+    await Promise.all(Array.from({ length: 4 }, () => db.execute(sql`select pg_sleep(0.05)`)));
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", onUncaught);
+    // This file's own database (tests/setup/postgres-per-file.ts): only its app pool is connected to it.
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const ended = await admin.query<{ n: number }>(
+        `select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity
+           where datname = current_database() and pid <> pg_backend_pid()) t`,
+      );
+      expect(ended.rows[0]!.n).toBeGreaterThanOrEqual(2);
+      // Each ended backend sends its connection a FATAL message before it exits: once none is left, every message
+      // is on its way to the pool.
+      await vi.waitFor(async () => {
+        const left = await admin.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+        );
+        expect(left.rows[0]!.n).toBe(0);
+      });
+      // A query may still meet a connection whose FATAL it has not read yet (that one request fails, as with any
+      // restart); the pool drops such connections and the next query opens a new one.
+      await vi.waitFor(async () => {
+        const after = await db.execute(sql`select 1 as one`);
+        expect((after as unknown as { rows: Array<{ one: number }> }).rows[0]!.one).toBe(1);
+      });
+      await Promise.all(Array.from({ length: 4 }, () => db.execute(sql`select 1`)));
+      expect(uncaught).toEqual([]);
+    } finally {
+      await admin.end();
+      process.off("uncaughtException", onUncaught);
+    }
   });
 });

@@ -112,6 +112,11 @@ export default function handleRequest(
       </NonceContext>,
       {
         nonce,
+        // React outlines a finished Suspense boundary once 12,800 bytes have gone out before it: it sends the part in
+        // a `<div hidden>` at the end and moves it into place with an inline script. The landing's lead form (ADR
+        // 022) came 41 KB into the page, so a visitor without JavaScript never saw it. Every part finished during
+        // the render stays where it is; a part that really waits (a deferred loader promise) still streams later.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;
           // The dev server's own scripts (HMR, React Refresh) must run as Vite wrote them: batching only there.

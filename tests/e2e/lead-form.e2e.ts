@@ -295,3 +295,36 @@ test.describe("the lead form survives a client render of its boundary (issue 24,
     await expect(page.getByTestId("lead-success")).toContainText("Recibimos tu solicitud");
   });
 });
+
+test.describe("the lead form without JavaScript", () => {
+  test("a visitor whose browser runs no scripts sees the form where it belongs and sends a lead", async ({
+    browser,
+  }) => {
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    await useOwnClientIp(noJs);
+    const page = await noJs.newPage();
+    await page.goto("/");
+    // React streamed the form at the end of the document in a hidden element, to be moved into place by an inline
+    // script: without scripts it stayed hidden. It is in the page's own order now, between the guides and contact.
+    const form = leadForm(page);
+    await expect(form.getByRole("heading", { name: "Agenda tu evaluación gratuita" })).toBeVisible();
+    await expect(page.locator("div[hidden] #lead-capture")).toHaveCount(0);
+    const order = await page
+      .locator("main > section")
+      .evaluateAll((sections) => sections.map((section) => section.id));
+    expect(order.indexOf("lead-capture")).toBe(order.indexOf("contacto") - 1);
+
+    await fillLead(page, {
+      name: "Rosa Sin Scripts",
+      phone: "+56 9 5432 1098",
+      treatment: "Implantes dentales",
+      urgency: "Dentro de 1 mes",
+      budget: "$500.000 a $1.500.000",
+    });
+    await submit(page).click();
+    const success = page.getByTestId("lead-success");
+    await expect(success).toBeVisible();
+    await expect(success).toContainText("Recibimos tu solicitud");
+    await noJs.close();
+  });
+});

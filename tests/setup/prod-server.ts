@@ -63,7 +63,20 @@ function spawnServer(env: Record<string, string>, port: number) {
 }
 
 export async function startProdServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ProdServer> {
-  const port = await freePort();
+  // A port the OS said was free may be taken before the server binds it (test files start servers side by side):
+  // that server exits with EADDRINUSE, and it is started again on another port.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(env, await freePort(), timeoutMs);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOnce(env: Record<string, string>, port: number, timeoutMs: number): Promise<ProdServer> {
   const { child, exited, output: currentOutput } = spawnServer(env, port);
   let gone = false;
   // Never leave a server behind if the test process ends first.
@@ -76,8 +89,15 @@ export async function startProdServer(env: Record<string, string>, timeoutMs = 1
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (gone) throw new Error(`server exited during start:\n${currentOutput()}`);
+    if (gone) {
+      const message = `server exited during start:\n${currentOutput()}`;
+      throw currentOutput().includes("EADDRINUSE") ? new PortTakenError(message) : new Error(message);
+    }
+    // Only once this process says it listens: the port was free when asked for, but another test file's server may
+    // take it meanwhile (this one then exits with EADDRINUSE), and that server's /healthz would answer for it.
+    const listening = currentOutput().includes(`"msg":"listening on http://localhost:${port}"`);
     try {
+      if (!listening) throw new Error("not listening yet");
       const response = await httpRequest(port, "/healthz");
       if (response.status === 200) break;
     } catch {

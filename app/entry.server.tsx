@@ -80,7 +80,9 @@ export default function handleRequest(
   }
   // A fresh nonce per document; server.mjs swaps it again when it serves a cached copy.
   const nonce = cspNonce();
-  const pathname = new URL(request.url).pathname;
+  // Parsed once: ServerRouter takes the URL object as it is (a string it would parse again).
+  const url = new URL(request.url);
+  const pathname = url.pathname;
   // The chat room page alone may be framed: only it needs CHAT_ALLOWED_ORIGINS parsed.
   const frameAncestors = frameAncestorsFor(
     pathname,
@@ -108,7 +110,7 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerRouter context={routerContext} url={url} nonce={nonce} />
       </NonceContext>,
       {
         nonce,

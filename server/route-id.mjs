@@ -2,24 +2,11 @@
 // not the URL — `routes/_patient/appointment-detail`, never `/portal/citas/8f1c…`. server.mjs builds one resolver
 // from the server build's route manifest.
 import { matchRoutes } from "react-router";
+import { routeTree } from "./route-tree.mjs";
 
 /** `routes`: the build's `routes` object ({ id, parentId, path, index, caseSensitive } per route). */
 export function createRouteIdResolver(routes) {
-  const children = new Map();
-  for (const route of Object.values(routes)) {
-    const siblings = children.get(route.parentId) ?? [];
-    siblings.push(route);
-    children.set(route.parentId, siblings);
-  }
-  const tree = (parentId) =>
-    (children.get(parentId) ?? []).map((route) => ({
-      id: route.id,
-      path: route.path,
-      index: route.index,
-      caseSensitive: route.caseSensitive,
-      children: route.index ? undefined : tree(route.id),
-    }));
-  const routeTree = tree(undefined);
+  const tree = routeTree(routes);
   const cache = new Map();
 
   /** The deepest matched route id for `pathname` (a `.data` request counts as its page), or "unmatched". */
@@ -31,7 +18,7 @@ export function createRouteIdResolver(routes) {
     }
     const known = cache.get(target);
     if (known) return known;
-    const matches = matchRoutes(routeTree, target);
+    const matches = matchRoutes(tree, target);
     const id = matches?.length ? matches[matches.length - 1].route.id : "unmatched";
     // Only a bounded number of paths is remembered: ids in URLs are unbounded.
     if (cache.size < 2000) cache.set(target, id);

@@ -56,6 +56,20 @@ describe("pictureSources", () => {
       expect(candidate).toMatch(/^https:\/\/cdn\.example\/a\/hero-poster.*\?account_id=x%20y \d+w$/);
   });
 
+  it("answers the same frozen parts for the same config and file, and apart for another config", () => {
+    const first = pictureSources(config, "articulo-2.webp");
+    expect(pictureSources({ ...config }, "articulo-2.webp")).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.sources)).toBe(true);
+    expect(first.sources.every((source) => Object.isFrozen(source))).toBe(true);
+    const other = pictureSources({ ...config, accountId: "otra" }, "articulo-2.webp");
+    expect(other).not.toBe(first);
+    expect(other.src).toBe("/media/articulo-2.webp?account_id=otra");
+    expect(pictureSources(config, "articulo-3.webp").src).toBe(
+      "/media/articulo-3.webp?account_id=clinica-demo",
+    );
+  });
+
   it("still shows a file that has no renditions, as a plain source", () => {
     expect(pictureSources(config, "nueva.webp")).toEqual({
       sources: [],

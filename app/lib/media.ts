@@ -73,8 +73,31 @@ export interface PictureSources {
 
 const formats: readonly ImageFormat[] = ["avif", "webp"];
 
-/** The `<picture>` parts for a file under media; a file missing from `responsiveImages` still shows, unsized. */
+/** Answers already built, by config and file: both come from the code and the env, so the set stays small. */
+const pictureCache = new Map<string, PictureSources>();
+const PICTURE_CACHE_MAX = 200;
+
+/**
+ * The `<picture>` parts for a file under media; a file missing from `responsiveImages` still shows, unsized. Built
+ * once per config and file (every rendered page asked again: issue 25's SSR profile) and frozen, since each caller
+ * shares the same answer.
+ */
 export function pictureSources(config: MediaConfig, file: string): PictureSources {
+  const key = `${config.baseUrl}\n${config.accountId}\n${file}`;
+  const known = pictureCache.get(key);
+  if (known) return known;
+  const built = freezePicture(buildPictureSources(config, file));
+  if (pictureCache.size < PICTURE_CACHE_MAX) pictureCache.set(key, built);
+  return built;
+}
+
+function freezePicture(picture: PictureSources): PictureSources {
+  for (const source of picture.sources) Object.freeze(source);
+  Object.freeze(picture.sources);
+  return Object.freeze(picture);
+}
+
+function buildPictureSources(config: MediaConfig, file: string): PictureSources {
   const src = mediaUrl(config, file);
   const image: ResponsiveImage | undefined = (responsiveImages as Record<string, ResponsiveImage>)[file];
   if (!image) return { sources: [], src };

@@ -152,6 +152,30 @@ test.describe("landing page", () => {
     );
   });
 
+  // The landing is rendered from a build that holds only its own two routes (ADR 052): the browser must still find
+  // the other pages through route discovery (/__manifest) and reach them without a document request.
+  test("the blog and the sign-in page open from the landing by client navigation", async ({ page }) => {
+    const documents: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documents.push(new URL(request.url()).pathname);
+    });
+    await openLanding(page);
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page
+      .getByRole("region", { name: "E-books y guías gratuitas" })
+      .getByRole("link", { name: "Ver Blog Completo" })
+      .click();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Blog y Recursos Gratuitos");
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await page.getByRole("banner").getByRole("link", { name: "Portal Paciente" }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
+    expect(documents).toEqual(["/"]);
+  });
+
   test("the footer's privacy link opens the privacy policy", async ({ page }) => {
     await openLanding(page);
     await page.getByRole("contentinfo").getByRole("link", { name: "Política de Privacidad" }).last().click();

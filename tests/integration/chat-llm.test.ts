@@ -59,7 +59,9 @@ describe("our LLM client and the agent's LLM path", () => {
       baseUrl: fake.url,
       apiKey: KEY,
       model: "fake-model",
-      timeoutMs: 2000,
+      // The fake answers from this process's event loop, which PGlite blocks while it runs a statement: on a
+      // loaded machine 2 s was not always enough (CI). The timeout tests pass their own.
+      timeoutMs: 10_000,
       maxTokens: 500,
       maxChars: 4000,
     });

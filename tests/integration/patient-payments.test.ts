@@ -37,7 +37,9 @@ const unreachableWebpay = createWebpayClient({
   commerceCode: WEBPAY_INTEGRATION_COMMERCE_CODE,
   apiKey: WEBPAY_INTEGRATION_API_KEY,
   baseUrl: "http://127.0.0.1:9",
-  timeoutMs: 2_000,
+  // The fake answers from this process's event loop, which PGlite blocks while it runs a statement: on a
+  // loaded machine 2 s was not always enough (CI). The timeout tests pass their own.
+  timeoutMs: 10_000,
   statusRetries: 0,
 });
 

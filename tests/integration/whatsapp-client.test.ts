@@ -40,7 +40,9 @@ function client(overrides: Partial<WhatsAppClientOptions> = {}) {
     baseUrl: fake.url,
     apiKey: API_KEY,
     sender: SENDER,
-    timeoutMs: 2_000,
+    // The fake answers from this process's event loop, which PGlite blocks while it runs a statement: on a
+    // loaded machine 2 s was not always enough (CI). The timeout tests pass their own.
+    timeoutMs: 10_000,
     retries: 2,
     backoff: { baseMs: 5, maxMs: 20 },
     ...overrides,

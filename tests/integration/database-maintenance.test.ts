@@ -114,18 +114,24 @@ describe.runIf(!embedded)("the PostgreSQL pool when the server ends its connecti
       expect(ended.rows[0]!.n).toBeGreaterThanOrEqual(2);
       // Each ended backend sends its connection a FATAL message before it exits: once none is left, every message
       // is on its way to the pool.
-      await vi.waitFor(async () => {
-        const left = await admin.query<{ n: number }>(
-          `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
-        );
-        expect(left.rows[0]!.n).toBe(0);
-      });
+      await vi.waitFor(
+        async () => {
+          const left = await admin.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+          );
+          expect(left.rows[0]!.n).toBe(0);
+        },
+        { timeout: 10_000 },
+      );
       // A query may still meet a connection whose FATAL it has not read yet (that one request fails, as with any
       // restart); the pool drops such connections and the next query opens a new one.
-      await vi.waitFor(async () => {
-        const after = await db.execute(sql`select 1 as one`);
-        expect((after as unknown as { rows: Array<{ one: number }> }).rows[0]!.one).toBe(1);
-      });
+      await vi.waitFor(
+        async () => {
+          const after = await db.execute(sql`select 1 as one`);
+          expect((after as unknown as { rows: Array<{ one: number }> }).rows[0]!.one).toBe(1);
+        },
+        { timeout: 10_000 },
+      );
       await Promise.all(Array.from({ length: 4 }, () => db.execute(sql`select 1`)));
       expect(uncaught).toEqual([]);
     } finally {

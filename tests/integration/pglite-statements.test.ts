@@ -10,7 +10,13 @@ import {
   patientAppointmentSummary,
 } from "~/features/appointments/appointment-repository.server";
 import { countPendingAssignments } from "~/features/forms/form-repository.server";
-import { findDepositFlags } from "~/features/no-shows/no-show-repository.server";
+import {
+  countNoShows,
+  countNoShowsOf,
+  findDepositFlags,
+  findSetting,
+  upsertSetting,
+} from "~/features/no-shows/no-show-repository.server";
 import { depositsPaidByAppointment } from "~/features/payments/patient-payment-pages.server";
 import { profileRow } from "~/features/profile/profile-repository.server";
 import { insertAppointment, insertChargeRow, insertPaymentRow, insertRefund } from "../setup/factories";
@@ -198,6 +204,15 @@ describe("the portal's hot statements answer as Drizzle's query does", () => {
       .insert(patientDepositFlags)
       .values({ patientId: patient.id, required: true, reason: "no_shows", details: { count: 3 } });
     const startOfToday = new Date(now.getTime() - (now.getTime() % day));
+    const missed = await insertAppointment({
+      patientId: patient.id,
+      dentistId: dentist.id,
+      startsAt: new Date(now.getTime() - 5 * day),
+      status: "no_show",
+    });
+    const settingKey = `test-setting-${patient.id}`;
+    await upsertSetting(db, settingKey, { enabled: true, threshold: 2, note: "it's" }, patient.id, now);
+    const yearAgo = new Date(now.getTime() - 365 * day);
 
     const cases: Array<[string, (reader: Database) => Promise<unknown>]> = [
       ["appointments", (reader) => patientAppointments(reader, patient.id, startOfToday)],
@@ -208,6 +223,9 @@ describe("the portal's hot statements answer as Drizzle's query does", () => {
       ["forms", (reader) => countPendingAssignments(reader, patient.id, now)],
       ["flags", (reader) => findDepositFlags(reader, patient.id)],
       ["no flags", (reader) => findDepositFlags(reader, other.id)],
+      ["setting", (reader) => findSetting(reader, settingKey)],
+      ["no setting", (reader) => findSetting(reader, "no-such-setting")],
+      ["no-shows", (reader) => countNoShowsOf(reader, patient.id, yearAgo, now)],
       [
         "deposits",
         (reader) => depositsPaidByAppointment(reader, patient.id, [past.id, next.id, later.id, foreign.id]),
@@ -225,17 +243,23 @@ describe("the portal's hot statements answer as Drizzle's query does", () => {
       "pending_form_count",
       "patient_deposit_flag",
       "paid_deposits_by_appointment",
+      "clinic_setting",
+      "patient_no_show_count",
     ].map((name) => `clinica_hot_${name}`);
     expect(await preparedNames()).toEqual(expect.arrayContaining(onPglite() ? hotNames : []));
 
     const { upcoming, history } = await patientAppointments(db, patient.id, startOfToday);
     expect(upcoming.map((row) => row.id)).toEqual([next.id, later.id]);
-    expect(history.map((row) => row.id)).toEqual([past.id]);
+    expect(history.map((row) => row.id)).toEqual([missed.id, past.id]);
     expect(upcoming[0]).toMatchObject({ notes: "Traer radiografía", treatmentSlug: "consulta" });
     expect(upcoming[1]).toMatchObject({ treatmentSlug: null, treatmentName: null });
     const summary = await patientAppointmentSummary(db, patient.id, startOfToday, now);
-    expect(summary).toMatchObject({ upcoming: 2, history: 1, next: { id: next.id, status: "scheduled" } });
+    expect(summary).toMatchObject({ upcoming: 2, history: 2, next: { id: next.id, status: "scheduled" } });
     expect(await countPendingAssignments(db, patient.id, now)).toBe(1);
+    expect(await countNoShowsOf(db, patient.id, yearAgo, now)).toBe(1);
+    expect((await countNoShows(db, [patient.id], yearAgo, now)).get(patient.id)).toBe(1);
+    expect(await countNoShowsOf(db, other.id, yearAgo, now)).toBe(0);
+    expect(await findSetting(db, settingKey)).toEqual({ enabled: true, threshold: 2, note: "it's" });
     expect(await findDepositFlags(db, patient.id)).toEqual({ mustLeaveDeposit: true, noShow: { count: 3 } });
     // Only this patient's deposits: another patient's appointment id reads as nothing paid.
     const paid = await depositsPaidByAppointment(db, patient.id, [past.id, next.id, later.id, foreign.id]);

@@ -112,13 +112,43 @@ export async function countNoShows(
 }
 
 export async function findSetting(db: Pick<Database, "select">, key: string): Promise<unknown> {
-  const [row] = await db
-    .select({ value: clinicSettings.value })
-    .from(clinicSettings)
-    .where(eq(clinicSettings.key, key))
-    .limit(1);
+  const [row] = await settingRows(db, { key });
   return row?.value ?? null;
 }
+
+/** A hot statement (ADR 053): Mis Citas reads the no-show rule on every visit when payments are off. */
+const settingRows = hotStatement("clinic_setting", (db) =>
+  db
+    .select({ value: clinicSettings.value })
+    .from(clinicSettings)
+    .where(eq(clinicSettings.key, sql.placeholder("key")))
+    .limit(1),
+);
+
+/** One patient's no-shows in [from, to): countNoShows for one patient, as a hot statement (Mis Citas, per visit). */
+export async function countNoShowsOf(
+  db: Pick<Database, "select">,
+  patientId: string,
+  from: Date,
+  to: Date,
+): Promise<number> {
+  const [row] = await noShowCountRows(db, { patientId, from, to });
+  return row?.count ?? 0;
+}
+
+const noShowCountRows = hotStatement("patient_no_show_count", (db) =>
+  db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.patientId, sql.placeholder("patientId")),
+        eq(appointments.status, "no_show"),
+        gte(appointments.startsAt, sql.placeholder("from")),
+        lt(appointments.startsAt, sql.placeholder("to")),
+      ),
+    ),
+);
 
 export async function upsertSetting(
   tx: Pick<Database, "insert">,

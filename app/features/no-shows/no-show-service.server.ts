@@ -24,6 +24,7 @@ import {
   countNoShows,
   dayAppointments,
   deleteNoShowFlag,
+  countNoShowsOf,
   findDepositFlags,
   findNoShowFlag,
   findSetting,
@@ -77,7 +78,7 @@ export async function noShowCounts(
 }
 
 export async function noShowCountOf(db: Pick<Database, "select">, patientId: string, now = new Date()) {
-  return (await noShowCounts(db, [patientId], now)).get(patientId) ?? 0;
+  return countNoShowsOf(db, patientId, noShowWindowStart(now), now);
 }
 
 /** A dentist reaches only their own appointments; an admin every one. Anything else reads as unknown (404). */

@@ -36,6 +36,7 @@ interface DrizzlePrepared<Row> {
 
 interface Preparable<Row> {
   prepare(name: string): unknown;
+  toSQL(): { sql: string };
   // A select's result row type, as Drizzle infers it.
   execute(): Promise<Row[]>;
 }
@@ -88,11 +89,27 @@ function pgliteOf(db: Reader): PGlite | null {
   return client instanceof PGlite ? client : null;
 }
 
-const STATEMENT_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-const names = new Set<string>();
+const STATEMENT_NAME = /^[a-z][a-z0-9_]{0,40}$/;
+
+/** FNV-1a of the statement's text, 8 hex digits: part of its prepared name. */
+function textHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}
+
+/*
+ * The prepared name is `clinica_hot_<name>_<hash of its SQL>`: two definitions under one name (a module the dev
+ * server evaluates again after an edit, or a copy-paste slip) can never run each other's statement, on PGlite or on
+ * a pooled PostgreSQL connection, which refuses one name for two texts.
+ */
+const preparedName = (name: string, text: string) => `clinica_hot_${name}_${textHash(text)}`;
 
 /**
- * A hot read statement named `name` (unique; lower-case letters, digits, underscores), built by `build` with
+ * A hot read statement named `name` (lower-case letters, digits, underscores; at most 41), built by `build` with
  * `sql.placeholder(...)` for its values: the returned function runs it with those values and answers Drizzle's rows.
  */
 export function hotStatement<Row, Values extends Record<string, unknown>>(
@@ -100,31 +117,31 @@ export function hotStatement<Row, Values extends Record<string, unknown>>(
   build: (db: Reader) => Preparable<Row>,
 ): (db: Reader, values: Values) => Promise<Row[]> {
   if (!STATEMENT_NAME.test(name)) throw new Error(`hot statement: bad name ${name}`);
-  if (names.has(name)) throw new Error(`hot statement: ${name} is defined twice`);
-  names.add(name);
-  const statementName = `clinica_hot_${name}`;
   const onPglite = new WeakMap<PGlite, Promise<OnPglite>>();
   const drizzlePrepared = new WeakMap<Reader, DrizzlePrepared<Row>>();
 
   const viaDrizzle = (db: Reader, values: Values) => {
     let prepared = drizzlePrepared.get(db);
     if (!prepared) {
-      prepared = build(db).prepare(statementName) as DrizzlePrepared<Row>;
+      const query = build(db);
+      prepared = query.prepare(preparedName(name, query.toSQL().sql)) as DrizzlePrepared<Row>;
       drizzlePrepared.set(db, prepared);
     }
     return prepared.execute(values);
   };
 
   const prepareOn = async (db: Reader, client: PGlite): Promise<OnPglite> => {
-    const prepared = build(db).prepare(statementName) as DrizzlePrepared<Row>;
+    const query = build(db);
+    const prepared = query.prepare(name) as DrizzlePrepared<Row>;
     const { queryString, params, fields } = prepared;
     if (typeof queryString !== "string" || !Array.isArray(params) || !fields)
       throw new Error(`hot statement ${name}: not a select Drizzle can prepare`);
+    const statementName = preparedName(name, queryString);
     const statement = `prepare ${statementName} as ${queryString}`;
     try {
       await client.exec(statement);
     } catch (error) {
-      // 42P05: prepared already on this database (a dev server's reload of this module): replace it.
+      // 42P05: prepared already on this database (this module evaluated again by a dev server): replace it.
       if ((error as { code?: string }).code !== "42P05") throw error;
       await client.exec(`deallocate ${statementName}; ${statement}`);
     }
@@ -138,7 +155,7 @@ export function hotStatement<Row, Values extends Record<string, unknown>>(
       onPglite.set(client, statement);
       statement.catch(() => onPglite.delete(client));
     }
-    const { params, fields, joinsNotNullableMap } = await statement;
+    const { name: statementName, params, fields, joinsNotNullableMap } = await statement;
     const args = fillPlaceholders(params, values).map(sqlLiteral);
     const text =
       args.length > 0 ? `execute ${statementName}(${args.join(", ")})` : `execute ${statementName}`;

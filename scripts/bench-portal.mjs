@@ -17,7 +17,7 @@ import { signInCookie, startBenchServer } from "./bench-server.mjs";
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const duration = Number(process.env.BENCH_SECONDS ?? 15);
 const total = Number(process.env.BENCH_APPOINTMENTS ?? 10_000);
-const port = 3313;
+const port = Number(process.env.BENCH_PORT ?? 3313);
 const P99_BUDGET_MS = 50;
 
 // `.data` is what a client-side navigation fetches: every matched loader (root, portal layout, page) runs.

@@ -124,6 +124,26 @@ function parseIsoDate(isoDate: string): Date {
 const longDates = new Map<string, string>();
 const LONG_DATES_KEPT = 1000;
 
+/** How many answers each memoised formatter keeps (emptied when full: a page shows a few dozen dates). */
+const FORMATS_KEPT = 1000;
+
+/**
+ * A calendar-date formatter that keeps its answers (at most FORMATS_KEPT), as formatDate does. An invalid date is
+ * never kept: `format` throws for it every time.
+ */
+function memoByDate(format: (isoDate: string) => string): (isoDate: string) => string {
+  const kept = new Map<string, string>();
+  return (isoDate) => {
+    let text = kept.get(isoDate);
+    if (text === undefined) {
+      text = format(isoDate);
+      if (kept.size >= FORMATS_KEPT) kept.clear();
+      kept.set(isoDate, text);
+    }
+    return text;
+  };
+}
+
 /** A calendar date ("2024-01-15") → "15 de enero de 2024". Calendar dates carry no zone, so none shifts them. */
 export function formatDate(isoDate: string): string {
   let text = longDates.get(isoDate);
@@ -137,8 +157,11 @@ export function formatDate(isoDate: string): string {
 
 /** A calendar date → "lunes, 15 de enero de 2024". */
 export function formatDateWithWeekday(isoDate: string): string {
-  return weekdayDateFormatter().format(parseIsoDate(isoDate));
+  return weekdayDates(isoDate);
 }
+const weekdayDates = /* @__PURE__ */ memoByDate((isoDate) =>
+  weekdayDateFormatter().format(parseIsoDate(isoDate)),
+);
 
 /** A calendar date → "lunes, 24 de noviembre" (a day's heading, without the year). */
 export function formatDayHeading(isoDate: string): string {
@@ -147,13 +170,17 @@ export function formatDayHeading(isoDate: string): string {
 
 /** A calendar date → "lun" (Intl may add a final period, "lun."; callers that show it bare strip it). */
 export function formatWeekdayShort(isoDate: string): string {
-  return weekdayShortFormatter().format(parseIsoDate(isoDate));
+  return weekdaysShort(isoDate);
 }
+const weekdaysShort = /* @__PURE__ */ memoByDate((isoDate) =>
+  weekdayShortFormatter().format(parseIsoDate(isoDate)),
+);
 
 /** A calendar date → "3 nov" (a chart's axis, a day chip). */
 export function formatShortDay(isoDate: string): string {
-  return shortDayFormatter().format(parseIsoDate(isoDate));
+  return shortDays(isoDate);
 }
+const shortDays = /* @__PURE__ */ memoByDate((isoDate) => shortDayFormatter().format(parseIsoDate(isoDate)));
 
 /** A calendar date → "26 oct 2026". */
 export function formatShortDate(isoDate: string): string {
@@ -172,8 +199,22 @@ const timeFormatter = /* @__PURE__ */ lazy(
 
 /** An instant → "HH:mm" on the clinic's clock. */
 export function formatClinicTime(instant: Date): string {
-  return timeFormatter().format(instant);
+  const minute = Math.floor(instant.getTime() / 60_000);
+  // An invalid date is not kept: the formatter throws its RangeError as before.
+  if (!Number.isFinite(minute)) return timeFormatter().format(instant);
+  let text = clinicTimes.get(minute);
+  if (text === undefined) {
+    text = timeFormatter().format(instant);
+    if (clinicTimes.size >= FORMATS_KEPT) clinicTimes.clear();
+    clinicTimes.set(minute, text);
+  }
+  return text;
 }
+/*
+ * "HH:mm" is the same for every instant of one minute: the clinic's offsets from UTC are whole hours and its clock
+ * changes on a minute's start, so the answers are kept by the instant's minute.
+ */
+const clinicTimes = new Map<number, string>();
 
 const dateTimeFormatter = /* @__PURE__ */ lazy(
   () =>

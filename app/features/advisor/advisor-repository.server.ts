@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { hotStatement } from "~/db/pglite-statements.server";
 import { advisorMessages } from "~/db/schema";
 
 type Executor = Pick<Database, "select" | "insert" | "execute">;
@@ -20,14 +21,19 @@ const roleOrder = sql<number>`case ${advisorMessages.role} when 'assistant' then
 
 /** The newest `limit` messages of one user's conversation, oldest first. */
 export async function latestMessages(db: Pick<Database, "select">, userId: string, limit: number) {
-  const rows = await db
-    .select(columns)
-    .from(advisorMessages)
-    .where(eq(advisorMessages.userId, userId))
-    .orderBy(desc(advisorMessages.createdAt), desc(roleOrder))
-    .limit(limit);
+  const rows = await newestMessages(db, { userId, limit });
   return rows.toReversed();
 }
+
+/** A hot statement (ADR 053): the advisor page reads it on every visit. */
+const newestMessages = hotStatement("advisor_latest_messages", (db) =>
+  db
+    .select(columns)
+    .from(advisorMessages)
+    .where(eq(advisorMessages.userId, sql.placeholder("userId")))
+    .orderBy(desc(advisorMessages.createdAt), desc(roleOrder))
+    .limit(sql.placeholder("limit")),
+);
 
 export async function hasMessages(db: Pick<Database, "select">, userId: string): Promise<boolean> {
   const [row] = await db

@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, gte, inArray, lt, ne, notInArray, sql } from "
 import { alias } from "drizzle-orm/pg-core";
 import { activeGrantOf, grantedRole } from "~/db/accounts.server";
 import type { Database } from "~/db/client.server";
+import { hotStatement } from "~/db/pglite-statements.server";
 import { appointments, dentistScheduleBlocks, roles, treatmentsCatalog, userRoles, users } from "~/db/schema";
 import {
   closedAppointmentStatuses,
@@ -48,30 +49,60 @@ export type AppointmentCardRow = Awaited<ReturnType<typeof patientAppointments>>
 
 /**
  * A patient's appointments split at the start of the clinic's today (not UTC's): upcoming by date and time
- * ascending, history descending. Always selected by the session's patient id.
+ * ascending, history descending. Always selected by the session's patient id. Without the treatments' descriptions
+ * (long texts, the same on many cards): the page takes them from its treatment list.
  */
+/** A card's columns but the treatment's description, which Mis Citas takes from its cached treatment list. */
+const { treatmentDescription: _description, ...listColumns } = cardColumns;
+
+/** Every appointment of a patient as cards, by start time (a hot statement: Mis Citas reads it on every visit). */
+const patientCardRows = hotStatement("patient_appointment_cards", (db) =>
+  db
+    .select(listColumns)
+    .from(appointments)
+    .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
+    .innerJoin(dentist, eq(dentist.id, appointments.dentistId))
+    .where(eq(appointments.patientId, sql.placeholder("patientId")))
+    .orderBy(asc(appointments.startsAt)),
+);
+
 export async function patientAppointments(db: Database, patientId: string, startOfToday: Date) {
   // One indexed query (patient_id, starts_at), split here: the embedded database runs queries one at a time.
-  const rows = await cardRows(db)
-    .where(eq(appointments.patientId, patientId))
-    .orderBy(asc(appointments.startsAt));
+  const rows = await patientCardRows(db, { patientId });
   const firstUpcoming = rows.findIndex((row) => row.startsAt.getTime() >= startOfToday.getTime());
   const split = firstUpcoming === -1 ? rows.length : firstUpcoming;
   return { upcoming: rows.slice(split), history: rows.slice(0, split).toReversed() };
 }
 
-/**
- * What the dashboard needs without loading every appointment: how many are upcoming (from today, clinic time) and
- * past, and the next one still live whose end is after `now`.
+/** What the dashboard's card of the next appointment shows (and nothing else). */
+const nextCardColumns = {
+  id: appointments.id,
+  startsAt: appointments.startsAt,
+  status: appointments.status,
+  treatmentName: treatmentsCatalog.name,
+  dentistFirstName: dentist.firstName,
+  dentistLastName: dentist.lastName,
+  dentistTitle: dentist.professionalTitle,
+};
+
+export type NextAppointmentRow = {
+  id: string;
+  startsAt: Date;
+  status: AppointmentCardRow["status"];
+  treatmentName: string | null;
+  dentistFirstName: string;
+  dentistLastName: string;
+  dentistTitle: string | null;
+};
+
+/*
+ * One statement (each query is a round trip through the embedded database): the counts always yield one row, and
+ * the next appointment is joined to it by a scalar subquery, so a patient with none still gets the counts. A hot
+ * statement (ADR 053): the dashboard reads it on every visit.
  */
-export async function patientAppointmentSummary(
-  db: Database,
-  patientId: string,
-  startOfToday: Date,
-  now: Date,
-): Promise<{ upcoming: number; history: number; next: AppointmentCardRow | undefined }> {
-  // One statement (each query is a round trip through the embedded database): the counts always yield one row, and
-  // the next appointment is joined to it by a scalar subquery, so a patient with none still gets the counts.
+const appointmentSummary = hotStatement("patient_appointment_summary", (db) => {
+  const patientId = sql.placeholder("patientId");
+  const startOfToday = sql.placeholder("startOfToday");
   const counts = db
     .select({
       upcoming: sql<number>`(count(*) filter (where ${appointments.startsAt} >= ${startOfToday}))::int`.as(
@@ -91,20 +122,33 @@ export async function patientAppointmentSummary(
       and(
         eq(appointments.patientId, patientId),
         gte(appointments.startsAt, startOfToday),
-        gt(appointments.endsAt, now),
+        gt(appointments.endsAt, sql.placeholder("now")),
         inArray(appointments.status, [...liveAppointmentStatuses]),
       ),
     )
     .orderBy(asc(appointments.startsAt))
     .limit(1);
-  const [row] = await db
-    .select({ upcoming: counts.upcoming, history: counts.history, card: cardColumns })
+  return db
+    .select({ upcoming: counts.upcoming, history: counts.history, card: nextCardColumns })
     .from(counts)
     .leftJoin(appointments, eq(appointments.id, sql`(${nextId})`))
     .leftJoin(treatmentsCatalog, eq(treatmentsCatalog.id, appointments.treatmentId))
     .leftJoin(dentist, eq(dentist.id, appointments.dentistId));
+});
+
+/**
+ * What the dashboard needs without loading every appointment: how many are upcoming (from today, clinic time) and
+ * past, and the next one still live whose end is after `now`.
+ */
+export async function patientAppointmentSummary(
+  db: Database,
+  patientId: string,
+  startOfToday: Date,
+  now: Date,
+): Promise<{ upcoming: number; history: number; next: NextAppointmentRow | undefined }> {
+  const [row] = await appointmentSummary(db, { patientId, startOfToday, now });
   // With an appointment row, its dentist is there too (a non-null foreign key): the card is complete.
-  const next = row?.card?.id == null ? undefined : (row.card as AppointmentCardRow);
+  const next = row?.card?.id == null ? undefined : (row.card as NextAppointmentRow);
   return { upcoming: row?.upcoming ?? 0, history: row?.history ?? 0, next };
 }
 

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { hotStatement } from "~/db/pglite-statements.server";
 import {
   appointments,
   auditLog,
@@ -112,20 +113,25 @@ export type AssignmentListRow = Awaited<ReturnType<typeof patientAssignmentList>
 
 /** Pending assignments of upcoming live appointments (what the dashboard counts). */
 export async function countPendingAssignments(db: Reader, patientId: string, now: Date): Promise<number> {
-  const [row] = await db
+  const [row] = await pendingAssignmentCount(db, { patientId, now });
+  return row?.count ?? 0;
+}
+
+/** A hot statement (ADR 053): the dashboard reads it on every visit. */
+const pendingAssignmentCount = hotStatement("pending_form_count", (db) =>
+  db
     .select({ count: sql<number>`count(*)::int` })
     .from(formAssignments)
     .innerJoin(appointments, eq(appointments.id, formAssignments.appointmentId))
     .where(
       and(
-        eq(formAssignments.patientId, patientId),
+        eq(formAssignments.patientId, sql.placeholder("patientId")),
         eq(formAssignments.status, "pendiente"),
-        gt(appointments.startsAt, now),
+        gt(appointments.startsAt, sql.placeholder("now")),
         inArray(appointments.status, LIVE_STATUSES),
       ),
-    );
-  return row?.count ?? 0;
-}
+    ),
+);
 
 /** Appointment statuses for which a form is still wanted (a held booking has no assignment yet). */
 export const LIVE_STATUSES = ["scheduled", "confirmed", "in_progress"];

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
+import { hotStatement } from "~/db/pglite-statements.server";
 import {
   appointments,
   auditLog,
@@ -111,13 +112,43 @@ export async function countNoShows(
 }
 
 export async function findSetting(db: Pick<Database, "select">, key: string): Promise<unknown> {
-  const [row] = await db
-    .select({ value: clinicSettings.value })
-    .from(clinicSettings)
-    .where(eq(clinicSettings.key, key))
-    .limit(1);
+  const [row] = await settingRows(db, { key });
   return row?.value ?? null;
 }
+
+/** A hot statement (ADR 053): Mis Citas reads the no-show rule on every visit when payments are off. */
+const settingRows = hotStatement("clinic_setting", (db) =>
+  db
+    .select({ value: clinicSettings.value })
+    .from(clinicSettings)
+    .where(eq(clinicSettings.key, sql.placeholder("key")))
+    .limit(1),
+);
+
+/** One patient's no-shows in [from, to): countNoShows for one patient, as a hot statement (Mis Citas, per visit). */
+export async function countNoShowsOf(
+  db: Pick<Database, "select">,
+  patientId: string,
+  from: Date,
+  to: Date,
+): Promise<number> {
+  const [row] = await noShowCountRows(db, { patientId, from, to });
+  return row?.count ?? 0;
+}
+
+const noShowCountRows = hotStatement("patient_no_show_count", (db) =>
+  db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.patientId, sql.placeholder("patientId")),
+        eq(appointments.status, "no_show"),
+        gte(appointments.startsAt, sql.placeholder("from")),
+        lt(appointments.startsAt, sql.placeholder("to")),
+      ),
+    ),
+);
 
 export async function upsertSetting(
   tx: Pick<Database, "insert">,
@@ -160,6 +191,34 @@ export async function deleteNoShowFlag(tx: Pick<Database, "delete">, patientId: 
 }
 
 /** The patient's flag for repeated no-shows, if any: the count it was written with. */
+/** The patient's deposit flag (one row at most: the patient is its key), whatever its reason. A hot statement. */
+const depositFlagRows = hotStatement("patient_deposit_flag", (db) =>
+  db
+    .select({
+      required: patientDepositFlags.required,
+      reason: patientDepositFlags.reason,
+      details: patientDepositFlags.details,
+    })
+    .from(patientDepositFlags)
+    .where(eq(patientDepositFlags.patientId, sql.placeholder("patientId"))),
+);
+
+/**
+ * One read of the deposit flag for both of its uses: whether the patient must leave a deposit (any reason, as
+ * patientMustLeaveDeposit) and the no-shows' flag with its count (as findNoShowFlag).
+ */
+export async function findDepositFlags(
+  db: Pick<Database, "select">,
+  patientId: string,
+): Promise<{ mustLeaveDeposit: boolean; noShow: { count: number | null } | null }> {
+  const [row] = await depositFlagRows(db, { patientId });
+  if (!row) return { mustLeaveDeposit: false, noShow: null };
+  if (!row.required || row.reason !== NO_SHOW_FLAG_REASON)
+    return { mustLeaveDeposit: row.required, noShow: null };
+  const count = Number(row.details?.count);
+  return { mustLeaveDeposit: true, noShow: { count: Number.isFinite(count) ? count : null } };
+}
+
 export async function findNoShowFlag(db: Pick<Database, "select">, patientId: string) {
   const [row] = await db
     .select({ details: patientDepositFlags.details })

@@ -24,6 +24,8 @@ import {
   countNoShows,
   dayAppointments,
   deleteNoShowFlag,
+  countNoShowsOf,
+  findDepositFlags,
   findNoShowFlag,
   findSetting,
   lockAppointment,
@@ -76,7 +78,7 @@ export async function noShowCounts(
 }
 
 export async function noShowCountOf(db: Pick<Database, "select">, patientId: string, now = new Date()) {
-  return (await noShowCounts(db, [patientId], now)).get(patientId) ?? 0;
+  return countNoShowsOf(db, patientId, noShowWindowStart(now), now);
 }
 
 /** A dentist reaches only their own appointments; an admin every one. Anything else reads as unknown (404). */
@@ -275,9 +277,11 @@ export async function noShowBookingStatus(
   patientId: string,
   paymentsOn: boolean,
   now = new Date(),
+  /** The flag as findDepositFlags read it for this request already (Mis Citas), instead of reading it again. */
+  known?: { noShow: { count: number | null } | null },
 ): Promise<{ kind: "blocked"; message: string } | { kind: "deposit"; message: string } | null> {
   if (paymentsOn) {
-    const flag = await findNoShowFlag(db, patientId);
+    const flag = known ? known.noShow : await findNoShowFlag(db, patientId);
     if (!flag) return null;
     const count = flag.count ?? (await noShowCountOf(db, patientId, now));
     return { kind: "deposit", message: noShowDepositNotice(count) };
@@ -285,6 +289,11 @@ export async function noShowBookingStatus(
   const [rule, count] = await Promise.all([loadNoShowRule(db), noShowCountOf(db, patientId, now)]);
   if (!reachesNoShowThreshold(count, rule)) return null;
   return { kind: "blocked", message: noShowCallMessage(count, formatChileanPhone(clinicFacts().phone)) };
+}
+
+/** The patient's deposit flag, read once for the booking money and the no-shows' notice (Mis Citas). */
+export function depositFlagsOf(db: Pick<Database, "select">, patientId: string) {
+  return findDepositFlags(db, patientId);
 }
 
 /** Throws the refusal of online booking without payments (the booking service calls it before booking). */

@@ -1,11 +1,12 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { hotStatement } from "~/db/pglite-statements.server";
 import { users } from "~/db/schema";
 import type { ProfileInput } from "./profile-schema";
 
-/** The caller's own row (by the session's id), only the columns the profile shows. */
-export async function profileRow(db: Pick<Database, "select">, userId: string) {
-  const [row] = await db
+/** The profile's columns of one user (a hot statement, ADR 053: the profile and the dashboard read it per visit). */
+const profileRows = hotStatement("profile_row", (db) =>
+  db
     .select({
       firstName: users.firstName,
       lastName: users.lastName,
@@ -18,8 +19,13 @@ export async function profileRow(db: Pick<Database, "select">, userId: string) {
       updatedAt: users.updatedAt,
     })
     .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+    .where(eq(users.id, sql.placeholder("userId")))
+    .limit(1),
+);
+
+/** The caller's own row (by the session's id), only the columns the profile shows. */
+export async function profileRow(db: Pick<Database, "select">, userId: string) {
+  const [row] = await profileRows(db, { userId });
   return row;
 }
 

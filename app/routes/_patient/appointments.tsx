@@ -46,7 +46,6 @@ import type {
 import {
   bookingMoneyOf,
   depositCatalogue,
-  patientMustLeaveDeposit,
   bookWithPayment,
   cancelWithSettlement,
   payCharge,
@@ -55,7 +54,7 @@ import {
   depositsPaidByAppointment,
   openDepositChargeOf,
 } from "~/features/payments/patient-payment-pages.server";
-import { noShowBookingStatus } from "~/features/no-shows/no-show-service.server";
+import { depositFlagsOf, noShowBookingStatus } from "~/features/no-shows/no-show-service.server";
 import { checkoutRedirect } from "~/features/payments/payment-paths";
 import { webpayClient } from "~/features/payments/webpay-gateway.server";
 import { actionSuccess } from "~/lib/base/action-result";
@@ -92,6 +91,30 @@ function dayOption(date: string, today: string): DayOption {
   };
 }
 
+/*
+ * The booking dialog's days depend on the clinic's date only (the default week): made once per clinic day, not per
+ * request. The list is shared between requests and never changed.
+ */
+let bookingDays: { today: string; days: readonly DayOption[] } | null = null;
+function bookingDaysOf(today: string): DayOption[] {
+  if (bookingDays?.today !== today) {
+    const days = openDays(today, OPEN_DAYS_OFFERED, DEFAULT_WEEK).map((date) => dayOption(date, today));
+    bookingDays = { today, days };
+  }
+  return bookingDays.days as DayOption[];
+}
+
+/** Each treatment's description by slug, kept with the cached list it was made from. */
+const descriptionMaps = new WeakMap<readonly { slug: string }[], Map<string, string | null>>();
+function descriptionsOf(treatments: readonly { slug: string; description: string | null }[]) {
+  let map = descriptionMaps.get(treatments);
+  if (!map) {
+    map = new Map(treatments.map((treatment) => [treatment.slug, treatment.description]));
+    descriptionMaps.set(treatments, map);
+  }
+  return map;
+}
+
 /** 'Pagar abono' while the booking is held, 'Reintentar pago' once its hold was released unpaid (ADR 036). */
 function cardPayment(row: AppointmentCardRow, now: Date, online: boolean): CardPayment | null {
   if (!online || row.startsAt.getTime() <= now.getTime()) return null;
@@ -124,6 +147,7 @@ function toCard(
   row: AppointmentCardRow,
   now: Date,
   money: { online: boolean; depositPaid: number },
+  treatmentDescription: string | null,
 ): AppointmentCardData {
   // The fee counts on the price agreed at booking, as cancelAppointment does (ADR 036).
   const policy = {
@@ -143,7 +167,7 @@ function toCard(
     status: row.status,
     treatmentName: treatmentNameOrFallback(row.treatmentName),
     treatmentSlug: row.treatmentSlug,
-    treatmentDescription: row.treatmentDescription,
+    treatmentDescription,
     date,
     dateLabel: longDate(date),
     time: clinicTime(row.startsAt),
@@ -187,13 +211,11 @@ async function withMoney(
   patientId: string,
   online: boolean,
   treatments: TreatmentOption[],
+  mustLeave: boolean,
 ): Promise<TreatmentOption[]> {
   // The catalogue's deposit rules change only when an admin edits them: cached a few seconds (the booking itself
-  // reads them fresh and charges exactly that); the patient's own deposit flag is read every time.
-  const [catalogue, mustLeave] = await Promise.all([
-    cachedDepositCatalogue(),
-    patientMustLeaveDeposit(db, patientId),
-  ]);
+  // reads them fresh and charges exactly that); the patient's own deposit flag is read every time (by the loader).
+  const catalogue = await cachedDepositCatalogue();
   const moneyBySlug = bookingMoneyOf(catalogue, mustLeave);
   return treatments.map((treatment) => {
     const money = moneyBySlug.get(treatment.slug);
@@ -220,6 +242,9 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
   // "today" is the clinic's date (America/Santiago), not UTC's, so upcoming starts at the clinic's midnight.
   const { upcoming, history } = await patientAppointments(db, user.id, startOfClinicDay(today));
   const [treatments, dentists] = await Promise.all([cachedTreatments(), cachedDentists()]);
+  // A card's treatment description comes from the cached list (an admin's edit shows within its 60 s), not from
+  // every card's row.
+  const descriptions = descriptionsOf(treatments);
   const online = webpayClient() !== null;
   // Only live appointments can be cancelled, so only theirs need the paid deposit.
   const paid = await depositsPaidByAppointment(
@@ -227,9 +252,17 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
     user.id,
     upcoming.filter((row) => row.status === "scheduled" || row.status === "confirmed").map((row) => row.id),
   );
-  const card = (row: AppointmentCardRow) => toCard(row, now, { online, depositPaid: paid.get(row.id) ?? 0 });
+  const card = (row: AppointmentCardRow) =>
+    toCard(
+      row,
+      now,
+      { online, depositPaid: paid.get(row.id) ?? 0 },
+      row.treatmentSlug === null ? null : (descriptions.get(row.treatmentSlug) ?? null),
+    );
+  // The patient's deposit flag, read once: the no-shows' notice and each treatment's deposit both depend on it.
+  const flags = await depositFlagsOf(db, user.id);
   // Repeated no-shows (ADR 042): without payments a call instead of online booking; with payments, why a deposit.
-  const noShows = await noShowBookingStatus(db, user.id, online, now);
+  const noShows = await noShowBookingStatus(db, user.id, online, now, flags);
   const booking = bookingAvailabilityOf(user.emailVerified, [...upcoming, ...history], now);
   return {
     booking:
@@ -250,12 +283,13 @@ export async function loader(args: Route.LoaderArgs): Promise<AppointmentsPageDa
         durationMinutes: treatment.durationMinutes,
         priceLabel: formatCLP(treatment.basePrice),
       })),
+      flags.mustLeaveDeposit,
     ),
     dentists: dentists.map((dentist) => ({
       id: dentist.id,
       name: dentistDisplayName(dentist),
     })),
-    openDays: openDays(today, OPEN_DAYS_OFFERED, DEFAULT_WEEK).map((date) => dayOption(date, today)),
+    openDays: bookingDaysOf(today),
   };
 }
 

@@ -84,7 +84,8 @@ function arrayElement(value: unknown): string {
   return `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
 }
 
-function pgliteOf(db: Reader): PGlite | null {
+/** The PGlite instance under a Drizzle database, or null on PostgreSQL (and inside a transaction). */
+export function pgliteOf(db: Reader): PGlite | null {
   const client = (db as unknown as { $client?: unknown }).$client;
   return client instanceof PGlite ? client : null;
 }
@@ -107,6 +108,18 @@ function textHash(text: string): string {
  * a pooled PostgreSQL connection, which refuses one name for two texts.
  */
 const preparedName = (name: string, text: string) => `clinica_hot_${name}_${textHash(text)}`;
+
+/** PREPAREs `text` as `name` on PGlite; one already there under that name (a dev server's reload) is replaced. */
+export async function prepareNamed(client: PGlite, name: string, text: string): Promise<void> {
+  const statement = `prepare ${name} as ${text}`;
+  try {
+    await client.exec(statement);
+  } catch (error) {
+    // 42P05: prepared already on this database (this module evaluated again by a dev server): replace it.
+    if ((error as { code?: string }).code !== "42P05") throw error;
+    await client.exec(`deallocate ${name}; ${statement}`);
+  }
+}
 
 /**
  * A hot read statement named `name` (lower-case letters, digits, underscores; at most 41), built by `build` with
@@ -137,14 +150,7 @@ export function hotStatement<Row, Values extends Record<string, unknown>>(
     if (typeof queryString !== "string" || !Array.isArray(params) || !fields)
       throw new Error(`hot statement ${name}: not a select Drizzle can prepare`);
     const statementName = preparedName(name, queryString);
-    const statement = `prepare ${statementName} as ${queryString}`;
-    try {
-      await client.exec(statement);
-    } catch (error) {
-      // 42P05: prepared already on this database (this module evaluated again by a dev server): replace it.
-      if ((error as { code?: string }).code !== "42P05") throw error;
-      await client.exec(`deallocate ${statementName}; ${statement}`);
-    }
+    await prepareNamed(client, statementName, queryString);
     return { name: statementName, params, fields, joinsNotNullableMap: prepared.joinsNotNullableMap };
   };
 

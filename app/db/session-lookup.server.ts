@@ -4,6 +4,7 @@ import { accountColumns, activeRoleNamesJson } from "./accounts.server";
 import type { Database } from "./client.server";
 import { sessions, users } from "./schema";
 import { PGLITE_DEFAULT_PARSERS } from "./pglite-parsers.server";
+import { pgliteOf, prepareNamed, sqlLiteral } from "./pglite-statements.server";
 
 export interface SessionRow {
   sessionId: string;
@@ -68,33 +69,13 @@ interface PglitePrepared {
 }
 const preparedOnPglite = new WeakMap<PGlite, Promise<PglitePrepared>>();
 
-/** A constant of the statement as an SQL literal (only the kinds the look-up has: booleans, numbers, text). */
-function sqlLiteral(value: unknown): string {
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value === "string") return `'${value.replaceAll("'", "''")}'`;
-  throw new Error(`session look-up: no SQL literal for a ${typeof value} parameter`);
-}
-
-function pgliteOf(db: Database): PGlite | null {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof PGlite ? client : null;
-}
-
 async function prepareOnPglite(db: Database, client: PGlite): Promise<PglitePrepared> {
   const { sql: text, params } = lookupQuery(db, "token").toSQL();
   const args = params.map((param) => (param instanceof Placeholder ? null : sqlLiteral(param)));
   if (args.filter((arg) => arg === null).length !== 1)
     throw new Error("session look-up: one placeholder expected");
   // The parameters' types are inferred from the columns they are compared with.
-  const prepare = `prepare ${PGLITE_STATEMENT} as ${text}`;
-  try {
-    await client.exec(prepare);
-  } catch (error) {
-    // 42P05: prepared by an earlier copy of this module on the same database (a dev server's reload): replace it.
-    if ((error as { code?: string }).code !== "42P05") throw error;
-    await client.exec(`deallocate ${PGLITE_STATEMENT}; ${prepare}`);
-  }
+  await prepareNamed(client, PGLITE_STATEMENT, text);
   // Drizzle writes the columns in the fields object's order.
   return { fieldNames: Object.keys(lookupFields(db)), args };
 }

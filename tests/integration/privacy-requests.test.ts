@@ -19,7 +19,11 @@ import { PRIVACY_VERIFICATION_MESSAGES } from "~/domain/privacy-verification";
 import { actOnRequest } from "~/features/privacy/request-decisions.server";
 import { expireStaleRequests, sendPrivacyDigest, DIGEST_JOB } from "~/features/privacy/request-digest.server";
 import { loadRightsRequestPanel, rightsRequestPanelAction } from "~/features/privacy/request-panel.server";
-import { privacyQueue, privacyQueueCounts } from "~/features/privacy/request-queries.server";
+import {
+  privacyQueue,
+  privacyQueueCounts,
+  privacyRequestDetail,
+} from "~/features/privacy/request-queries.server";
 import { confirmByLink } from "~/features/privacy/request-service.server";
 import { clinicFacts } from "~/lib/base/env.server";
 import type { AppError } from "~/lib/base/errors";
@@ -79,7 +83,7 @@ async function eventKinds(requestId: string) {
     .select({ kind: privacyRequestEvents.kind })
     .from(privacyRequestEvents)
     .where(eq(privacyRequestEvents.requestId, requestId))
-    .orderBy(privacyRequestEvents.at, privacyRequestEvents.id);
+    .orderBy(privacyRequestEvents.at, privacyRequestEvents.seq);
   return rows.map((row) => row.kind);
 }
 
@@ -317,6 +321,28 @@ describe("account holders (Mis Datos)", () => {
     });
     const stranger = await createTestUser();
     expect((await loadRightsRequestPanel(db, stranger)).requests).toEqual([]);
+  });
+});
+
+describe("a request's history", () => {
+  it("keeps the order its steps were written in when their instants tie (a clock that moves in milliseconds)", async () => {
+    const db = await getDb();
+    const { row } = await accountRequest("bloqueo");
+    const admin = await createStaffMember(["admin"]);
+    const tie = new Date(Date.now() + 60_000);
+    // Written one after another with one instant: the history must read them back in that order, not by their
+    // random ids (eight steps: a chance of 1 in 40,320 that random ids give this order).
+    const written: string[] = [];
+    for (let step = 0; step < 8; step += 1) {
+      const [event] = await db
+        .insert(privacyRequestEvents)
+        .values({ requestId: row.id, kind: "note", text: `paso ${step}`, at: tie })
+        .returning({ id: privacyRequestEvents.id });
+      written.push(event!.id);
+    }
+    const detail = await privacyRequestDetail(db, { id: admin.id, roles: ["admin"], ip: "x" }, row.id);
+    const tied = detail.events.filter((event) => event.atIso === tie.toISOString());
+    expect(tied.map((event) => event.id)).toEqual(written);
   });
 });
 

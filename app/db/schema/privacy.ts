@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   customType,
@@ -115,6 +116,12 @@ export const privacyRequestEvents = pgTable(
     actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Insertion order: the history is sorted by (at, seq). `at` alone ties when two steps of one transaction are
+     * written within the clock's resolution (PGlite's clock moves in milliseconds): the acknowledgement then came
+     * before the message it follows, by the luck of a random id.
+     */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
   },
   (table) => [index("privacy_request_events_request_idx").on(table.requestId, table.at)],
 );

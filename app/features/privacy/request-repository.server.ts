@@ -218,7 +218,7 @@ export async function eventsOf(db: Database, requestId: string) {
     .from(privacyRequestEvents)
     .leftJoin(actor, eq(actor.id, privacyRequestEvents.actorId))
     .where(eq(privacyRequestEvents.requestId, requestId))
-    .orderBy(asc(privacyRequestEvents.at), asc(privacyRequestEvents.id));
+    .orderBy(asc(privacyRequestEvents.at), asc(privacyRequestEvents.seq));
 }
 
 /** Unconfirmed requests older than `before` become `expired` (their proofs have run out). */

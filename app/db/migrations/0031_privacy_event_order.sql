@@ -1,0 +1,1 @@
+ALTER TABLE "privacy_request_events" ADD COLUMN "seq" bigserial NOT NULL;

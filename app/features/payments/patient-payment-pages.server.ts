@@ -2,7 +2,8 @@ import { and, desc, eq, exists, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { hotStatement } from "~/db/pglite-statements.server";
-import { appointments, charges, paymentRefunds, payments } from "~/db/schema";
+import { appointments, charges, payments } from "~/db/schema";
+import { heldPayment, paymentHoldings } from "./payment-service.server";
 import { formatCLP } from "~/domain/format";
 import type { PaymentStatus } from "~/domain/payments";
 import { AppError } from "~/lib/base/errors";
@@ -118,19 +119,14 @@ const owned = alias(charges, "owned");
  */
 const paidDepositRows = hotStatement("paid_deposits_by_appointment", (db) =>
   db
-    .select({
-      appointmentId: charges.appointmentId,
-      amount: payments.amount,
-      refunded: payments.refundedAmount,
-      pending: sql<number>`coalesce((select sum(${paymentRefunds.amount}) from ${paymentRefunds} where ${paymentRefunds.paymentId} = ${payments.id} and ${paymentRefunds.status} = 'pending'), 0)::int`,
-    })
+    .select({ appointmentId: charges.appointmentId, ...paymentHoldings })
     .from(payments)
     .innerJoin(charges, eq(charges.id, payments.chargeId))
     .where(
       and(
         sql`${charges.appointmentId} = any(${sql.placeholder("appointmentIds")}::uuid[])`,
         eq(charges.kind, "deposit"),
-        inArray(payments.status, ["authorized", "partially_refunded"]),
+        heldPayment(),
         exists(
           db
             .select({ one: sql`1` })

@@ -466,24 +466,24 @@ export async function releaseExpiredHolds(db: Database, now = new Date()) {
   return released;
 }
 
+/**
+ * A payment's money and what has gone back or is going back: what it still holds is amount − refunded − pending
+ * (pending refunds count). Select these with the payment; `heldPayment` is the condition for the ones that count.
+ */
+export const paymentHoldings = {
+  amount: payments.amount,
+  refunded: payments.refundedAmount,
+  pending: sql<number>`coalesce((select sum(${paymentRefunds.amount}) from ${paymentRefunds} where ${paymentRefunds.paymentId} = ${payments.id} and ${paymentRefunds.status} = 'pending'), 0)::int`,
+};
+export const heldPayment = () => inArray(payments.status, ["authorized", "partially_refunded"]);
+
 /** The deposit charges of an appointment and what was paid on them and not refunded (pending refunds count). */
 export async function depositPaidFor(tx: Pick<Database, "select">, appointmentId: string) {
   const rows = await tx
-    .select({
-      paymentId: payments.id,
-      amount: payments.amount,
-      refunded: payments.refundedAmount,
-      pending: sql<number>`coalesce((select sum(${paymentRefunds.amount}) from ${paymentRefunds} where ${paymentRefunds.paymentId} = ${payments.id} and ${paymentRefunds.status} = 'pending'), 0)::int`,
-    })
+    .select({ paymentId: payments.id, ...paymentHoldings })
     .from(payments)
     .innerJoin(charges, eq(charges.id, payments.chargeId))
-    .where(
-      and(
-        eq(charges.appointmentId, appointmentId),
-        eq(charges.kind, "deposit"),
-        inArray(payments.status, ["authorized", "partially_refunded"]),
-      ),
-    );
+    .where(and(eq(charges.appointmentId, appointmentId), eq(charges.kind, "deposit"), heldPayment()));
   return rows.map((row) => ({
     paymentId: row.paymentId,
     available: row.amount - row.refunded - row.pending,

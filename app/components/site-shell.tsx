@@ -1,4 +1,4 @@
-import { Menu, Stethoscope, X } from "lucide-react";
+import { Menu, Stethoscope, X } from "~/components/static-icons";
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
@@ -63,7 +63,7 @@ function SiteHeader({ showPatientNav }: { showPatientNav: boolean }) {
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4">
         <Link to="/" className="flex shrink-0 items-center gap-2 font-bold text-ink">
-          <Stethoscope aria-hidden className="size-6 text-brand-700" />
+          <Stethoscope className="size-6 text-brand-700" />
           <span>{clinic.shortName}</span>
         </Link>
         {user ? (
@@ -191,7 +191,7 @@ function PhoneMenu({
         onClick={() => setOpen((value) => !value)}
         className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-2.5 font-medium text-ink hover:bg-slate-100 lg:hidden"
       >
-        {open ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+        {open ? <X className="size-5" /> : <Menu className="size-5" />}
         {t("shell.menu")}
       </button>
       <div

@@ -1,4 +1,4 @@
-import { ClipboardList, MessageCircle } from "lucide-react";
+import { ClipboardList, MessageCircle } from "~/components/static-icons";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 
 export type HelperMode = "closed" | "chat" | "wizard";
@@ -52,7 +52,7 @@ export function FloatingHelper() {
             aria-label="Abrir asistente guiado"
             title="Asistente guiado"
           >
-            <ClipboardList aria-hidden className="size-6" />
+            <ClipboardList className="size-6" />
           </button>
           <button
             ref={launcher}
@@ -62,7 +62,7 @@ export function FloatingHelper() {
             aria-label="Abrir chat con Rio, asistente IA"
             title="Chat IA"
           >
-            <MessageCircle aria-hidden className="size-6" />
+            <MessageCircle className="size-6" />
           </button>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { Clock, Mail, MapPin, Phone, Smartphone } from "lucide-react";
+import { Clock, Mail, MapPin, Phone, Smartphone } from "~/components/static-icons";
 import { formatChileanPhone } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
 import { PortalLink } from "./portal-link";
@@ -28,7 +28,7 @@ export function ContactSection() {
             {items.map(({ icon: Icon, label, value, href }) => (
               <li key={label} className="flex items-start gap-4">
                 <span className="rounded-xl bg-brand-50 p-3 text-brand-700">
-                  <Icon aria-hidden className="size-5" />
+                  <Icon className="size-5" />
                 </span>
                 <span>
                   <span className="block text-sm text-slate-600">{label}</span>

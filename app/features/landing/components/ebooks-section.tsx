@@ -1,4 +1,4 @@
-import { BookOpen } from "lucide-react";
+import { BookOpen } from "~/components/static-icons";
 import { Link } from "react-router";
 import { guides } from "~/content/guides";
 import { GuideCover } from "~/features/blog/components/guide-cover";
@@ -23,7 +23,7 @@ export function EbooksSection() {
               <div className="flex flex-1 flex-col p-5">
                 <h3 className="text-lg font-semibold">{guide.title}</h3>
                 <p className="mt-1 flex items-center gap-1 text-sm text-slate-600">
-                  <BookOpen aria-hidden className="size-4" /> {guide.pages} páginas
+                  <BookOpen className="size-4" /> {guide.pages} páginas
                 </p>
                 <Link
                   to="/blog"

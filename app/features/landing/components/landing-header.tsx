@@ -1,4 +1,4 @@
-import { Menu, Stethoscope, X } from "lucide-react";
+import { Menu, Stethoscope, X } from "~/components/static-icons";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
@@ -39,7 +39,7 @@ export function LandingHeader() {
       </a>
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
         <a href="#home" className="flex items-center gap-2 font-bold text-ink">
-          <Stethoscope aria-hidden className="size-7 text-brand-700" />
+          <Stethoscope className="size-7 text-brand-700" />
           <span className="leading-tight">{clinic.shortName}</span>
         </a>
         <nav aria-label={t("nav.mainLabel")} className="hidden md:block">
@@ -69,7 +69,7 @@ export function LandingHeader() {
             aria-label={open ? t("nav.closeMenu") : t("nav.openMenu")}
             onClick={() => setOpen((value) => !value)}
           >
-            {open ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
+            {open ? <X className="size-6" /> : <Menu className="size-6" />}
           </button>
         </div>
       </div>

@@ -1,57 +1,39 @@
-import { BadgeCheck, ExternalLink } from "lucide-react";
-import { useId } from "react";
+import { BadgeCheck, ExternalLink } from "~/components/static-icons";
 import { formatDate } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
 import { mediaUrl } from "~/lib/media";
 import { RATING, reviews } from "../landing-content";
 
-/** lucide's "star" outline (the icon the ratings used to draw one by one). */
-const STAR_PATH =
-  "M11.525 2.295a.53.53 0 0 1 .95 0l2.31 4.679a2.123 2.123 0 0 0 1.595 1.16l5.166.756a.53.53 0 0 1 .294.904l-3.736 " +
-  "3.638a2.123 2.123 0 0 0-.611 1.878l.882 5.14a.53.53 0 0 1-.771.56l-4.618-2.428a2.122 2.122 0 0 0-1.973 0L6.396 " +
-  "21.01a.53.53 0 0 1-.77-.56l.881-5.139a2.122 2.122 0 0 0-.611-1.879L2.16 9.795a.53.53 0 0 1 .294-.906l5.165-.755a2.122 " +
-  "2.122 0 0 0 1.597-1.16z";
+/** Width of a rating of 1–5 stars: one 1.125rem tile per star (`.star-rating` in app.css draws the star once). */
+const STAR_WIDTHS = [
+  "w-0",
+  "w-[1.125rem]",
+  "w-[2.25rem]",
+  "w-[3.375rem]",
+  "w-[4.5rem]",
+  "w-[5.625rem]",
+] as const;
 
 /**
- * The star, drawn once for the whole section; each rating's stars reuse it (<use>). Twenty-five full copies of the
- * icon were a third of the landing page's HTML and a tenth of its render (issue 25's profile of `/`).
+ * A rating as one element: the star is a CSS mask repeated `count` times (`.star-rating`). Drawn as 25 SVGs (even
+ * sharing one path through `<use>`) the ratings were 50 of the landing's 450 elements and a tenth of its render
+ * (issue 25's profile of `/`).
  */
-function StarDefinition({ id }: { id: string }) {
+function Stars({ count }: { count: number }) {
+  const stars = Math.max(0, Math.min(5, Math.round(count)));
   return (
-    <svg aria-hidden="true" width="0" height="0" className="absolute">
-      <defs>
-        <path
-          id={id}
-          d={STAR_PATH}
-          fill="currentColor"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        />
-      </defs>
-    </svg>
-  );
-}
-
-function Stars({ count, starId }: { count: number; starId: string }) {
-  return (
-    <span role="img" aria-label={`${count} de 5 estrellas`} className="flex gap-0.5 text-amber-500">
-      {Array.from({ length: count }, (_, index) => (
-        <svg key={index} aria-hidden="true" viewBox="0 0 24 24" className="size-4">
-          <use href={`#${starId}`} />
-        </svg>
-      ))}
-    </span>
+    <span
+      role="img"
+      aria-label={`${stars} de 5 estrellas`}
+      className={`star-rating text-amber-500 ${STAR_WIDTHS[stars]}`}
+    />
   );
 }
 
 export function TestimonialsSection() {
   const { clinic, media } = useAppData();
-  const starId = `estrella-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
   return (
     <section id="testimonios" aria-labelledby="testimonios-titulo" className="bg-slate-50 py-20">
-      <StarDefinition id={starId} />
       <div className="mx-auto max-w-6xl px-4">
         <div className="flex flex-wrap items-end justify-between gap-6">
           <div>
@@ -59,7 +41,7 @@ export function TestimonialsSection() {
               Lo que dicen nuestros pacientes
             </h2>
             <p className="mt-2 flex items-center gap-2 text-slate-700">
-              <Stars count={5} starId={starId} />
+              <Stars count={5} />
               <span>
                 <strong className="text-ink">{RATING}/5</strong> en Google Reviews
               </span>
@@ -72,7 +54,7 @@ export function TestimonialsSection() {
             className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-5 py-2.5 font-semibold hover:bg-slate-100"
           >
             Ver Todas las Opiniones
-            <ExternalLink aria-hidden className="size-4" />
+            <ExternalLink className="size-4" />
             <span className="sr-only">(se abre en una pestaña nueva)</span>
           </a>
         </div>
@@ -81,13 +63,13 @@ export function TestimonialsSection() {
             <li key={review.name} className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
               <div className="flex items-center justify-between gap-3">
                 <p className="font-semibold">{review.name}</p>
-                <Stars count={review.rating} starId={starId} />
+                <Stars count={review.rating} />
               </div>
               <blockquote className="mt-3 text-slate-700">“{review.text}”</blockquote>
               <p className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-600">
                 {review.verified && (
                   <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2 py-0.5 font-medium text-brand-800">
-                    <BadgeCheck aria-hidden className="size-4" /> Verificado
+                    <BadgeCheck className="size-4" /> Verificado
                   </span>
                 )}
                 <span>Google Reviews</span>

@@ -3,7 +3,7 @@
 // oxlint checks each import on its own (layer rules in .oxlintrc.json, import/no-cycle between modules); this
 // checks what needs the whole graph: imports between feature folders outside the allowed list, cycles between
 // feature folders, and value imports that run up the layers (e.g. db/ → the part of lib/ above it).
-import { analyse, FEATURE_IMPORTS, LAYERS } from "./import-graph.mjs";
+import { analyse, FEATURE_IMPORTS, LAYERS, packagesReachedFrom } from "./import-graph.mjs";
 
 const result = analyse();
 const problems = [];
@@ -28,6 +28,16 @@ for (const e of result.upward) {
     `${e.from}: imports ${e.to}, which runs up the layers (${e.fromAt.layer} → ${e.toAt.layer}; ` +
       `architecture/layers, from the bottom: ${LAYERS.join(" < ")})`,
   );
+}
+
+// The landing is rendered for every signed-in visitor (issue 25's SSR budget): its icons are prepared markup, not
+// lucide-react's components (ADR 054).
+for (const use of packagesReachedFrom(["app/root.tsx", "app/routes/_public/home.tsx"])) {
+  if (use.spec === "lucide-react")
+    problems.push(
+      `${use.from}: imports lucide-react, and the landing's render loads this module (architecture/landing-icons: ` +
+        `use ~/components/static-icons, which draws lucide's shapes as prepared markup; ADR 054)`,
+    );
 }
 
 if (problems.length > 0) {

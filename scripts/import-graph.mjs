@@ -129,6 +129,31 @@ export function collectEdges() {
   return edges;
 }
 
+/**
+ * The npm packages (bare specifiers) that modules reachable from `entries` by static value imports load, each with
+ * the module that imports it: what a page's server render runs. Dynamic `import()` (code loaded on demand) and
+ * type-only imports are not followed.
+ */
+export function packagesReachedFrom(entries) {
+  const seen = new Set();
+  const found = [];
+  const queue = entries.map((entry) => resolve(root, entry));
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const spec = match[2];
+      if (!spec || match[1]) continue;
+      const target = resolveSpecifier(file, spec);
+      if (target) queue.push(target);
+      else if (!spec.startsWith(".") && !spec.startsWith("~/"))
+        found.push({ from: relative(root, file), spec });
+    }
+  }
+  return found;
+}
+
 /** Strongly connected components with more than one node (Tarjan), i.e. the cycles of a graph. */
 export function cyclesOf(adjacency) {
   let index = 0;

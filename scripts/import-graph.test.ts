@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyse, collectEdges, cyclesOf, locate } from "./import-graph.mjs";
+import { analyse, collectEdges, cyclesOf, locate, packagesReachedFrom } from "./import-graph.mjs";
 
 type Edge = ReturnType<typeof collectEdges>[number];
 
@@ -60,5 +60,19 @@ describe("the import graph's rules", () => {
     expect(result.fileCycles).toEqual([]);
     expect(result.notAllowed.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
     expect(result.upward.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it("lists the packages a page's render loads by static import, not those loaded on demand or for types", () => {
+    const reached = packagesReachedFrom(["app/root.tsx", "app/routes/_public/home.tsx"]);
+    const specs = new Set(reached.map((use) => use.spec));
+    expect(specs.has("react-router")).toBe(true);
+    // static-icons is imported by the landing's header (static import) and draws lucide's shapes itself.
+    expect(reached).toContainEqual({
+      from: "app/components/static-icons.tsx",
+      spec: "lucide-react/icons/mail",
+    });
+    // The helper's panel is loaded on demand (lazy import) and uses lucide-react's components: not reached.
+    expect(specs.has("lucide-react")).toBe(false);
+    expect(reached.some((use) => use.from === "app/features/helper/components/helper-panel.tsx")).toBe(false);
   });
 });

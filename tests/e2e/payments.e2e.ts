@@ -467,10 +467,12 @@ test("cancelling less than 24 hours ahead applies the deposit to the 50% fee; th
   test.slow();
   await verifiedPatient(page, mailReader);
   const slot = await lateCancellableSlot(page);
+  // On the clinic morning of scripts/test-all.sh (CLOCK_AT: the clocks shifted to 10:00 on a weekday) it must run.
   test.skip(
-    slot === null,
+    !process.env.CLOCK_AT && slot === null,
     "no free implant time between 1 and 23 hours from now (evening or weekend): the late path is covered by tests/integration only on this run",
   );
+  expect(slot).not.toBeNull();
   await bookImplantAndGoToWebpay(page, { date: slot!.date }, slot!.time);
   await payWithCard(page, APPROVED_CARD);
   await expect(page.getByRole("heading", { level: 1, name: "¡Pago aprobado!" })).toBeVisible();

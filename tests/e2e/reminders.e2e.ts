@@ -66,8 +66,9 @@ test("the demo reminder reaches the provider; 'Confirmar' confirms once, 'Necesi
   test.slow();
   // Quiet hours (ADR 039: nothing goes out after 21:00 or before 08:00 on the clinic's clock): a server started in
   // them holds the reminder until 08:00, so only one sent before 21:00 can be here now.
+  // On the clinic morning of scripts/test-all.sh (CLOCK_AT: the clocks shifted to 10:00 on a weekday) it must run.
   test.skip(
-    isQuietHour(new Date()) && (await sentDemoReminder(request)) === undefined,
+    !process.env.CLOCK_AT && isQuietHour(new Date()) && (await sentDemoReminder(request)) === undefined,
     "quiet hours: the demo reminder waits for 08:00 (ADR 039); its links are covered by tests/integration on this run",
   );
   const [name, date, time, confirmUrl, cancelUrl, callbackUrl] = await demoReminder(request);

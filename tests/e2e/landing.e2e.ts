@@ -38,6 +38,19 @@ test.describe("landing page", () => {
     await expect(page.getByRole("heading", { name: "Tratamientos", level: 2 })).toBeInViewport();
   });
 
+  test("footer: its section links scroll this page, its page links navigate", async ({ page }) => {
+    await openLanding(page);
+    const footer = page.getByRole("contentinfo");
+    const services = footer.getByRole("navigation", { name: "Servicios" });
+    await expect(services.getByRole("link", { name: "Ortodoncia" })).toHaveAttribute("href", "#tratamientos");
+    await footer.getByRole("link", { name: "Agendar evaluación" }).click();
+    await expect(page).toHaveURL(/\/#lead-capture$/);
+    await expect(page.locator("#lead-capture").getByRole("heading", { level: 2 })).toBeInViewport();
+    await footer.getByRole("link", { name: "Blog y e-books" }).click();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  });
+
   test("hero: headline, claims and a muted looping background video", async ({ page }) => {
     const hero = page.locator("#home");
     await expect(hero.getByRole("heading", { level: 1 })).toContainText("Odontología y estética facial");

@@ -66,14 +66,15 @@ export const reviews = [
 
 export const RATING = "4.9";
 
+/** The landing footer's columns; a `#…` link is a section of the landing itself (the footer is only there). */
 export const footerColumns = [
   {
     title: "Servicios",
     links: [
-      { label: "Implantes dentales", href: "/#tratamientos" },
-      { label: "Carillas y estética dental", href: "/#tratamientos" },
-      { label: "Estética facial", href: "/#tratamientos" },
-      { label: "Ortodoncia", href: "/#tratamientos" },
+      { label: "Implantes dentales", href: "#tratamientos" },
+      { label: "Carillas y estética dental", href: "#tratamientos" },
+      { label: "Estética facial", href: "#tratamientos" },
+      { label: "Ortodoncia", href: "#tratamientos" },
     ],
   },
   {
@@ -89,7 +90,7 @@ export const footerColumns = [
     title: "Recursos",
     links: [
       { label: "Blog y e-books", href: "/blog" },
-      { label: "Agendar evaluación", href: "/#lead-capture" },
+      { label: "Agendar evaluación", href: "#lead-capture" },
       { label: "Política de Privacidad", href: "/politica-privacidad" },
       { label: "Términos de Servicio", href: "/terminos-servicio" },
     ],

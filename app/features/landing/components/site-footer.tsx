@@ -19,9 +19,16 @@ export function SiteFooter() {
             <ul className="mt-3 space-y-2 text-sm">
               {column.links.map((link) => (
                 <li key={link.label}>
-                  <Link to={link.href} className="hover:text-white">
-                    {link.label}
-                  </Link>
+                  {link.href.startsWith("#") ? (
+                    // A section of this page: a plain in-page anchor, as in the header.
+                    <a href={link.href} className="hover:text-white">
+                      {link.label}
+                    </a>
+                  ) : (
+                    <Link to={link.href} className="hover:text-white">
+                      {link.label}
+                    </Link>
+                  )}
                 </li>
               ))}
             </ul>

@@ -45,7 +45,8 @@ const RESET_SENT = "Si existe una cuenta con ese correo, te enviamos un enlace";
 const run = randomUUID().slice(0, 8);
 /**
  * Rows of the outbox burst. The SMTP fake greets each connection after 100 ms (smtp-server's early-talker delay) and
- * the mailer opens one connection per message, so one worker alone needs ~6 s for them: longer than the 2 s poll.
+ * the mailer opens one connection per message; with 32 lanes per worker the two workers often both claim from it, but
+ * the test asserts only that each row goes out once.
  */
 const BURST = 60;
 
@@ -258,7 +259,7 @@ suite(
       expect(other.body).toContain(RESET_SENT);
     });
 
-    it("e-mails queued on both servers are delivered exactly once by the two workers together", async () => {
+    it("e-mails queued on both servers are delivered exactly once, whichever worker takes them", async () => {
       // Sign-ups on both servers, each queueing one verification e-mail.
       const signUps = Array.from({ length: 6 }, (_, index) => ({
         email: `alta-${run}-${index}@example.com`,
@@ -266,8 +267,7 @@ suite(
       }));
       await Promise.all(signUps.map(({ server, email }, index) => signUp(server, email, `Alta${index}`)));
 
-      // A burst written straight into the outbox while both workers poll: whichever starts first is still busy
-      // with it when the other one polls (see BURST), so both claim from the same rows at the same time.
+      // A burst written straight into the outbox while both workers poll: often both claim from it (see BURST).
       const burst = Array.from({ length: BURST }, (_, index) => `rafaga-${run}-${index}@example.com`);
       await db.insert(outbox).values(
         burst.map((to, index) => ({
@@ -302,10 +302,10 @@ suite(
       }
       expect(expected[patient.email]).toBe(4);
       for (const to of burst) expect(expected[to]).toBe(1);
-      // Both workers took part.
-      const burstMails = (smtp: FakeSmtp) => recipientsOf(smtp.messages).filter((to) => burst.includes(to));
-      expect(burstMails(smtpA).length).toBeGreaterThan(0);
-      expect(burstMails(smtpB).length).toBeGreaterThan(0);
+      // Which worker takes which rows is up to their polls and the machine's load (with 32 lanes one worker can take the
+      // whole burst before the other polls; a loaded CI machine did): not asserted here. Two workers claiming the same
+      // rows at the same moment is proven without timing below ("claiming at the same moment, they take disjoint
+      // batches"; "a row whose delivery outlasts its lease is taken over…").
       console.info(
         `scale-out: ${rows.length} e-mails (${burst.length} in the burst) delivered once each; worker A sent ${smtpA.messages.length}, worker B ${smtpB.messages.length}`,
       );

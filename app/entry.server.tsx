@@ -7,6 +7,8 @@ import { ServerRouter } from "react-router";
 import { modulesAfterFirstPaint } from "~/lib/head-rewrite.server";
 import { HtmlBody } from "~/lib/html-body.server";
 import { NonceContext } from "~/lib/nonce";
+import { MarkupPreparerContext } from "~/lib/prepared-markup";
+import { prepareMarkup } from "~/lib/prepared-markup.server";
 import {
   contentSecurityPolicy,
   cspNonce,
@@ -110,7 +112,9 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={url} nonce={nonce} />
+        <MarkupPreparerContext value={prepareMarkup}>
+          <ServerRouter context={routerContext} url={url} nonce={nonce} />
+        </MarkupPreparerContext>
       </NonceContext>,
       {
         nonce,

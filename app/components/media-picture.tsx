@@ -1,6 +1,6 @@
 import { preload } from "react-dom";
 import { useAppData } from "~/lib/app-data";
-import { pictureSources } from "~/lib/media";
+import { pictureSources, type MediaConfig } from "~/lib/media";
 
 interface MediaPictureProps {
   /** Source file under media (see `responsiveImages`). */
@@ -18,8 +18,21 @@ interface MediaPictureProps {
  * A media image as AVIF/WebP renditions with explicit dimensions. `<picture>` is `display: contents`, so the `<img>`
  * keeps its place in flex and grid layouts and `className` styles it as before.
  */
-export function MediaPicture({ file, alt, sizes, className, priority = false, ref }: MediaPictureProps) {
+export function MediaPicture(props: MediaPictureProps) {
   const { media } = useAppData();
+  return <MediaPictureFrom media={media} {...props} />;
+}
+
+/** The same picture from the media settings given (a prepared part renders from its props alone, ADR 055). */
+export function MediaPictureFrom({
+  media,
+  file,
+  alt,
+  sizes,
+  className,
+  priority = false,
+  ref,
+}: MediaPictureProps & { media: MediaConfig }) {
   const { sources, src, width, height } = pictureSources(media, file);
   // React preloads a plain high-priority <img> but not one inside <picture>: announce the AVIF in the head so it is
   // fetched with the stylesheet, not after the scripts. `type` makes browsers without AVIF skip it.

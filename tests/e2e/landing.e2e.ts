@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { guides } from "~/content/guides";
-import { openLanding } from "./support";
+import { DEMO_PASSWORD, DEMO_PATIENT, openLanding, signInByRequest } from "./support";
 
 const navLinks = [
   { name: "Home", href: "#home" },
@@ -187,6 +187,26 @@ test.describe("landing page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Iniciar sesión" })).toBeVisible();
     expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
     expect(documents).toEqual(["/"]);
+  });
+
+  // The server writes the treatments, testimonials, e-books, contact and footer as prepared markup (ADR 055): the
+  // browser's render of the same components must find exactly that markup, or React reports a mismatch and throws
+  // the server's page away.
+  test("hydrates without an error, anonymous and signed in", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await openLanding(page);
+    await expect(page.locator("#contacto").getByRole("link", { name: "Iniciar Sesión" })).toBeVisible();
+    await signInByRequest(page, DEMO_PATIENT, DEMO_PASSWORD);
+    await openLanding(page);
+    await expect(page.locator("#contacto").getByRole("link", { name: "Ir a Mi Portal" })).toHaveAttribute(
+      "href",
+      "/paciente",
+    );
+    expect(errors).toEqual([]);
   });
 
   test("the footer's privacy link opens the privacy policy", async ({ page }) => {

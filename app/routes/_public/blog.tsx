@@ -7,6 +7,7 @@ import { guides } from "~/content/guides";
 import { categoryFilters, filterArticles, parseCategory } from "~/features/blog/article-filter";
 import { ArticleDateAndReadTime } from "~/features/blog/components/article-facts";
 import { GuideCover } from "~/features/blog/components/guide-cover";
+import { useAppData } from "~/lib/app-data";
 import { cn } from "~/lib/cn";
 import { clinicFromMatches, pageMeta } from "~/lib/seo";
 
@@ -20,6 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 export default function Blog() {
+  const { media } = useAppData();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = searchParams.get("q") ?? "";
   const category = parseCategory(searchParams.get("categoria"));
@@ -60,7 +62,7 @@ export default function Blog() {
               key={guide.slug}
               className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 shadow-sm"
             >
-              <GuideCover guide={guide} priority={index === 0} />
+              <GuideCover guide={guide} media={media} priority={index === 0} />
               <div className="flex flex-1 flex-col p-5">
                 {/* Beside the cover, never on it: the cover's own title stays readable (issue 24, item 10). */}
                 <p className="flex flex-wrap items-center gap-2 text-xs" data-testid="guide-badges">

@@ -1,5 +1,6 @@
-import { MediaPicture } from "~/components/media-picture";
+import { MediaPictureFrom } from "~/components/media-picture";
 import type { GuideMeta } from "~/content/guides";
+import type { MediaConfig } from "~/lib/media";
 
 // The cover's rendered width: w-40 below md, w-44 from md up (see the class below).
 const guideSizes = "(min-width: 768px) 176px, 160px";
@@ -10,10 +11,19 @@ const guideSizes = "(min-width: 768px) 176px, 160px";
  * `height`, so the box keeps the cover's proportions and its space is reserved before it loads. Badges go beside the
  * cover, never on it (issue 24, item 10).
  */
-export function GuideCover({ guide, priority = false }: { guide: GuideMeta; priority?: boolean }) {
+export function GuideCover({
+  guide,
+  media,
+  priority = false,
+}: {
+  guide: GuideMeta;
+  media: MediaConfig;
+  priority?: boolean;
+}) {
   return (
     <div className="flex justify-center bg-slate-100 px-6 py-6">
-      <MediaPicture
+      <MediaPictureFrom
+        media={media}
         file={guide.image}
         alt={guide.imageAlt}
         sizes={guideSizes}

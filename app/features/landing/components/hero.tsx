@@ -6,7 +6,7 @@ import { claims } from "../landing-content";
 import { PortalLink } from "./portal-link";
 
 export function Hero() {
-  const { media, clinic } = useAppData();
+  const { media, clinic, user } = useAppData();
   const video = useRef<HTMLVideoElement>(null);
   const poster = useRef<HTMLImageElement>(null);
 
@@ -76,6 +76,7 @@ export function Hero() {
             Agenda tu evaluación gratuita
           </a>
           <PortalLink
+            signedIn={user !== null}
             className="rounded-lg border border-white/70 px-6 py-3 font-semibold text-white hover:bg-white/10"
             signedInLabel="Mi Portal"
             anonymousLabel="Portal Paciente"

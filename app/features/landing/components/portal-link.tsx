@@ -1,18 +1,17 @@
 import { Link } from "react-router";
-import { useAppData } from "~/lib/app-data";
 
 interface PortalLinkProps {
+  signedIn: boolean;
   className: string;
   signedInLabel: string;
   anonymousLabel: string;
 }
 
 /** The patient portal for a signed-in visitor, the sign-in page otherwise. */
-export function PortalLink({ className, signedInLabel, anonymousLabel }: PortalLinkProps) {
-  const { user } = useAppData();
+export function PortalLink({ signedIn, className, signedInLabel, anonymousLabel }: PortalLinkProps) {
   return (
-    <Link to={user ? "/paciente" : "/auth"} className={className}>
-      {user ? signedInLabel : anonymousLabel}
+    <Link to={signedIn ? "/paciente" : "/auth"} className={className}>
+      {signedIn ? signedInLabel : anonymousLabel}
     </Link>
   );
 }

@@ -1,12 +1,28 @@
 import { Link } from "react-router";
+import { Prepared } from "~/lib/prepared-markup";
 import { formatChileanPhone } from "~/domain/format";
 import { useAppData } from "~/lib/app-data";
 import { footerColumns } from "../landing-content";
 
 export function SiteFooter() {
   const { clinic, year } = useAppData();
+  const { name, address, phone } = clinic;
   return (
-    <footer className="bg-ink text-slate-300">
+    <Prepared
+      as="footer"
+      attributes={{ className: "bg-ink text-slate-300" }}
+      name="footer"
+      content={FooterContent}
+      props={{ name, address, phone, year }}
+    />
+  );
+}
+
+/** Prepared markup (ADR 055): renders from its props alone. */
+function FooterContent(clinic: { name: string; address: string; phone: string; year: number }) {
+  const { year } = clinic;
+  return (
+    <>
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 md:grid-cols-4">
         <div>
           <p className="text-lg font-bold text-white">{clinic.name}</p>
@@ -52,6 +68,6 @@ export function SiteFooter() {
       </div>
       {/* Room for the fixed helpers, so 'Términos de Servicio' scrolls clear of them (issue 24, item 7). */}
       <div aria-hidden className="floating-controls-room" />
-    </footer>
+    </>
   );
 }

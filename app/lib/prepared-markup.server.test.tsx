@@ -1,0 +1,94 @@
+import { PassThrough } from "node:stream";
+import { text } from "node:stream/consumers";
+import { renderToPipeableStream } from "react-dom/server";
+import { MemoryRouter, useRouteLoaderData } from "react-router";
+import { describe, expect, it } from "vitest";
+import { Prepared } from "./prepared-markup";
+import { createMarkupPreparer } from "./prepared-markup.server";
+
+const renders: string[] = [];
+
+function Greeting({ name }: { name: string }) {
+  renders.push(name);
+  return <p>Hola {name}</p>;
+}
+
+function Counter({ n }: { n: number }) {
+  renders.push(String(n));
+  return <span>{n}</span>;
+}
+
+function Name({ name }: { name: string }) {
+  return <b>{name}</b>;
+}
+
+function Impure() {
+  const data = useRouteLoaderData("root") as { year: number };
+  return <p>{data.year}</p>;
+}
+
+function Body({ words }: { words: string }) {
+  return <p>{words}</p>;
+}
+
+function streamed(element: React.ReactElement) {
+  return new Promise<string>((resolve, reject) => {
+    const { pipe } = renderToPipeableStream(element, {
+      onAllReady() {
+        const out = new PassThrough();
+        pipe(out);
+        text(out).then(resolve, reject);
+      },
+      onShellError: reject,
+      onError: reject,
+    });
+  });
+}
+
+describe("the server's markup preparer", () => {
+  it("renders a part once per distinct props and then reuses its HTML", () => {
+    renders.length = 0;
+    const prepare = createMarkupPreparer();
+    expect(prepare("greeting", Greeting, { name: "Ana" })).toBe("<p>Hola <!-- -->Ana</p>");
+    expect(prepare("greeting", Greeting, { name: "Ana" })).toBe("<p>Hola <!-- -->Ana</p>");
+    expect(renders.length).toBe(1);
+    expect(prepare("greeting", Greeting, { name: "Luis" })).toBe("<p>Hola <!-- -->Luis</p>");
+    expect(renders.length).toBe(2);
+  });
+
+  it("keeps a bounded number of entries, dropping the oldest", () => {
+    renders.length = 0;
+    const prepare = createMarkupPreparer(3);
+    for (const n of [1, 2, 3, 4]) prepare("counter", Counter, { n });
+    expect(prepare.size()).toBe(3);
+    prepare("counter", Counter, { n: 4 });
+    expect(renders.length).toBe(4);
+    prepare("counter", Counter, { n: 1 });
+    expect(renders.length).toBe(5);
+  });
+
+  it("escapes what the props carry, as React does", () => {
+    expect(createMarkupPreparer()("name", Name, { name: "<script>alert(1)</script>" })).toBe(
+      "<b>&lt;script&gt;alert(1)&lt;/script&gt;</b>",
+    );
+  });
+
+  it("refuses a part that reads router data instead of its props", () => {
+    expect(() => createMarkupPreparer()("impure", Impure, {})).toThrow(/data router/);
+  });
+
+  it("is not used in the browser: without a preparer the part renders as any other", async () => {
+    const html = await streamed(
+      <MemoryRouter>
+        <Prepared
+          as="section"
+          attributes={{ id: "x" }}
+          name="body"
+          content={Body}
+          props={{ words: "hola" }}
+        />
+      </MemoryRouter>,
+    );
+    expect(html).toBe('<section id="x"><p>hola</p></section>');
+  });
+});

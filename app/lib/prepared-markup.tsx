@@ -1,0 +1,42 @@
+import { createContext, createElement, use, type ComponentType } from "react";
+
+/**
+ * Renders `content` with `props` to HTML, or answers the HTML it rendered before for the same name and props. Only the
+ * server has one (app/lib/prepared-markup.server.tsx, provided by entry.server.tsx); in the browser the part renders
+ * as any other.
+ */
+export type MarkupPreparer = <P extends object>(name: string, content: ComponentType<P>, props: P) => string;
+
+export const MarkupPreparerContext = createContext<MarkupPreparer | null>(null);
+
+/** The host elements a prepared part can be: its tag and attributes render as usual, its inside is prepared. */
+type Host = "section" | "footer" | "div";
+
+interface PreparedProps<P extends object> {
+  as: Host;
+  attributes: { id?: string; className?: string; "aria-labelledby"?: string };
+  /** The part's name in the preparer's cache: one per `content` component. */
+  name: string;
+  /**
+   * What goes inside the host element: a component whose HTML depends on nothing but `props` (no router data, no
+   * state, no `useId`, nothing hoisted into the head), which may use router `<Link>`s with absolute paths.
+   */
+  content: ComponentType<P>;
+  /** All that `content` renders from: plain JSON values (they are the cache key). */
+  props: P;
+}
+
+/**
+ * A static part of a page whose HTML the server renders once and then reuses (ADR 055): React writes it as one
+ * string instead of a few pieces per element and attribute. In the browser the same component renders inside the
+ * same host element, so hydration finds exactly the markup it would have written and attaches to it (links work as
+ * router links once hydrated).
+ */
+export function Prepared<P extends object>({ as, attributes, name, content, props }: PreparedProps<P>) {
+  const prepare = use(MarkupPreparerContext);
+  if (!prepare) return createElement(as, attributes, createElement(content, props));
+  return createElement(as, {
+    ...attributes,
+    dangerouslySetInnerHTML: { __html: prepare(name, content, props) },
+  });
+}

@@ -26,6 +26,17 @@ const BOOTSTRAP = [
 /** A JSON value that is safe inside an inline <script> (no `</script>`, no `<!--`). */
 const inlineJson = (value: unknown) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
+/** The last module script's text and its JSON: a route's module script is the same on every request. */
+let lastCode: string | undefined;
+let lastCodeJson = "";
+function codeJson(code: string): string {
+  if (code !== lastCode) {
+    lastCodeJson = inlineJson(code);
+    lastCode = code;
+  }
+  return lastCodeJson;
+}
+
 const EMPTY: Buffer = Buffer.alloc(0);
 const HEAD_END = "</head>";
 const SCRIPT_OPEN = "<script";
@@ -91,7 +102,7 @@ export function modulesAfterFirstPaint({ passThrough = false } = {}): HtmlRewrit
     const [, attributes = "", code = ""] = match;
     const nonce = NONCE.exec(attributes)?.[1];
     const open = `<script${nonce === undefined ? "" : ` nonce="${nonce}"`} id="${MODULES_AFTER_PAINT_ID}">`;
-    return `${open}${BOOTSTRAP}(${inlineJson(preloads)},${inlineJson(code)})</script>`;
+    return `${open}${BOOTSTRAP}(${inlineJson(preloads)},${codeJson(code)})</script>`;
   }
 
   /** What to send for the bytes received so far (`pending` keeps what cannot be decided yet). */

@@ -1,4 +1,4 @@
-import { createContext, createElement, use, type ComponentType } from "react";
+import { createContext, createElement, use, type ComponentType, type HTMLAttributes } from "react";
 
 /**
  * Renders `content` with `props` to HTML, or answers the HTML it rendered before for the same name and props. Only the
@@ -10,11 +10,12 @@ export type MarkupPreparer = <P extends object>(name: string, content: Component
 export const MarkupPreparerContext = createContext<MarkupPreparer | null>(null);
 
 /** The host elements a prepared part can be: its tag and attributes render as usual, its inside is prepared. */
-type Host = "section" | "footer" | "div";
+type Host = "section" | "footer" | "nav" | "div";
 
 interface PreparedProps<P extends object> {
   as: Host;
-  attributes: { id?: string; className?: string; "aria-labelledby"?: string };
+  /** The host element's own attributes and handlers (rendered by the page as usual: not part of the cache key). */
+  attributes: Omit<HTMLAttributes<HTMLElement>, "children" | "dangerouslySetInnerHTML">;
   /** The part's name in the preparer's cache: one per `content` component. */
   name: string;
   /**

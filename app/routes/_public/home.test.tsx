@@ -85,8 +85,9 @@ describe("the landing's prepared sections (ADR 055)", () => {
       const preparer = createMarkupPreparer();
       const rendered = await streamed(Landing, rootData(signedIn), null);
       const prepared = await streamed(Landing, rootData(signedIn), preparer);
-      // Five parts were prepared (treatments, testimonials, e-books, contact, footer): the comparison is not moot.
-      expect(preparer.size()).toBe(5);
+      // Eight parts were prepared (header menus, hero text, treatments, testimonials, e-books, contact, footer): the
+      // comparison is not moot.
+      expect(preparer.size()).toBe(8);
       expect(prepared).toBe(rendered);
       expect(prepared).toContain(signedIn ? ">Ir a Mi Portal</a>" : ">Iniciar Sesión</a>");
       // The parts' router links keep the page's hrefs.

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { MediaPicture } from "~/components/media-picture";
+import { Prepared } from "~/lib/prepared-markup";
 import { useAppData } from "~/lib/app-data";
 import { mediaUrl } from "~/lib/media";
 import { claims } from "../landing-content";
@@ -59,42 +60,55 @@ export function Hero() {
       <div className="absolute inset-0 -z-10 bg-gradient-to-r from-ink via-ink/85 to-ink/40" />
       {/* On a phone the first screen ends with the calls to action, above the fixed helpers (issue 24, item 7): a
           tighter top, headline and lead keep them within a 375 × 667 screen. */}
-      <div className="mx-auto max-w-6xl px-4 pt-10 pb-16 sm:py-28">
-        <p className="text-sm font-semibold uppercase tracking-wider text-brand-100">{clinic.tagline}</p>
-        <h1 className="mt-4 max-w-3xl text-3xl font-extrabold leading-tight sm:text-5xl">
-          Odontología y estética facial con inteligencia artificial en Santiago
-        </h1>
-        <p className="mt-4 max-w-2xl text-base text-slate-200 sm:mt-5 sm:text-lg">
-          Diagnóstico asistido por IA, planificación digital y especialistas con años de experiencia para que
-          sepas exactamente qué necesitas, cuánto cuesta y cómo quedará tu sonrisa.
-        </p>
-        <div className="mt-6 flex flex-wrap gap-3 sm:mt-8">
-          <a
-            href="#lead-capture"
-            className="rounded-lg bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-red-800"
-          >
-            Agenda tu evaluación gratuita
-          </a>
-          <PortalLink
-            signedIn={user !== null}
-            className="rounded-lg border border-white/70 px-6 py-3 font-semibold text-white hover:bg-white/10"
-            signedInLabel="Mi Portal"
-            anonymousLabel="Portal Paciente"
-          />
-        </div>
-        {/* On a phone the three cards share 343 px: smaller figures and padding keep "20.000+" in its card. */}
-        <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-2 sm:gap-4">
-          {claims.map((claim) => (
-            <div key={claim.label} className="min-w-0 rounded-xl bg-white/10 p-3 sm:p-4">
-              <dt className="text-xs text-slate-200 sm:text-sm">{claim.label}</dt>
-              <dd className="order-first text-xl font-extrabold tracking-tight whitespace-nowrap sm:text-3xl">
-                {claim.value}
-                {claim.suffix}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </div>
+      <Prepared
+        as="div"
+        attributes={{ className: "mx-auto max-w-6xl px-4 pt-10 pb-16 sm:py-28" }}
+        name="hero-text"
+        content={HeroText}
+        props={{ tagline: clinic.tagline, signedIn: user !== null }}
+      />
     </section>
+  );
+}
+
+/** Prepared markup (ADR 055): renders from its props alone. */
+function HeroText({ tagline, signedIn }: { tagline: string; signedIn: boolean }) {
+  return (
+    <>
+      <p className="text-sm font-semibold uppercase tracking-wider text-brand-100">{tagline}</p>
+      <h1 className="mt-4 max-w-3xl text-3xl font-extrabold leading-tight sm:text-5xl">
+        Odontología y estética facial con inteligencia artificial en Santiago
+      </h1>
+      <p className="mt-4 max-w-2xl text-base text-slate-200 sm:mt-5 sm:text-lg">
+        Diagnóstico asistido por IA, planificación digital y especialistas con años de experiencia para que
+        sepas exactamente qué necesitas, cuánto cuesta y cómo quedará tu sonrisa.
+      </p>
+      <div className="mt-6 flex flex-wrap gap-3 sm:mt-8">
+        <a
+          href="#lead-capture"
+          className="rounded-lg bg-accent px-6 py-3 font-semibold text-white shadow hover:bg-red-800"
+        >
+          Agenda tu evaluación gratuita
+        </a>
+        <PortalLink
+          signedIn={signedIn}
+          className="rounded-lg border border-white/70 px-6 py-3 font-semibold text-white hover:bg-white/10"
+          signedInLabel="Mi Portal"
+          anonymousLabel="Portal Paciente"
+        />
+      </div>
+      {/* On a phone the three cards share 343 px: smaller figures and padding keep "20.000+" in its card. */}
+      <dl className="mt-12 grid max-w-2xl grid-cols-3 gap-2 sm:gap-4">
+        {claims.map((claim) => (
+          <div key={claim.label} className="min-w-0 rounded-xl bg-white/10 p-3 sm:p-4">
+            <dt className="text-xs text-slate-200 sm:text-sm">{claim.label}</dt>
+            <dd className="order-first text-xl font-extrabold tracking-tight whitespace-nowrap sm:text-3xl">
+              {claim.value}
+              {claim.suffix}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </>
   );
 }

@@ -2,6 +2,12 @@ import { Menu, Stethoscope, X } from "~/components/static-icons";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { useAppData, useT } from "~/lib/app-data";
+import { Prepared } from "~/lib/prepared-markup";
+
+interface NavLink {
+  href: string;
+  label: string;
+}
 
 export function LandingHeader() {
   const [open, setOpen] = useState(false);
@@ -42,17 +48,13 @@ export function LandingHeader() {
           <Stethoscope className="size-7 text-brand-700" />
           <span className="leading-tight">{clinic.shortName}</span>
         </a>
-        <nav aria-label={t("nav.mainLabel")} className="hidden md:block">
-          <ul className="flex items-center gap-6 text-sm font-medium text-slate-700">
-            {links.map((link) => (
-              <li key={link.href}>
-                <a href={link.href} className="hover:text-brand-700">
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <Prepared
+          as="nav"
+          attributes={{ "aria-label": t("nav.mainLabel"), className: "hidden md:block" }}
+          name="header-nav"
+          content={DesktopNavLinks}
+          props={{ links }}
+        />
         <div className="flex items-center gap-2">
           <Link
             to={portal.to}
@@ -73,34 +75,63 @@ export function LandingHeader() {
           </button>
         </div>
       </div>
-      <nav
-        id="menu-movil"
-        aria-label={t("nav.mainLabel")}
-        hidden={!open}
-        className="border-t border-slate-200 md:hidden"
-      >
-        <ul className="space-y-1 px-4 py-3">
-          {links.map((link) => (
-            <li key={link.href}>
-              <a
-                href={link.href}
-                className="block rounded-md px-3 py-2.5 font-medium text-slate-800 hover:bg-slate-100"
-                onClick={() => setOpen(false)}
-              >
-                {link.label}
-              </a>
-            </li>
-          ))}
-          <li>
-            <Link
-              to={portal.to}
-              className="mt-2 block rounded-md bg-brand-700 px-3 py-2.5 text-center font-semibold text-white"
-            >
-              {portal.label}
-            </Link>
-          </li>
-        </ul>
-      </nav>
+      <Prepared
+        as="nav"
+        attributes={{
+          id: "menu-movil",
+          "aria-label": t("nav.mainLabel"),
+          hidden: !open,
+          className: "border-t border-slate-200 md:hidden",
+          // A link chosen in the menu closes it (the links are prepared markup: one handler for all of them).
+          onClick: (event) => {
+            if (event.target instanceof Element && event.target.closest("a")) setOpen(false);
+          },
+        }}
+        name="header-menu"
+        content={MobileMenuLinks}
+        props={{ links, portal }}
+      />
     </header>
+  );
+}
+
+/** Prepared markup (ADR 055): renders from its props alone. */
+function DesktopNavLinks({ links }: { links: NavLink[] }) {
+  return (
+    <ul className="flex items-center gap-6 text-sm font-medium text-slate-700">
+      {links.map((link) => (
+        <li key={link.href}>
+          <a href={link.href} className="hover:text-brand-700">
+            {link.label}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Prepared markup (ADR 055): renders from its props alone. */
+function MobileMenuLinks({ links, portal }: { links: NavLink[]; portal: { to: string; label: string } }) {
+  return (
+    <ul className="space-y-1 px-4 py-3">
+      {links.map((link) => (
+        <li key={link.href}>
+          <a
+            href={link.href}
+            className="block rounded-md px-3 py-2.5 font-medium text-slate-800 hover:bg-slate-100"
+          >
+            {link.label}
+          </a>
+        </li>
+      ))}
+      <li>
+        <Link
+          to={portal.to}
+          className="mt-2 block rounded-md bg-brand-700 px-3 py-2.5 text-center font-semibold text-white"
+        >
+          {portal.label}
+        </Link>
+      </li>
+    </ul>
   );
 }

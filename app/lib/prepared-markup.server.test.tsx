@@ -4,7 +4,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { MemoryRouter, useRouteLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { Prepared } from "./prepared-markup";
-import { createMarkupPreparer } from "./prepared-markup.server";
+import { createMarkupPreparer, sameJson } from "./prepared-markup.server";
 
 const renders: string[] = [];
 
@@ -59,12 +59,37 @@ describe("the server's markup preparer", () => {
   it("keeps a bounded number of entries, dropping the oldest", () => {
     renders.length = 0;
     const prepare = createMarkupPreparer(3);
-    for (const n of [1, 2, 3, 4]) prepare("counter", Counter, { n });
+    // More distinct props than the part's recent list (4) and the cache (3) hold.
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8]) prepare("counter", Counter, { n });
     expect(prepare.size()).toBe(3);
-    prepare("counter", Counter, { n: 4 });
-    expect(renders.length).toBe(4);
+    expect(renders).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
+    prepare("counter", Counter, { n: 8 });
+    prepare("counter", Counter, { n: 6 });
+    expect(renders.length).toBe(8);
     prepare("counter", Counter, { n: 1 });
-    expect(renders.length).toBe(5);
+    expect(renders.length).toBe(9);
+  });
+
+  it("serves equal props from the part's recent list, however they were built", () => {
+    renders.length = 0;
+    const prepare = createMarkupPreparer();
+    const props = { links: [{ href: "#a", label: "A" }], media: { baseUrl: "/media", accountId: "x" } };
+    function Links({ links }: typeof props) {
+      renders.push("links");
+      return <p>{links.map((link) => link.label).join(",")}</p>;
+    }
+    const first = prepare("links", Links, props);
+    // The caller changing its object afterwards changes nothing kept.
+    props.links[0]!.label = "B";
+    expect(
+      prepare("links", Links, {
+        media: { accountId: "x", baseUrl: "/media" },
+        links: [{ label: "A", href: "#a" }],
+      }),
+    ).toBe(first);
+    expect(renders.length).toBe(1);
+    expect(prepare("links", Links, props)).toBe("<p>B</p>");
+    expect(renders.length).toBe(2);
   });
 
   it("escapes what the props carry, as React does", () => {
@@ -90,5 +115,19 @@ describe("the server's markup preparer", () => {
       </MemoryRouter>,
     );
     expect(html).toBe('<section id="x"><p>hola</p></section>');
+  });
+});
+
+describe("sameJson", () => {
+  it("compares plain JSON values by content, objects whatever their key order", () => {
+    expect(sameJson({ a: 1, b: [1, "x", null] }, { b: [1, "x", null], a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+    expect(sameJson({ a: undefined }, {})).toBe(false);
+    expect(sameJson([1, 2], [2, 1])).toBe(false);
+    expect(sameJson([1], { 0: 1 })).toBe(false);
+    expect(sameJson({ signedIn: true }, { signedIn: false })).toBe(false);
+    expect(sameJson(2026, 2027)).toBe(false);
+    expect(sameJson(null, {})).toBe(false);
   });
 });

@@ -1,10 +1,8 @@
-import { PassThrough } from "node:stream";
-import { text } from "node:stream/consumers";
-import { renderToPipeableStream } from "react-dom/server";
 import { MemoryRouter, useRouteLoaderData } from "react-router";
 import { describe, expect, it } from "vitest";
 import { Prepared } from "./prepared-markup";
 import { createMarkupPreparer, sameJson } from "./prepared-markup.server";
+import { renderStreamed as streamed } from "./render-streamed.testing";
 
 const renders: string[] = [];
 
@@ -29,20 +27,6 @@ function Impure() {
 
 function Body({ words }: { words: string }) {
   return <p>{words}</p>;
-}
-
-function streamed(element: React.ReactElement) {
-  return new Promise<string>((resolve, reject) => {
-    const { pipe } = renderToPipeableStream(element, {
-      onAllReady() {
-        const out = new PassThrough();
-        pipe(out);
-        text(out).then(resolve, reject);
-      },
-      onShellError: reject,
-      onError: reject,
-    });
-  });
 }
 
 describe("the server's markup preparer", () => {

@@ -1,12 +1,10 @@
-import { PassThrough } from "node:stream";
-import { text } from "node:stream/consumers";
 import type { ReactNode } from "react";
-import { renderToPipeableStream } from "react-dom/server";
 import { createStaticHandler, createStaticRouter, Outlet, StaticRouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { MarkupPreparerContext } from "~/lib/prepared-markup";
 import { defaultClinic } from "~/config/clinic";
 import { createMarkupPreparer } from "~/lib/prepared-markup.server";
+import { renderStreamed } from "~/lib/render-streamed.testing";
 import { ContactSection } from "~/features/landing/components/contact-section";
 import { EbooksSection } from "~/features/landing/components/ebooks-section";
 import { Hero } from "~/features/landing/components/hero";
@@ -44,7 +42,7 @@ function Landing() {
 }
 
 /** The page as production renders it: React's streaming renderer inside a data router whose root loader answered. */
-export async function streamed(
+async function streamed(
   page: () => ReactNode,
   data: unknown,
   preparer: ReturnType<typeof createMarkupPreparer> | null,
@@ -63,20 +61,9 @@ export async function streamed(
   if (context instanceof Response) throw new Error("unexpected response");
   const router = createStaticRouter(handler.dataRoutes, context);
   const tree = <StaticRouterProvider router={router} context={context} hydrate={false} />;
-  return new Promise<string>((resolve, reject) => {
-    const { pipe } = renderToPipeableStream(
-      preparer ? <MarkupPreparerContext value={preparer}>{tree}</MarkupPreparerContext> : tree,
-      {
-        onAllReady() {
-          const out = new PassThrough();
-          pipe(out);
-          text(out).then(resolve, reject);
-        },
-        onShellError: reject,
-        onError: reject,
-      },
-    );
-  });
+  return renderStreamed(
+    preparer ? <MarkupPreparerContext value={preparer}>{tree}</MarkupPreparerContext> : tree,
+  );
 }
 
 describe("the landing's prepared sections (ADR 055)", () => {

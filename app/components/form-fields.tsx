@@ -13,8 +13,11 @@ interface FieldFrame {
 type Framed<Props> = FieldFrame & Omit<Props, "className">;
 
 /** A control inside `Field`: label, hint and Spanish error wired for screen readers (id, aria-invalid, describedby). */
-function framed<Props extends { className?: string }>(Control: (props: Props) => React.ReactNode) {
+function framed<Props extends { className?: string; id?: string }>(
+  Control: (props: Props) => React.ReactNode,
+) {
   return function FramedControl({
+    id,
     label,
     error,
     hint,
@@ -23,7 +26,7 @@ function framed<Props extends { className?: string }>(Control: (props: Props) =>
     ...control
   }: Framed<Props>) {
     return (
-      <Field label={label} error={error} hint={hint} className={className}>
+      <Field id={id} label={label} error={error} hint={hint} className={className}>
         {(props) => <Control {...props} {...(control as unknown as Props)} className={controlClassName} />}
       </Field>
     );

@@ -85,6 +85,8 @@ export function useValidatedForm(
     },
     /** The first message for `name`, from the browser's check or the action's answer. */
     error: (name: string): string | undefined => errors[name]?.[0],
+    /** Every field's messages (plain data: what a prepared form renders from, ADR 055). */
+    errors,
     hasErrors: Object.keys(errors).length > 0,
   };
 }

@@ -7,6 +7,11 @@ const control =
   "aria-invalid:border-red-700";
 
 interface FieldShellProps {
+  /**
+   * The control's id, when the form gives its own (a form whose HTML is prepared apart from the page, ADR 055:
+   * `useId` answers by the position in the tree it renders in). Otherwise one from `useId`.
+   */
+  id?: string;
   label: string;
   error?: string;
   hint?: string;
@@ -15,8 +20,9 @@ interface FieldShellProps {
 }
 
 /** A label, a control and its Spanish error, wired with ids for screen readers. */
-export function Field({ label, error, hint, children, className }: FieldShellProps) {
-  const id = useId();
+export function Field({ id: ownId, label, error, hint, children, className }: FieldShellProps) {
+  const generatedId = useId();
+  const id = ownId ?? generatedId;
   const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   return (
     <div className={cn("space-y-1.5", className)}>

@@ -12,6 +12,8 @@ import { LandingHeader } from "~/features/landing/components/landing-header";
 import { SiteFooter } from "~/features/landing/components/site-footer";
 import { TestimonialsSection } from "~/features/landing/components/testimonials-section";
 import { TreatmentsSection } from "~/features/landing/components/treatments-section";
+import { LeadCaptureSection } from "~/features/leads/components/lead-capture-section";
+import { actionFailure } from "~/lib/base/action-result";
 
 const user = { name: "Camila", emailVerified: true, roles: ["paciente"] };
 
@@ -34,6 +36,7 @@ function Landing() {
         <TreatmentsSection />
         <TestimonialsSection />
         <EbooksSection />
+        <LeadCaptureSection />
         <ContactSection />
       </main>
       <SiteFooter />
@@ -46,6 +49,7 @@ async function streamed(
   page: () => ReactNode,
   data: unknown,
   preparer: ReturnType<typeof createMarkupPreparer> | null,
+  post?: { answer: unknown },
 ) {
   const routes = [
     {
@@ -53,11 +57,15 @@ async function streamed(
       path: "/",
       loader: () => data,
       Component: Outlet,
-      children: [{ index: true, Component: page }],
+      children: [{ index: true, Component: page, action: () => post?.answer }],
     },
   ];
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request("http://localhost/"));
+  const context = await handler.query(
+    post
+      ? new Request("http://localhost/?index", { method: "POST", body: new URLSearchParams({ name: "x" }) })
+      : new Request("http://localhost/"),
+  );
   if (context instanceof Response) throw new Error("unexpected response");
   const router = createStaticRouter(handler.dataRoutes, context);
   const tree = <StaticRouterProvider router={router} context={context} hydrate={false} />;
@@ -72,9 +80,14 @@ describe("the landing's prepared sections (ADR 055)", () => {
       const preparer = createMarkupPreparer();
       const rendered = await streamed(Landing, rootData(signedIn), null);
       const prepared = await streamed(Landing, rootData(signedIn), preparer);
-      // Eight parts were prepared (header menus, hero text, treatments, testimonials, e-books, contact, footer): the
+      // Nine parts were prepared (header menus, hero text, treatments, testimonials, e-books, lead form, contact,
+      // footer): the
       // comparison is not moot.
-      expect(preparer.size()).toBe(8);
+      expect(preparer.size()).toBe(9);
+      // The lead form's fields carry their own ids (useId would answer by the tree the preparer renders in).
+      expect(prepared).toContain('<label for="lead-phone"');
+      expect(prepared).toContain('aria-describedby="lead-phone-hint"');
+      expect(prepared).not.toMatch(/id="_R_/);
       expect(prepared).toBe(rendered);
       expect(prepared).toContain(signedIn ? ">Ir a Mi Portal</a>" : ">Iniciar Sesión</a>");
       // The parts' router links keep the page's hrefs.
@@ -99,5 +112,23 @@ describe("the landing's prepared sections (ADR 055)", () => {
     expect(nextYear).not.toContain("© <!-- -->2026");
     expect(moved).toContain("Av. Apoquindo 1234, Las Condes");
     expect(moved).not.toContain(defaultClinic.address);
+  });
+
+  it("renders the answer to a form post (without JavaScript) for that visitor alone: it is not kept", async () => {
+    const preparer = createMarkupPreparer();
+    await streamed(Landing, rootData(false), preparer);
+    const kept = preparer.size();
+    const answer = actionFailure("VALIDATION", "Revisa los campos marcados.", {
+      phone: ["Ingresa un teléfono chileno válido."],
+    });
+    const prepared = await streamed(Landing, rootData(false), preparer, { answer });
+    const rendered = await streamed(Landing, rootData(false), null, { answer });
+    expect(prepared).toBe(rendered);
+    expect(prepared).toContain('aria-describedby="lead-phone-hint lead-phone-error"');
+    expect(prepared).toContain("Ingresa un teléfono chileno válido.");
+    expect(preparer.size()).toBe(kept);
+    // The next visitor gets the empty form again.
+    const next = await streamed(Landing, rootData(false), preparer);
+    expect(next).not.toContain("Ingresa un teléfono chileno válido.");
   });
 });

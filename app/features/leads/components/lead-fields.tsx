@@ -5,6 +5,9 @@ import { budgetLabels, treatmentLabels, urgencyLabels } from "~/domain/lead-labe
 
 type ErrorOf = (field: string) => string | undefined;
 
+/** `idPrefix`: the fields' ids are `${idPrefix}-${name}` (a form prepared apart from the page, ADR 055), else `useId`'s. */
+const idFor = (idPrefix: string | undefined, name: string) => (idPrefix ? `${idPrefix}-${name}` : undefined);
+
 /**
  * Name, phone and e-mail of a lead: the landing form (the visitor's own, autofilled) and the staff test form
  * (someone else's, never autofilled) share them.
@@ -15,16 +18,19 @@ export function LeadContactFields({
   own,
   readOnly,
   emailClassName,
+  idPrefix,
 }: {
   error: ErrorOf;
   nameLabel: string;
   own: boolean;
   readOnly?: boolean;
   emailClassName?: string;
+  idPrefix?: string;
 }) {
   return (
     <>
       <NameField
+        id={idFor(idPrefix, "name")}
         label={nameLabel}
         error={error("name")}
         autoComplete={own ? "name" : "off"}
@@ -32,6 +38,7 @@ export function LeadContactFields({
         readOnly={readOnly}
       />
       <PhoneField
+        id={idFor(idPrefix, "phone")}
         label="Teléfono"
         error={error("phone")}
         hint="Celular o fijo chileno."
@@ -41,6 +48,7 @@ export function LeadContactFields({
         readOnly={readOnly}
       />
       <EmailField
+        id={idFor(idPrefix, "email")}
         label="E-mail (opcional)"
         error={error("email")}
         className={emailClassName}
@@ -55,13 +63,16 @@ export function LeadContactFields({
 export function LeadChoiceFields({
   error,
   labels,
+  idPrefix,
 }: {
   error: ErrorOf;
   labels: { treatment: string; urgency: string; budget: string };
+  idPrefix?: string;
 }) {
   return (
     <>
       <SelectField
+        id={idFor(idPrefix, "treatment")}
         label={labels.treatment}
         error={error("treatment")}
         name="treatment"
@@ -70,10 +81,18 @@ export function LeadChoiceFields({
       >
         <ChoiceOptions values={treatments} labels={treatmentLabels} />
       </SelectField>
-      <SelectField label={labels.urgency} error={error("urgency")} name="urgency" required defaultValue="">
+      <SelectField
+        id={idFor(idPrefix, "urgency")}
+        label={labels.urgency}
+        error={error("urgency")}
+        name="urgency"
+        required
+        defaultValue=""
+      >
         <ChoiceOptions values={urgencies} labels={urgencyLabels} />
       </SelectField>
       <SelectField
+        id={idFor(idPrefix, "budget")}
         label={labels.budget}
         error={error("budget")}
         className="sm:col-span-2"

@@ -80,8 +80,8 @@ describe("the landing's prepared sections (ADR 055)", () => {
       const preparer = createMarkupPreparer();
       const rendered = await streamed(Landing, rootData(signedIn), null);
       const prepared = await streamed(Landing, rootData(signedIn), preparer);
-      // Nine parts were prepared (header menus, hero text, treatments, testimonials, e-books, lead form, contact,
-      // footer): the
+      // Nine parts were prepared (header bar, phone menu, hero text, treatments, testimonials, e-books, lead form,
+      // contact, footer): the
       // comparison is not moot.
       expect(preparer.size()).toBe(9);
       // The lead form's fields carry their own ids (useId would answer by the tree the preparer renders in).

@@ -43,38 +43,20 @@ export function LandingHeader() {
       >
         {t("nav.skipToContent")}
       </a>
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <a href="#home" className="flex items-center gap-2 font-bold text-ink">
-          <Stethoscope className="size-7 text-brand-700" />
-          <span className="leading-tight">{clinic.shortName}</span>
-        </a>
-        <Prepared
-          as="nav"
-          attributes={{ "aria-label": t("nav.mainLabel"), className: "hidden md:block" }}
-          name="header-nav"
-          content={DesktopNavLinks}
-          props={{ links }}
-        />
-        <div className="flex items-center gap-2">
-          <Link
-            to={portal.to}
-            className="hidden rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 sm:inline-flex"
-          >
-            {portal.label}
-          </Link>
-          <button
-            ref={toggle}
-            type="button"
-            className="inline-flex size-11 items-center justify-center rounded-lg text-ink hover:bg-slate-100 md:hidden"
-            aria-expanded={open}
-            aria-controls="menu-movil"
-            aria-label={open ? t("nav.closeMenu") : t("nav.openMenu")}
-            onClick={() => setOpen((value) => !value)}
-          >
-            {open ? <X className="size-6" /> : <Menu className="size-6" />}
-          </button>
-        </div>
-      </div>
+      <Prepared
+        as="div"
+        attributes={{ className: "mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4" }}
+        name="header-bar"
+        content={HeaderBar}
+        props={{
+          shortName: clinic.shortName,
+          links,
+          portal,
+          open,
+          labels: { main: t("nav.mainLabel"), openMenu: t("nav.openMenu"), closeMenu: t("nav.closeMenu") },
+        }}
+        live={{ toggleRef: toggle, onToggle: () => setOpen((value) => !value) }}
+      />
       <Prepared
         as="nav"
         attributes={{
@@ -95,7 +77,61 @@ export function LandingHeader() {
   );
 }
 
-/** Prepared markup (ADR 055): renders from its props alone. */
+interface HeaderBarProps {
+  shortName: string;
+  links: NavLink[];
+  portal: { to: string; label: string };
+  /** Whether the phone menu is open (the server's HTML: closed). */
+  open: boolean;
+  labels: { main: string; openMenu: string; closeMenu: string };
+}
+
+/**
+ * The bar: the clinic's name, the desktop links, the portal link and the phone menu's button. Prepared markup
+ * (ADR 055): renders from its props alone; the button's handler and ref come with `live` in the browser.
+ */
+function HeaderBar({
+  shortName,
+  links,
+  portal,
+  open,
+  labels,
+  live,
+}: HeaderBarProps & {
+  live?: { toggleRef: React.RefObject<HTMLButtonElement | null>; onToggle: () => void };
+}) {
+  return (
+    <>
+      <a href="#home" className="flex items-center gap-2 font-bold text-ink">
+        <Stethoscope className="size-7 text-brand-700" />
+        <span className="leading-tight">{shortName}</span>
+      </a>
+      <nav aria-label={labels.main} className="hidden md:block">
+        <DesktopNavLinks links={links} />
+      </nav>
+      <div className="flex items-center gap-2">
+        <Link
+          to={portal.to}
+          className="hidden rounded-lg bg-brand-700 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-800 sm:inline-flex"
+        >
+          {portal.label}
+        </Link>
+        <button
+          ref={live?.toggleRef}
+          type="button"
+          className="inline-flex size-11 items-center justify-center rounded-lg text-ink hover:bg-slate-100 md:hidden"
+          aria-expanded={open}
+          aria-controls="menu-movil"
+          aria-label={open ? labels.closeMenu : labels.openMenu}
+          onClick={live?.onToggle}
+        >
+          {open ? <X className="size-6" /> : <Menu className="size-6" />}
+        </button>
+      </div>
+    </>
+  );
+}
+
 function DesktopNavLinks({ links }: { links: NavLink[] }) {
   return (
     <ul className="flex items-center gap-6 text-sm font-medium text-slate-700">

@@ -40,6 +40,9 @@ export { googleDemoMount } from "~/startup/google-demo.server";
 
 export const streamTimeout = 5_000;
 
+/** A string React writes into the page: a prepared part's HTML comes with its bytes (ADR 055). */
+const encodePiece = (piece: string) => prepareMarkup.bytes(piece) ?? Buffer.from(piece);
+
 /** Called by server.mjs before it listens: validates the env, opens the database and applies migrations. */
 export async function startup() {
   env();
@@ -127,10 +130,15 @@ export default function handleRequest(
           shellRendered = true;
           // The dev server's own scripts (HMR, React Refresh) must run as Vite wrote them: batching only there.
           const rewrite = modulesAfterFirstPaint({ passThrough: import.meta.env.DEV });
-          const html = new HtmlBody(rewrite, () => {
-            clearTimeout(timeoutId);
-            timeoutId = undefined;
-          });
+          const html = new HtmlBody(
+            rewrite,
+            () => {
+              clearTimeout(timeoutId);
+              timeoutId = undefined;
+            },
+            undefined,
+            encodePiece,
+          );
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           pipe(html as unknown as NodeJS.WritableStream);
           resolve(new Response(html.body, { headers: responseHeaders, status: responseStatusCode }));

@@ -78,19 +78,56 @@ export async function startBenchServer({
     dataDir,
     pid: child.pid,
     /** The server process's CPU time so far (user + system, ms; Linux), to report CPU per request. */
-    cpuMs() {
-      try {
-        const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
-        return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-      } catch {
-        return Number.NaN;
-      }
-    },
+    cpuMs: () => processCpuMs(child.pid),
     async stop() {
       const exited = new Promise((resolve) => child.on("exit", resolve));
       child.kill("SIGTERM");
       await exited;
       if (!keepData && !existingDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A process's CPU time so far (user + system, ms; Linux), NaN elsewhere. */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * React Router's own SSR of a minimal app in a process of its own (scripts/bench-ssr-reference.mjs): what this
+ * machine gives the framework alone, beside which the app's figures read.
+ */
+export async function startReferenceServer({ port }) {
+  const child = spawn(process.execPath, ["scripts/bench-ssr-reference.mjs", String(port)], {
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error("reference server did not start");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    base,
+    cpuMs: () => processCpuMs(child.pid),
+    async stop() {
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
     },
   };
 }

@@ -21,6 +21,8 @@ export class HtmlBody extends EventEmitter {
     private readonly rewrite: HtmlRewrite,
     private readonly onEnd: () => void,
     highWaterMark = 64 * 1024,
+    /** How a piece React writes as a string becomes bytes (the preparer keeps its long strings' bytes). */
+    private readonly encode: (piece: string) => Uint8Array = (piece) => Buffer.from(piece),
   ) {
     super();
     this.body = new ReadableStream<Uint8Array>(
@@ -44,7 +46,7 @@ export class HtmlBody extends EventEmitter {
 
   write(piece: Uint8Array | string): boolean {
     if (this.closed) return false;
-    this.rewrite.hold(typeof piece === "string" ? Buffer.from(piece) : piece);
+    this.rewrite.hold(typeof piece === "string" ? this.encode(piece) : piece);
     return this.hasRoom();
   }
 

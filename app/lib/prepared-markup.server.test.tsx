@@ -54,6 +54,18 @@ describe("the server's markup preparer", () => {
     expect(renders.length).toBe(9);
   });
 
+  it("keeps the UTF-8 bytes of the HTML it answered, for as long as it keeps the HTML", () => {
+    const prepare = createMarkupPreparer(1);
+    const html = prepare("greeting", Greeting, { name: "Ñuñoa" });
+    expect(Buffer.from(prepare.bytes(html)!).toString("utf8")).toBe("<p>Hola <!-- -->Ñuñoa</p>");
+    // A string the preparer did not answer (React's own pieces) has none.
+    expect(prepare.bytes("<p>Hola <!-- -->Ana</p>")).toBeUndefined();
+    // Dropped with its entry.
+    prepare("greeting", Greeting, { name: "Ana" });
+    expect(prepare.bytes(html)).toBeUndefined();
+    expect(prepare.bytes("<p>Hola <!-- -->Ana</p>")).toBeDefined();
+  });
+
   it("serves equal props from the part's recent list, however they were built", () => {
     renders.length = 0;
     const prepare = createMarkupPreparer();

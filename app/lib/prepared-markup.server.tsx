@@ -40,8 +40,16 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * and restores the page render's dispatcher and context values when it returns. The part's router `<Link>`s
  * resolve in a memory router at `/`: their paths are absolute, so the hrefs are the page's own.
  */
-export function createMarkupPreparer(maxEntries = MAX_ENTRIES): MarkupPreparer & { size: () => number } {
+export function createMarkupPreparer(maxEntries = MAX_ENTRIES): MarkupPreparer & {
+  size: () => number;
+  /**
+   * The UTF-8 bytes of an HTML string this preparer answered (kept with it), else undefined: React hands a long
+   * inner HTML to the page's destination as the same string each time, which then needs no encoding per request.
+   */
+  bytes: (html: string) => Uint8Array | undefined;
+} {
   const cache = new Map<string, string>();
+  const encoded = new Map<string, Uint8Array>();
   const recent = new Map<string, Prepared[]>();
   const prepare = (<P extends object>(name: string, content: React.ComponentType<P>, props: P) => {
     let seen = recent.get(name);
@@ -50,16 +58,22 @@ export function createMarkupPreparer(maxEntries = MAX_ENTRIES): MarkupPreparer &
     let html = cache.get(key);
     if (html === undefined) {
       html = renderToString(createElement(MemoryRouter, null, createElement(content, props)));
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
+      if (cache.size >= maxEntries) {
+        const oldest = cache.keys().next().value!;
+        encoded.delete(cache.get(oldest)!);
+        cache.delete(oldest);
+      }
       cache.set(key, html);
+      encoded.set(html, Buffer.from(html));
     }
     if (!seen) recent.set(name, (seen = []));
     // A copy: the caller's props object is its own to change.
     seen.unshift({ props: JSON.parse(JSON.stringify(props)), html });
     if (seen.length > RECENT_PER_PART) seen.pop();
     return html;
-  }) as MarkupPreparer & { size: () => number };
+  }) as ReturnType<typeof createMarkupPreparer>;
   prepare.size = () => cache.size;
+  prepare.bytes = (html) => encoded.get(html);
   return prepare;
 }
 

@@ -7,8 +7,9 @@
 // (or BENCH_JSON) also writes the figures as JSON.
 //
 // The figures are a running server's: before the first row the server renders both kinds of page for
-// BENCH_WARMUP_SECONDS (default 20). A fresh process compiles its hot code while it serves the first few thousand
-// pages (V8's tiers); on this 2-core VM a row measured from boot read up to 1.9× the CPU per page of later rows.
+// BENCH_WARMUP_SECONDS (default 40). A fresh process compiles its hot code while it serves the first few thousand
+// pages (V8's tiers; its optimizing compiler's threads share the second core with autocannon here): on this 2-core VM
+// rows of 8 s from boot read 2.6, 2.3, then 1.5–1.6 ms of CPU per signed-in page from ~40 s on (ADR 056).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
@@ -18,7 +19,7 @@ import { ensureBuild, signInCookie, startBenchServer, startReferenceServer } fro
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const headers = { accept: "text/html", "accept-encoding": "identity" };
-const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 40);
 const RENDER_BUDGET = { reqPerSecond: 600, p99: 50 };
 const CACHED_BUDGET = { reqPerSecond: 1000, p99: 50 };
 

@@ -1,6 +1,7 @@
 // Starts the production build on a throw-away embedded database for the benchmark scripts.
 import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +10,8 @@ import path from "node:path";
  * `settle`: on a fresh data directory, also wait for the daily backup the first boot takes (ADR 046: a gzipped dump
  * of the embedded database, seconds of CPU) so that it does not run inside the measurement.
  */
+const benchSecret = randomBytes(32).toString("hex");
+
 export async function startBenchServer({
   port,
   env = {},
@@ -35,6 +38,9 @@ export async function startBenchServer({
         // Demo mode: the benches sign in as the demo patient, and without it the server refuses to boot with no
         // AUTH_SECRET. The database is a throw-away one, so the public demo passwords expose nothing.
         SEED_DEMO: "1",
+        // One secret for every boot of this bench process: a bench that restarts the server on the same data (the
+        // portal's, on its filled database) can still open what the first boot sealed (the demo's queued message).
+        AUTH_SECRET: benchSecret,
         // The benches stand in for a proxy on this host: each simulated client sends its own X-Forwarded-For (so
         // that 500 chat clients are not one address for the rate limits); the server trusts it from loopback only.
         TRUST_PROXY: "loopback",

@@ -18,54 +18,70 @@ export function percentile(sorted, p) {
 /**
  * Sends GET `url` at a steady `rate` per second for `seconds`, over keep-alive connections (at most `maxSockets`).
  * Resolves with latency percentiles in ms (rounded to 0.1), the achieved rate of completed requests, and the count
- * of non-2xx answers, of requests unanswered after `timeoutMs` (counted at `timeoutMs` in the percentiles) and of
- * other errors.
+ * of non-2xx answers, of requests unanswered after `timeoutMs` (counted at `timeoutMs` in the percentiles), of
+ * requests sent again on a new socket (see below) and of other errors.
  */
 export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 64, timeoutMs = 10_000 }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  // An idle keep-alive socket is closed by the client after 4 s, before the server's own 5 s (Node's default
+  // keepAliveTimeout), so that the client rarely picks a socket the server is closing.
+  const agent = new http.Agent({ keepAlive: true, maxSockets, timeout: 4_000 });
   const target = new URL(url);
   const total = Math.round(rate * seconds);
   const latencies = [];
   let non2xx = 0;
   let errors = 0;
   let timeouts = 0;
+  let retried = 0;
+  const errorCodes = {};
   let finished = 0;
   const start = performance.now() + 50;
 
-  const send = (due) =>
-    new Promise((resolve) => {
-      const request = http.request(
-        target,
-        { method: "GET", agent, headers, timeout: timeoutMs },
-        (response) => {
-          response.resume();
-          response.on("end", () => {
-            latencies.push(performance.now() - due);
-            if (response.statusCode < 200 || response.statusCode > 299) non2xx++;
-            finished = performance.now();
-            resolve();
-          });
-        },
-      );
-      request.on("timeout", () => request.destroy(new Error("timeout")));
-      request.on("error", (error) => {
-        // A request unanswered after timeoutMs is a result (an overloaded server), not a broken run: it counts at
-        // timeoutMs in the percentiles. Any other error (refused, reset) is the caller's to treat as a failure.
-        if (error.message === "timeout") {
-          timeouts++;
-          latencies.push(timeoutMs);
-        } else errors++;
+  const send = (due, resolve, retry = true) => {
+    const request = http.request(
+      target,
+      { method: "GET", agent, headers, timeout: timeoutMs },
+      (response) => {
+        response.resume();
+        response.on("end", () => {
+          latencies.push(performance.now() - due);
+          if (response.statusCode < 200 || response.statusCode > 299) non2xx++;
+          finished = performance.now();
+          resolve();
+        });
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error("timeout")));
+    request.on("error", (error) => {
+      // A request unanswered after timeoutMs is a result (an overloaded server), not a broken run: it counts at
+      // timeoutMs in the percentiles.
+      if (error.message === "timeout") {
+        timeouts++;
+        latencies.push(timeoutMs);
         resolve();
-      });
-      request.end();
+        return;
+      }
+      // A GET sent on a kept-alive socket that the server closed at that moment (its keep-alive timeout: the
+      // request crossed the server's FIN) is sent again once, on a new socket, as browsers do (Node's documentation
+      // of `request.reusedSocket`); its latency still counts from its due time.
+      if (retry && request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) {
+        retried++;
+        send(due, resolve, false);
+        return;
+      }
+      // Any other error (refused, reset on a new socket) is the caller's to treat as a failure.
+      errors++;
+      errorCodes[error.code ?? error.message] = (errorCodes[error.code ?? error.message] ?? 0) + 1;
+      resolve();
     });
+    request.end();
+  };
 
   const pending = [];
   for (let i = 0; i < total; i++) {
     const due = start + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(send(due));
+    pending.push(new Promise((resolve) => send(due, resolve)));
   }
   await Promise.all(pending);
   agent.destroy();
@@ -80,6 +96,10 @@ export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 
     max: round(latencies.at(-1) ?? Number.NaN),
     non2xx,
     errors,
+    /** Error codes of `errors` with their counts, e.g. { ECONNREFUSED: 1 }. */
+    errorCodes,
     timeouts,
+    /** Requests sent again after the server closed their kept-alive socket (counted once, in their latency). */
+    retried,
   };
 }

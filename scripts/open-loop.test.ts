@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-// @ts-expect-error -- a plain .mjs bench helper without type declarations
 import { openLoop, percentile } from "./open-loop.mjs";
 
 let server: Server | undefined;

@@ -11,6 +11,7 @@ import { createHtmlCache } from "./server/html-cache.mjs";
 import { trustProxySetting, warnOnceOnUntrustedProxy } from "./server/proxy-trust.mjs";
 import { createRouteIdResolver } from "./server/route-id.mjs";
 import { routeSubsetBuild } from "./server/route-subset.mjs";
+import { writeBody } from "./server/write-body.mjs";
 
 const MAX_BODY_BYTES = 256 * 1024;
 /** How long a SIGTERM waits for the requests in flight before it cuts their connections. */
@@ -43,7 +44,9 @@ const handleLandingRequest = createRequestHandler(routeSubsetBuild(build, "/"), 
 const htmlCache = createHtmlCache({ ttlSeconds: Number(env.SSR_CACHE_SECONDS ?? 60), maxEntries: 200 });
 /** After SIGTERM, how long to keep accepting while /readyz answers 503 (the proxy's cue to stop sending traffic). */
 const SHUTDOWN_DELAY_MS = Number(env.SHUTDOWN_DELAY_MS || 0);
-const routeIdFor = createRouteIdResolver(build.routes);
+const routeIdFor = createRouteIdResolver(build.routes, {
+  manifestPath: build.routeDiscovery?.manifestPath,
+});
 
 let stopping = false;
 /**
@@ -263,49 +266,6 @@ async function sendFetchResponse(res, response) {
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
   if (!response.body) return void res.end();
   await writeBody(response.body, res);
-}
-
-/**
- * The body's chunks written to the response as they come, waiting for 'drain' when the client reads slowly; when the
- * visitor goes away mid-response the body is cancelled (the render or event stream behind it stops) and nothing is
- * reported. A loop over the reader rather than stream.pipeline(Readable.fromWeb(…)): two stream adapters and an
- * AbortController per response fewer (issue 25's profile).
- */
-async function writeBody(body, res) {
-  const reader = body.getReader();
-  let gone = false;
-  let wake = null;
-  const onClose = () => {
-    if (res.writableFinished) return;
-    gone = true;
-    wake?.();
-    reader.cancel().catch(() => {});
-  };
-  res.on("close", onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || gone) break;
-      if (!res.write(value) && !gone) {
-        await new Promise((resolve) => {
-          wake = resolve;
-          res.once("drain", resolve);
-        });
-        res.off("drain", wake);
-        wake = null;
-        if (gone) break;
-      }
-    }
-  } catch (error) {
-    if (gone) return;
-    // The body failed midway (headers are sent): cut the connection so the client sees an incomplete response.
-    res.destroy();
-    throw error;
-  } finally {
-    res.off("close", onClose);
-    reader.releaseLock();
-  }
-  if (!gone && !res.destroyed) res.end();
 }
 
 /** Methods a Fetch Request cannot carry: without this answer they would fail the bridge with a 500. */

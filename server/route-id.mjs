@@ -4,13 +4,18 @@
 import { matchRoutes } from "react-router";
 import { routeTree } from "./route-tree.mjs";
 
-/** `routes`: the build's `routes` object ({ id, parentId, path, index, caseSensitive } per route). */
-export function createRouteIdResolver(routes) {
+/**
+ * `routes`: the build's `routes` object ({ id, parentId, path, index, caseSensitive } per route); `manifestPath`: the
+ * build's route-discovery endpoint (`build.routeDiscovery.manifestPath`, "/__manifest"), labelled `route-manifest`
+ * (the splat route of the 404 page would otherwise match it, and count the client's route discovery as 404 pages).
+ */
+export function createRouteIdResolver(routes, { manifestPath = "/__manifest" } = {}) {
   const tree = routeTree(routes);
   const cache = new Map();
 
   /** The deepest matched route id for `pathname` (a `.data` request counts as its page), or "unmatched". */
   return function routeIdFor(pathname) {
+    if (pathname === manifestPath) return "route-manifest";
     let target = pathname;
     if (target.endsWith(".data")) {
       target = target.slice(0, -".data".length);

@@ -33,6 +33,17 @@ describe("createRouteIdResolver", () => {
     expect(routeIdFor("/_root.data")).toBe("routes/home");
   });
 
+  it("labels the route-discovery endpoint as such, not as the page a splat route would match", () => {
+    const withSplat = createRouteIdResolver({
+      ...routes,
+      "routes/not-found": { id: "routes/not-found", path: "*", parentId: "root" },
+    }) as (pathname: string) => string;
+    expect(withSplat("/__manifest")).toBe("route-manifest");
+    expect(withSplat("/no-existe")).toBe("routes/not-found");
+    const custom = createRouteIdResolver(routes, { manifestPath: "/_rutas" }) as (pathname: string) => string;
+    expect(custom("/_rutas")).toBe("route-manifest");
+  });
+
   it("labels a path no route matches as unmatched", () => {
     expect(routeIdFor("/no-existe/123")).toBe("unmatched");
   });

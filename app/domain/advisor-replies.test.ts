@@ -20,6 +20,10 @@ describe("advisorReply (spec 000 §7)", () => {
     ["me duele una muela", "emergency"],
     ["tengo una URGENCIA", "emergency"],
     ["¿cuál es el precio de una limpieza?", "general"],
+    // The menu's own words: "TRATAMIENTOS: qué hacemos y cuánto cuesta".
+    ["¿Cuánto cuesta un blanqueamiento?", "general"],
+    ["¿cuánto cuestan los implantes?", "general"],
+    ["¿qué valor tiene la limpieza?", "general"],
     ["necesito el teléfono", "general"],
     ["Dirección por favor", "general"],
     ["hola", "general"],
@@ -39,6 +43,7 @@ describe("advisorReply (spec 000 §7)", () => {
     expect(emergency).toContain("15 minutos");
     expect(emergency).toContain("131");
     expect(advisorReply("precio", facts).content).toContain("evaluación es gratuita");
+    expect(advisorReply("¿Cuánto cuesta?", facts).content).toContain("evaluación es gratuita");
     expect(advisorReply("contacto", facts).content).toContain("consultar disponibilidad");
     const menu = advisorReply("hola", facts).content;
     for (const keyword of ["CITAS", "TRATAMIENTOS", "CONTACTO", "EMERGENCIA"])

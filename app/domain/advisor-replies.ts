@@ -64,7 +64,19 @@ const rules: ReadonlyArray<{ keywords: readonly string[]; reply: (facts: Advisor
     }),
   },
   {
-    keywords: ["tratamiento*", "precio", "precios", "costo", "costos"],
+    // The spec's words, and the ones its own menu invites ("cuánto cuesta"): asking what something costs in the
+    // words the menu used must not answer with the menu again.
+    keywords: [
+      "tratamiento*",
+      "precio",
+      "precios",
+      "costo",
+      "costos",
+      "cuesta",
+      "cuestan",
+      "valor",
+      "valores",
+    ],
     reply: (facts) => ({
       type: "general",
       content: [

@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import {
   blockingViolations,
+  createLeads,
   DEMO_ADMIN,
   DEMO_PASSWORD,
   openLanding,
@@ -105,9 +107,17 @@ test("an asesor opens a lead, adds a note and moves it new → contacted → qua
 
 test("'Nota agregada.' on one lead does not show on the next lead opened without a reload", async ({
   page,
+  request,
 }) => {
+  // Two leads of its own: the first test's lead (and other files') may be the newest in the list meanwhile, and a
+  // note written there would land in that test's history.
+  const marker = `Zq${randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 6)}`;
+  await createLeads(request, `Rocío Díaz ${marker}`, 2);
   await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
-  await openPage(page, "/funnel?tab=leads");
+  await openPage(page, `/funnel?tab=leads&q=${marker.toLowerCase()}`);
+  await expect(page.getByTestId("lead-card")).toHaveCount(2);
   const links = page.getByTestId("lead-card").getByRole("heading").getByRole("link");
   const second = await links.nth(1).getAttribute("href");
   expect(second).toMatch(/^\/funnel\/leads\//);

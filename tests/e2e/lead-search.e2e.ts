@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   blockingViolations,
+  createLeads,
   DEMO_PASSWORD,
   openPage,
-  randomClientIp,
   signInByRequest,
   useOwnClientIp,
   waitForHydration,
@@ -19,28 +19,6 @@ const DEMO_ADVISOR = "asesor@clinica.example";
 const marker = `Zq${randomUUID()
   .replace(/[^a-f]/g, "")
   .slice(0, 6)}`;
-
-/** Leads sent as the landing form sends them without JavaScript; ten per client address (the hourly limit). */
-async function createLeads(request: APIRequestContext, name: string, count: number, source = "web") {
-  let ip = randomClientIp();
-  for (let index = 0; index < count; index++) {
-    if (index % 10 === 0) ip = randomClientIp();
-    const response = await request.post("/?index", {
-      headers: { "x-forwarded-for": ip },
-      form: {
-        submissionId: randomUUID(),
-        name,
-        phone: `+569${10_000_000 + Math.floor(Math.random() * 89_999_999)}`,
-        treatment: "evaluacion",
-        urgency: "evaluando",
-        budget: "consultar",
-        consent: "on",
-        source,
-      },
-    });
-    expect(response.status(), `lead ${index + 1}`).toBe(200);
-  }
-}
 
 const cards = (page: Page) => page.getByTestId("lead-card");
 const summary = (page: Page) => page.getByTestId("lead-summary");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 
@@ -285,3 +286,25 @@ export const testWithMailReader = test.extend<object, { mailReader: Page }>({
     { scope: "worker" },
   ],
 });
+
+/** Leads sent as the landing form sends them without JavaScript; ten per client address (the hourly limit). */
+export async function createLeads(request: APIRequestContext, name: string, count: number, source = "web") {
+  let ip = randomClientIp();
+  for (let index = 0; index < count; index++) {
+    if (index % 10 === 0) ip = randomClientIp();
+    const response = await request.post("/?index", {
+      headers: { "x-forwarded-for": ip },
+      form: {
+        submissionId: randomUUID(),
+        name,
+        phone: `+569${10_000_000 + Math.floor(Math.random() * 89_999_999)}`,
+        treatment: "evaluacion",
+        urgency: "evaluando",
+        budget: "consultar",
+        consent: "on",
+        source,
+      },
+    });
+    expect(response.status(), `lead ${index + 1}`).toBe(200);
+  }
+}

@@ -34,15 +34,22 @@ export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 
   let retried = 0;
   const errorCodes = {};
   let finished = 0;
+  // Sockets that have carried a whole response, i.e. kept alive for the next request. (Node sets
+  // `request.reusedSocket` only when a request finds a free socket, not when a queued request is handed one.)
+  const carried = new WeakSet();
   const start = performance.now() + 50;
 
-  const send = (due, resolve, retry = true) => {
+  // `first`: the request's first sending, through the pool; its one resend goes on a connection of its own (`agent:
+  // false`), since the pool might hand it another kept-alive socket the server is closing as well.
+  const send = (due, resolve, first = true) => {
     const request = http.request(
       target,
-      { method: "GET", agent, headers, timeout: timeoutMs },
+      { method: "GET", agent: first ? agent : false, headers, timeout: timeoutMs },
       (response) => {
         response.resume();
+        const socket = response.socket;
         response.on("end", () => {
+          carried.add(socket);
           latencies.push(performance.now() - due);
           if (response.statusCode < 200 || response.statusCode > 299) non2xx++;
           finished = performance.now();
@@ -50,6 +57,8 @@ export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 
         });
       },
     );
+    let reused = false;
+    request.on("socket", (socket) => (reused = carried.has(socket)));
     request.on("timeout", () => request.destroy(new Error("timeout")));
     request.on("error", (error) => {
       // A request unanswered after timeoutMs is a result (an overloaded server), not a broken run: it counts at
@@ -61,9 +70,9 @@ export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 
         return;
       }
       // A GET sent on a kept-alive socket that the server closed at that moment (its keep-alive timeout: the
-      // request crossed the server's FIN) is sent again once, on a new socket, as browsers do (Node's documentation
-      // of `request.reusedSocket`); its latency still counts from its due time.
-      if (retry && request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) {
+      // request crossed the server's FIN) is sent again once, on a new connection, as browsers do (Node's
+      // documentation of `request.reusedSocket`); its latency still counts from its due time.
+      if (first && reused && (error.code === "ECONNRESET" || error.code === "EPIPE")) {
         retried++;
         send(due, resolve, false);
         return;

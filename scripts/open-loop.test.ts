@@ -25,14 +25,12 @@ async function serve(answer: (requestOnSocket: number) => boolean): Promise<stri
 describe("openLoop", () => {
   it("sends again, once, a request whose kept-alive socket the server closed, and counts no error", async () => {
     // Every socket serves one request and drops the next one unanswered: what a client sees when its request
-    // crosses the server's keep-alive close.
+    // crosses the server's keep-alive close. One socket in the pool, so that whatever the timing the requests go
+    // fresh socket, reused (dropped, sent again on a connection of its own), fresh, reused, …
     const url = await serve((n) => n === 1);
-    const result = await openLoop({ url, rate: 40, seconds: 0.25 });
+    const result = await openLoop({ url, rate: 40, seconds: 0.25, maxSockets: 1 });
     expect(result.requests).toBe(10);
-    expect(result.errors).toBe(0);
-    expect(result.non2xx).toBe(0);
-    expect(result.retried).toBeGreaterThan(0);
-    expect(result.retried).toBeLessThan(10);
+    expect(result).toMatchObject({ errors: 0, non2xx: 0, timeouts: 0, retried: 5 });
   });
 
   it("counts a reset on a new socket as an error, with its code, and does not send it again", async () => {

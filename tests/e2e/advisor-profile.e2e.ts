@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import {
   createAccount,
+  holdScripts,
   newAccount,
   openPage,
   useOwnClientIp,
@@ -111,6 +112,22 @@ test("advisor: answers by the rules, keeps the conversation after a reload, text
   await expect(bubbles(page)).toHaveCount(11);
   expect(await bubbles(page).getByTestId("advisor-message-text").allInnerTexts()).toEqual(texts);
   await expect(lastUser(page).getByTestId("advisor-message-text")).toHaveText(script);
+});
+
+test("advisor: what is typed before the page hydrates stays in the field and is what Enter sends", async ({
+  page,
+}) => {
+  await signUp(page, "asesor-early");
+  const hydrate = await holdScripts(page);
+  await page.goto("/paciente/asesor", { waitUntil: "commit" });
+  await chatInput(page).pressSequentially("¿Cuánto cuesta una limpieza?");
+  await hydrate();
+  await expect(chatInput(page)).toHaveValue("¿Cuánto cuesta una limpieza?");
+  await expect(sendButton(page)).toBeEnabled();
+  await chatInput(page).press("Enter");
+  await expect(lastUser(page)).toContainText("¿Cuánto cuesta una limpieza?");
+  await expect(lastAssistant(page)).toContainText("Nuestros tratamientos");
+  await expect(chatInput(page)).toHaveValue("");
 });
 
 test("advisor: quick actions only fill the input; the help card calls the clinic", async ({ page }) => {

@@ -3,6 +3,7 @@ import {
   blockingViolations,
   createAccount,
   DEMO_PASSWORD,
+  holdScripts,
   newAccount,
   openPage,
   signInByRequest,
@@ -123,6 +124,22 @@ test("what is typed in the compact bar reaches the room: carried on click, sent 
     "¿Cuánto cuesta una limpieza?",
   );
   await expect(frame.getByRole("textbox", { name: "Escribe tu mensaje" })).toHaveValue("");
+});
+
+test("what is typed in the compact bar before the page hydrates is what Enter sends", async ({ page }) => {
+  await createAccount(page.context().request, newAccount("chat-early"));
+  const hydrate = await holdScripts(page);
+  await page.goto("/paciente", { waitUntil: "commit" });
+  const bar = page.getByRole("textbox", { name: "Escribe tu consulta al Dentista Virtual IA" });
+  await bar.pressSequentially("Hola, tengo una consulta");
+  await hydrate();
+  await expect(bar).toHaveValue("Hola, tengo una consulta");
+  await bar.press("Enter");
+  const frame = room(page);
+  await frame.getByRole("button", { name: "Acepto y quiero continuar" }).click();
+  await expect(
+    frame.getByRole("list", { name: "Mensajes" }).locator('[data-author="guest"]').last(),
+  ).toContainText("Hola, tengo una consulta");
 });
 
 test("at 375 px the open panel fills the screen minus the margins, and the overlay closes it", async ({

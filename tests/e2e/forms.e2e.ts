@@ -3,6 +3,7 @@ import {
   blockingViolations,
   createAccount,
   DEMO_PASSWORD,
+  holdScripts,
   newAccount,
   newestMail,
   openPage,
@@ -110,9 +111,18 @@ test("a new patient fills the health history on a phone, signs the consent, and 
   await page.getByRole("button", { name: "Guardar y continuar después" }).click();
   await expect(page.getByTestId("draft-saved")).toContainText("Borrador guardado");
 
-  // Resume: a fresh load brings the draft back.
-  await page.reload();
-  await waitForHydration(page);
+  // Resume: a fresh load brings the draft back. What is typed and chosen before the page hydrates (a slow phone:
+  // its scripts held back) stays through hydration and the renders after it.
+  const hydrate = await holdScripts(page);
+  await page.reload({ waitUntil: "commit" });
+  await page.getByLabel("Nombre y apellido").fill("Rosa Pérez");
+  await answer(question(page, /presión arterial alta/), "No");
+  await hydrate();
+  await answer(question(page, /enfermedad del corazón/), "No");
+  await expect(page.getByLabel("Nombre y apellido")).toHaveValue("Rosa Pérez");
+  await expect(
+    question(page, /presión arterial alta/).getByRole("radio", { name: "No", exact: true }),
+  ).toBeChecked();
   await expect(page.getByLabel(/¿Cuáles\? Indique el nombre y la dosis/)).toHaveValue(
     "Metformina 850 mg cada 12 horas",
   );

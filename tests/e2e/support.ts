@@ -79,6 +79,23 @@ export async function waitForHydration(page: Page) {
   }).toPass({ timeout: 30_000 });
 }
 
+/**
+ * Holds back the app's scripts (`/assets/….js`) until `release()` is called: the page shows its server HTML and a
+ * person can type into it before it hydrates, as on a slow phone — with no timing the test does not control.
+ */
+export async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/.*\.js(\?.*)?$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return async () => {
+    release();
+    await waitForHydration(page);
+  };
+}
+
 /** Opens a path and waits for hydration. */
 export async function openPage(page: Page, path: string) {
   const response = await page.goto(path);

@@ -1,5 +1,6 @@
 import { Bot, CalendarPlus, HelpCircle, Info, MessageSquare, Phone, Send, User } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
+import { useTypedBeforeHydration } from "~/lib/typed-before-hydration";
 import { useFetcher } from "react-router";
 import { ADVISOR_FAILURE_MESSAGE, ADVISOR_MAX_MESSAGE_LENGTH } from "~/domain/advisor-replies";
 import { formatClinicTime } from "~/domain/format";
@@ -34,6 +35,7 @@ export function AdvisorWorkspace({ initialMessages, phone, hours, action }: Advi
   const [typing, setTyping] = useState(false);
   const [error, setError] = useState<string>();
   const input = useRef<HTMLTextAreaElement>(null);
+  useTypedBeforeHydration(input, draft, setDraft);
   const log = useRef<HTMLDivElement>(null);
   const sent = useRef<{ at: number; id: string; content: string } | null>(null);
   const handled = useRef<unknown>(null);

@@ -1,6 +1,7 @@
 import { MessageCircle } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { ChatOpenMode } from "~/domain/chat-widget-modes";
+import { useTypedBeforeHydration } from "~/lib/typed-before-hydration";
 import { useOpenAtOnce } from "./use-open-at-once";
 import { useScrollHide } from "./use-scroll-hide";
 
@@ -44,6 +45,7 @@ export function ChatLauncher({ config }: { config: ChatWidgetConfig }) {
     setOpen(true);
   };
   const bar = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(bar, draft, setDraft);
   const wasOpen = useRef(false);
   // The bar hides while the page scrolls, back 600 ms after (issue 24, item 20).
   const scrollHide = useScrollHide(!open);

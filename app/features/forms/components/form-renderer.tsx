@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Input, Textarea } from "~/components/ui/field";
@@ -14,6 +14,7 @@ import {
   type FormQuestion,
 } from "~/domain/form-rules";
 import { cn } from "~/lib/cn";
+import { useFormTypedBeforeHydration } from "~/lib/typed-before-hydration";
 import { SignatureField } from "./signature-field";
 
 export const SAVE_INTENT = "guardar";
@@ -40,6 +41,17 @@ export function FormRenderer({
   const busy = useNavigation().state === "submitting";
   const nameQuestion = allQuestions(definition).find((q) => q.type === "text" && q.autoComplete === "name");
 
+  const formRef = useRef<HTMLFormElement>(null);
+  // What the patient typed or chose before the page hydrated (a slow phone) is kept, not wiped by the next render.
+  useFormTypedBeforeHydration(
+    formRef,
+    answers,
+    allQuestions(definition)
+      .filter((q) => q.type !== "signature")
+      .map((q) => q.id),
+    (changed) => setAnswers((current) => ({ ...current, ...changed })),
+  );
+
   function set(id: string, value: string) {
     setAnswers((current) => ({ ...current, [id]: value }));
     if (clientErrors?.[id]) setClientErrors({ ...clientErrors, [id]: "" });
@@ -62,7 +74,7 @@ export function FormRenderer({
 
   const errorCount = Object.values(errors).filter(Boolean).length;
   return (
-    <Form method="post" noValidate onSubmit={onSubmit} className="space-y-8">
+    <Form ref={formRef} method="post" noValidate onSubmit={onSubmit} className="space-y-8">
       {errorCount > 0 && (
         <div role="alert" className="rounded-xl bg-red-50 p-4 text-red-900 ring-1 ring-red-200">
           <p className="font-semibold">

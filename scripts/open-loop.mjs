@@ -23,7 +23,8 @@ export function percentile(sorted, p) {
  */
 export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 64, timeoutMs = 10_000 }) {
   // An idle keep-alive socket is closed by the client after 4 s, before the server's own 5 s (Node's default
-  // keepAliveTimeout), so that the client rarely picks a socket the server is closing.
+  // keepAliveTimeout), so that the client rarely picks a socket the server is closing. (Node's agent reads the server's
+  // `Keep-Alive: timeout=5` hint only to lower a timeout of its own: without this option its sockets never time out.)
   const agent = new http.Agent({ keepAlive: true, maxSockets, timeout: 4_000 });
   const target = new URL(url);
   const total = Math.round(rate * seconds);
@@ -79,7 +80,8 @@ export async function openLoop({ url, headers = {}, rate, seconds, maxSockets = 
       }
       // Any other error (refused, reset on a new socket) is the caller's to treat as a failure.
       errors++;
-      errorCodes[error.code ?? error.message] = (errorCodes[error.code ?? error.message] ?? 0) + 1;
+      const code = error.code ?? error.message;
+      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
       resolve();
     });
     request.end();

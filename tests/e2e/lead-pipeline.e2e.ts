@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import {
   blockingViolations,
   createLeads,
+  leadNameMarker,
   DEMO_ADMIN,
   DEMO_PASSWORD,
   openLanding,
@@ -111,9 +111,7 @@ test("'Nota agregada.' on one lead does not show on the next lead opened without
 }) => {
   // Two leads of its own: the first test's lead (and other files') may be the newest in the list meanwhile, and a
   // note written there would land in that test's history.
-  const marker = `Zq${randomUUID()
-    .replace(/[^a-f]/g, "")
-    .slice(0, 6)}`;
+  const marker = leadNameMarker();
   await createLeads(request, `Rocío Díaz ${marker}`, 2);
   await signInByRequest(page, DEMO_ADVISOR, DEMO_PASSWORD);
   await openPage(page, `/funnel?tab=leads&q=${marker.toLowerCase()}`);

@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import {
   blockingViolations,
   createLeads,
+  leadNameMarker,
   DEMO_PASSWORD,
   openPage,
   signInByRequest,
@@ -15,10 +15,7 @@ import {
 test.describe.configure({ mode: "serial" });
 
 const DEMO_ADVISOR = "asesor@clinica.example";
-// Letters only (the form's name rule); unique per run, so earlier runs' and other files' leads never match.
-const marker = `Zq${randomUUID()
-  .replace(/[^a-f]/g, "")
-  .slice(0, 6)}`;
+const marker = leadNameMarker();
 
 const cards = (page: Page) => page.getByTestId("lead-card");
 const summary = (page: Page) => page.getByTestId("lead-summary");

@@ -304,6 +304,13 @@ export const testWithMailReader = test.extend<object, { mailReader: Page }>({
   ],
 });
 
+/** Letters only (the lead form's name rule), unique per call: leads named with it match no other run's or file's. */
+export function leadNameMarker() {
+  return `Zq${randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 6)}`;
+}
+
 /** Leads sent as the landing form sends them without JavaScript; ten per client address (the hourly limit). */
 export async function createLeads(request: APIRequestContext, name: string, count: number, source = "web") {
   let ip = randomClientIp();
